@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+// Larder: bulk-ingests recipe documents and receipt photos into validated structured JSON.
+import PackageDescription
+
+let package = Package(
+    name: "Larder",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "LarderCore", targets: ["LarderCore"]),
+        .executable(name: "larder", targets: ["larder"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // MARK: C libraries, one system-library target each, with a minimal shim header.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(
+            name: "CTesseract", pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // MARK: Library: stages, checkpoint store, work queue, configuration.
+        .target(
+            name: "LarderCore",
+            dependencies: [
+                "CPoppler", "CTesseract", "CCurl",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // MARK: Command-line tool: parses arguments, calls LarderCore, maps errors to exit codes.
+        .executableTarget(
+            name: "larder",
+            dependencies: [
+                "LarderCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // MARK: Tests
+        .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore"]),
+    ]
+)

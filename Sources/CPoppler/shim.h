@@ -1,0 +1,2 @@
+// poppler-glib for Swift: the header is all Swift needs; nothing here is variadic.
+#include <poppler.h>

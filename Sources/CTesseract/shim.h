@@ -1,0 +1,3 @@
+// tesseract C API and leptonica for Swift.
+#include <tesseract/capi.h>
+#include <leptonica/allheaders.h>

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Everything `pipeline.yml` can set, with the defaults used when a key is absent.
+///
+/// Reading the file lives in `PipelineConfig+YAML.swift`, which documents every key; the README lists them too.
+public struct PipelineConfig: Sendable, Equatable {
+    /// The checkpoint database. Relative paths are resolved against the config file's folder.
+    public var database: String = "larder.sqlite"
+    /// Documents processed at once. `0` means one per core.
+    public var workers: Int = 0
+    /// Attempts at one stage of one document (failures that may pass on retry, or process crashes)
+    /// before the document is quarantined.
+    public var maxAttempts: Int = 3
+    /// Seconds between progress lines when the output is not a terminal.
+    public var progressIntervalSeconds: Double = 10
+    public var limits = Limits()
+
+    /// Limits that keep one bad file from taking the batch down.
+    public struct Limits: Sendable, Equatable {
+        /// Files larger than this are not registered.
+        public var maxFileBytes: Int64 = 100 * 1024 * 1024
+        /// PDFs with more pages than this fail at `extract`.
+        public var maxPDFPages: Int = 500
+        /// Images with more pixels (width × height) than this fail at `detect`.
+        public var maxImagePixels: Int64 = 40_000_000
+
+        public init() {}
+    }
+
+    public init() {}
+
+    /// `workers`, with `0` resolved to the number of cores.
+    public var effectiveWorkers: Int {
+        workers > 0 ? workers : max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+}

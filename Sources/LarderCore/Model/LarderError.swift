@@ -1,0 +1,111 @@
+import Foundation
+
+/// An error with the context a person needs to act on it: which file or document, which stage and page,
+/// what went wrong, and what to do about it.
+///
+/// Errors are values, never strings: the store keeps them as JSON (``LarderError/Record``), `larder status`
+/// prints them, and the CLI maps ``Kind`` to an exit code. Messages never contain secrets.
+public struct LarderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is. It decides whether retrying can help.
+    public enum Kind: String, Sendable, Codable {
+        /// The input itself is bad (empty, truncated, encrypted, unknown format...). Retrying cannot help.
+        case badInput = "bad_input"
+        /// The input is over a limit in `pipeline.yml`. Retrying cannot help unless the limit is raised.
+        case overLimit = "over_limit"
+        /// A path given on the command line cannot be read (missing, unreadable, a symlink loop).
+        case unreadable
+        /// `pipeline.yml` or a command-line option is wrong.
+        case configuration
+        /// The checkpoint database failed.
+        case database
+        /// Something that may succeed on another attempt (I/O hiccup, a native library error).
+        case transient
+        /// The process died while this stage ran on this document, more than `max_attempts` times.
+        case crashed
+        /// The batch was interrupted (SIGINT/SIGTERM).
+        case interrupted
+    }
+
+    public var kind: Kind
+    /// What went wrong, in one sentence.
+    public var message: String
+    /// What the user can do about it.
+    public var hint: String?
+    /// The file the error is about, if any.
+    public var path: String?
+    /// The document id, if the file was registered.
+    public var documentID: Int64?
+    /// The stage that failed, if any.
+    public var stage: String?
+    /// The 1-based page, if the error is about one page.
+    public var page: Int?
+    /// The 1-based line in a text file (e.g. `pipeline.yml`), if any.
+    public var line: Int?
+
+    public init(
+        _ kind: Kind, _ message: String, hint: String? = nil, path: String? = nil, documentID: Int64? = nil,
+        stage: String? = nil, page: Int? = nil, line: Int? = nil
+    ) {
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+        self.path = path
+        self.documentID = documentID
+        self.stage = stage
+        self.page = page
+        self.line = line
+    }
+
+    /// Whether another attempt at the same stage might succeed.
+    public var isRetryable: Bool { kind == .transient }
+
+    /// `path:line: stage: message (page N). hint`
+    public var description: String {
+        var where_: [String] = []
+        if let path { where_.append(line.map { "\(path):\($0)" } ?? path) }
+        if let documentID { where_.append("doc \(documentID)") }
+        if let stage { where_.append(stage) }
+        if let page { where_.append("page \(page)") }
+        var text = where_.isEmpty ? message : "\(where_.joined(separator: ": ")): \(message)"
+        if let hint { text += " — \(hint)" }
+        return text
+    }
+
+    /// Returns a copy with the missing context filled in (what is already set wins).
+    public func adding(path: String? = nil, documentID: Int64? = nil, stage: String? = nil) -> LarderError {
+        var copy = self
+        copy.path = copy.path ?? path
+        copy.documentID = copy.documentID ?? documentID
+        copy.stage = copy.stage ?? stage
+        return copy
+    }
+
+    /// The JSON form kept in the store and printed by `--json`.
+    public struct Record: Codable, Sendable, Equatable {
+        public var kind: Kind
+        public var message: String
+        public var hint: String?
+        public var path: String?
+        public var stage: String?
+        public var page: Int?
+        public var line: Int?
+    }
+
+    public var record: Record {
+        Record(kind: kind, message: message, hint: hint, path: path, stage: stage, page: page, line: line)
+    }
+
+    public init(record: Record, documentID: Int64? = nil) {
+        self.init(
+            record.kind, record.message, hint: record.hint, path: record.path, documentID: documentID,
+            stage: record.stage, page: record.page, line: record.line)
+    }
+}
+
+extension LarderError {
+    /// Wraps any error thrown by a stage or the store so it carries context; a ``LarderError`` keeps its kind.
+    public static func wrap(_ error: any Error, kind: Kind = .transient, path: String? = nil) -> LarderError {
+        if let error = error as? LarderError { return error.adding(path: path) }
+        return LarderError(kind, String(describing: error), path: path)
+    }
+}

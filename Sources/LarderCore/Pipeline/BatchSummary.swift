@@ -1,0 +1,78 @@
+import Foundation
+
+/// What a batch did, printed at the end of every `larder ingest`/`resume`/`retry` (text or `--json`) and kept in
+/// the `batch` table.
+public struct BatchSummary: Codable, Sendable, Equatable {
+    public var batchID: Int64
+    /// Files found and hashed by this command (0 for `resume`).
+    public var files: Int
+    public var newDocuments: Int
+    /// Files whose bytes an earlier run registered.
+    public var alreadyKnown: Int
+    public var duplicates: [Intake.Report.Duplicate]
+    /// Paths that never became documents.
+    public var inputErrors: [LarderError.Record]
+    /// States of the batch's documents after the run.
+    public var done: Int
+    public var failed: Int
+    public var quarantined: Int
+    public var pending: Int
+    /// Failed and quarantined documents of the batch, with reasons.
+    public var failures: [Problem]
+    /// Documents processed by this run, and how long it took.
+    public var processed: Int
+    public var elapsedSeconds: Double
+    public var documentsPerSecond: Double
+    /// Worker crashes survived.
+    public var crashes: Int
+    public var interrupted: Bool
+
+    /// Builds the summary from the store after the workers stopped.
+    public static func collect(
+        store: any CheckpointStore, batchID: Int64, intake: Intake.Report?, processed: Int, elapsed: Double,
+        crashes: Int, interrupted: Bool
+    ) throws -> BatchSummary {
+        let states = try store.documentCounts(batchID: batchID)
+        let inputErrors = try intake?.errors ?? store.inputErrors(batchID: batchID).map(\.error)
+        return BatchSummary(
+            batchID: batchID, files: intake?.files ?? 0, newDocuments: intake?.new ?? 0,
+            alreadyKnown: intake?.known ?? 0, duplicates: intake?.duplicates ?? [], inputErrors: inputErrors,
+            done: states[.done] ?? 0, failed: states[.failed] ?? 0, quarantined: states[.quarantined] ?? 0,
+            pending: states[.pending] ?? 0, failures: try store.problems(batchID: batchID, limit: 10_000),
+            processed: processed, elapsedSeconds: elapsed,
+            documentsPerSecond: elapsed > 0 ? Double(processed) / elapsed : 0, crashes: crashes,
+            interrupted: interrupted)
+    }
+
+    /// True when every input became a document and every document is done.
+    public var isClean: Bool { inputErrors.isEmpty && failed == 0 && quarantined == 0 && pending == 0 }
+
+    /// The summary as a person reads it.
+    public var text: String {
+        var lines: [String] = []
+        var intake = "batch \(batchID): \(files) files: \(newDocuments) new, \(alreadyKnown) already known"
+        if !duplicates.isEmpty { intake += ", \(duplicates.count) duplicate\(duplicates.count == 1 ? "" : "s")" }
+        if !inputErrors.isEmpty { intake += ", \(inputErrors.count) unreadable" }
+        lines.append(intake)
+        lines.append(
+            "documents: \(done) done, \(failed) failed, \(quarantined) quarantined, \(pending) pending"
+                + (interrupted ? " (interrupted: run `larder resume` to finish)" : ""))
+        lines.append(
+            String(
+                format: "processed %d documents in %.2f s (%.1f docs/s)%@", processed, elapsedSeconds,
+                documentsPerSecond, crashes > 0 ? ", survived \(crashes) worker crash(es)" as NSString : "" as NSString))
+        for duplicate in duplicates.prefix(20) {
+            lines.append("  duplicate: \(duplicate.path) has the same bytes as \(duplicate.sameAs)")
+        }
+        if duplicates.count > 20 { lines.append("  … and \(duplicates.count - 20) more duplicates") }
+        for error in inputErrors {
+            lines.append("  not ingested: \(LarderError(record: error))")
+        }
+        for failure in failures {
+            let error = failure.error.map { LarderError(record: $0) }
+            let reason = error.map { e in e.message + (e.hint.map { " — \($0)" } ?? "") } ?? "no reason recorded"
+            lines.append("  \(failure.state.rawValue): \(failure.path) (doc \(failure.documentID), \(failure.stage)\(error?.page.map { ", page \($0)" } ?? "")): \(reason)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Hooks for tests and diagnosis, off unless set. The CLI reads them from the environment:
+///
+/// - `LARDER_EXECUTION_LOG=FILE`: append `sha256<TAB>stage` to FILE each time a stage starts, so a test can
+///   count executions across processes (the resume test proves no finished stage runs twice).
+/// - `LARDER_FAULT_CRASH=STAGE:TEXT`: crash the process with SIGSEGV when STAGE starts on a document whose path
+///   contains TEXT. This stands in for a native library crashing on a malicious file, which cannot be provoked
+///   on demand; the crash-containment test uses it.
+public struct Diagnostics: Sendable {
+    public var executionLog: String?
+    public var crashStage: String?
+    public var crashPathContains: String?
+
+    public init(executionLog: String? = nil, crashStage: String? = nil, crashPathContains: String? = nil) {
+        self.executionLog = executionLog
+        self.crashStage = crashStage
+        self.crashPathContains = crashPathContains
+    }
+
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Diagnostics {
+        var diagnostics = Diagnostics(executionLog: environment["LARDER_EXECUTION_LOG"])
+        if let fault = environment["LARDER_FAULT_CRASH"], let colon = fault.firstIndex(of: ":") {
+            diagnostics.crashStage = String(fault[..<colon])
+            diagnostics.crashPathContains = String(fault[fault.index(after: colon)...])
+        }
+        return diagnostics
+    }
+
+    func stageStarting(document: DocumentRecord, stage: String) {
+        if let executionLog {
+            let line = "\(document.sha256)\t\(stage)\n"
+            let fd = open(executionLog, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+            if fd >= 0 {
+                _ = line.withCString { write(fd, $0, strlen($0)) }  // one small O_APPEND write is atomic
+                close(fd)
+            }
+        }
+        if let crashStage, crashStage == stage, let text = crashPathContains, document.path.contains(text) {
+            kill(getpid(), SIGSEGV)
+        }
+    }
+}

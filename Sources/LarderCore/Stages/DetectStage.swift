@@ -1,0 +1,279 @@
+import Foundation
+
+/// Stage 1, `detect`: what the file is, by its content (never by its name), and how its text is encoded.
+///
+/// Input: the registered file. Output: ``DetectOutput``. Fails on empty files, unknown binary content, content
+/// that contradicts a binary file name (HTML saved as `.pdf`), images over `limits.max_image_pixels`, and files
+/// changed since they were registered.
+public struct DetectStage: Stage {
+    public let name = "detect"
+    public let version = "detect@1"
+
+    public init() {}
+
+    public func run(_ input: StageInput) throws -> StageOutput {
+        let path = input.document.path
+        let data = try Self.readRegisteredBytes(of: input.document)
+        var output = try Self.detect(data, fileName: path)
+        if let pixels = output.pixelCount, pixels > input.config.limits.maxImagePixels {
+            throw LarderError(
+                .overLimit,
+                "image is \(output.width!)×\(output.height!) = \(pixels) pixels, over the limit of \(input.config.limits.maxImagePixels)",
+                hint: "scale the photo down, or raise limits.max_image_pixels in pipeline.yml", path: path)
+        }
+        output.byteCount = data.count
+        return try StageOutput(output)
+    }
+
+    /// Reads the file and checks it is still the registered document.
+    static func readRegisteredBytes(of document: DocumentRecord) throws -> Data {
+        let path = document.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw LarderError(
+                .badInput, "the file can no longer be read (\(error.localizedDescription))",
+                hint: "restore the file, or ingest it again from where it is now", path: path)
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
+        if Int64(data.count) != document.byteCount || modified != document.modifiedAt {
+            if SHA256.hex(data) != document.sha256 {
+                throw LarderError(
+                    .badInput, "the file changed since it was registered",
+                    hint: "ingest it again: its new content is a new document", path: path)
+            }
+        }
+        return data
+    }
+
+    /// Classifies bytes. `fileName` is only used to catch content that contradicts a binary file name.
+    public static func detect(_ data: Data, fileName: String) throws -> DetectOutput {
+        if data.isEmpty {
+            throw LarderError(
+                .badInput, "empty file (0 bytes)", hint: "re-export or re-download it; there is nothing to ingest",
+                path: fileName)
+        }
+        let head = data.prefix(1024)
+        let claimed = Self.binaryFormatClaimedByName(fileName)
+
+        if let range = head.range(of: Data("%PDF-".utf8)), range.lowerBound - head.startIndex < 1024 {
+            return DetectOutput(format: .pdf, mediaType: "application/pdf")
+        }
+        if let image = ImageHeader.read(data) {
+            var output = DetectOutput(format: image.format, mediaType: image.format.mediaType)
+            output.width = image.width
+            output.height = image.height
+            return output
+        }
+        guard let decoded = TextDecoding.decode(data) else {
+            let what = claimed.map { "named .\($0) but its content is not a \($0.uppercased()) file" }
+                ?? "unrecognised binary content: not PDF, PNG, JPEG, TIFF or text"
+            throw LarderError(
+                .badInput, what,
+                hint: "Larder reads PDF, PNG/JPEG/TIFF images, plain text, Markdown, HTML and JSON; "
+                    + "check the file is what it should be", path: fileName)
+        }
+        let format = TextDecoding.classify(decoded.text, fileName: fileName)
+        if let claimed {
+            let hint =
+                format == .html
+                ? "it is a saved web page: print it to PDF from the browser, or rename it to .html"
+                : "rename it to match its content, or replace it with the real .\(claimed) file"
+            throw LarderError(
+                .badInput, "named .\(claimed) but its content is \(format.description)", hint: hint,
+                path: fileName)
+        }
+        var output = DetectOutput(format: format, mediaType: format.mediaType)
+        output.encoding = decoded.encoding
+        if decoded.encoding == "latin-1" {
+            output.warnings.append(
+                "not valid UTF-8; decoded as Latin-1 (Windows-1252): if characters look wrong, re-save the file as UTF-8")
+        }
+        return output
+    }
+
+    private static func binaryFormatClaimedByName(_ path: String) -> String? {
+        let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+        return ["pdf", "png", "jpg", "jpeg", "tif", "tiff"].contains(ext) ? ext : nil
+    }
+}
+
+/// The formats Larder recognises.
+public enum DocumentFormat: String, Codable, Sendable {
+    case pdf, png, jpeg, tiff, text, markdown, html, json
+
+    public var mediaType: String {
+        switch self {
+        case .pdf: "application/pdf"
+        case .png: "image/png"
+        case .jpeg: "image/jpeg"
+        case .tiff: "image/tiff"
+        case .text: "text/plain"
+        case .markdown: "text/markdown"
+        case .html: "text/html"
+        case .json: "application/json"
+        }
+    }
+
+    public var isImage: Bool { self == .png || self == .jpeg || self == .tiff }
+
+    var description: String {
+        switch self {
+        case .html: "an HTML page"
+        case .json: "JSON"
+        case .markdown: "Markdown text"
+        case .text: "plain text"
+        default: "a \(rawValue.uppercased()) file"
+        }
+    }
+}
+
+/// What `detect` found.
+public struct DetectOutput: Codable, Sendable, Equatable {
+    public var format: DocumentFormat
+    public var mediaType: String
+    /// Text encoding, for text formats: `utf-8`, `utf-16le`, `utf-16be` or `latin-1`.
+    public var encoding: String?
+    /// Pixel size, for images.
+    public var width: Int?
+    public var height: Int?
+    public var byteCount: Int = 0
+    public var warnings: [String] = []
+
+    public init(format: DocumentFormat, mediaType: String) {
+        self.format = format
+        self.mediaType = mediaType
+    }
+
+    var pixelCount: Int64? {
+        guard let width, let height else { return nil }
+        return Int64(width) * Int64(height)
+    }
+}
+
+/// Text decoding: UTF-8 (BOM or not), UTF-16 with a BOM, and a Latin-1 fallback for text that is not UTF-8.
+enum TextDecoding {
+    struct Decoded {
+        var text: String
+        var encoding: String
+    }
+
+    /// Returns nil for binary content (NUL bytes or many control characters).
+    static func decode(_ data: Data) -> Decoded? {
+        let bytes = [UInt8](data.prefix(4))
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return String(data: data.dropFirst(3), encoding: .utf8).map { Decoded(text: $0, encoding: "utf-8") }
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) {
+            return String(data: data.dropFirst(2), encoding: .utf16LittleEndian).map {
+                Decoded(text: $0, encoding: "utf-16le")
+            }
+        }
+        if bytes.starts(with: [0xFE, 0xFF]) {
+            return String(data: data.dropFirst(2), encoding: .utf16BigEndian).map {
+                Decoded(text: $0, encoding: "utf-16be")
+            }
+        }
+        if looksBinary(data) { return nil }
+        if let text = String(validating: data, as: UTF8.self) { return Decoded(text: text, encoding: "utf-8") }
+        // Windows-1252 is a superset of the printable Latin-1 range and is what "Latin-1" text usually is.
+        if let text = String(data: data, encoding: .windowsCP1252) ?? String(data: data, encoding: .isoLatin1) {
+            return Decoded(text: text, encoding: "latin-1")
+        }
+        return nil
+    }
+
+    /// NUL bytes, or more than 1 in 100 control characters other than tab, CR, LF and form feed.
+    private static func looksBinary(_ data: Data) -> Bool {
+        let sample = data.prefix(64 * 1024)
+        var controls = 0
+        for byte in sample {
+            if byte == 0 { return true }
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C { controls += 1 }
+        }
+        return controls * 100 > sample.count
+    }
+
+    static func classify(_ text: String, fileName: String) -> DocumentFormat {
+        let trimmed = text.drop { $0.isWhitespace }
+        let start = trimmed.prefix(2048).lowercased()
+        if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.contains("<html")
+            || start.contains("<body") || start.contains("<head>")
+        {
+            return .html
+        }
+        if start.hasPrefix("{") || start.hasPrefix("[") {
+            if (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil {
+                return .json
+            }
+        }
+        let ext = URL(fileURLWithPath: fileName).pathExtension.lowercased()
+        if ["md", "markdown"].contains(ext) || start.hasPrefix("---\n") || start.hasPrefix("# ") { return .markdown }
+        if text.split(separator: "\n", omittingEmptySubsequences: false).prefix(200).contains(where: {
+            $0.hasPrefix("## ") || $0.hasPrefix("# ")
+        }) {
+            return .markdown
+        }
+        return .text
+    }
+}
+
+/// Reads image dimensions from PNG, JPEG and TIFF headers without decoding the image.
+enum ImageHeader {
+    struct Info {
+        var format: DocumentFormat
+        var width: Int
+        var height: Int
+    }
+
+    static func read(_ data: Data) -> Info? {
+        let b = [UInt8](data.prefix(64 * 1024))
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            guard b.count >= 24 else { return Info(format: .png, width: 0, height: 0) }
+            return Info(format: .png, width: be32(b, 16), height: be32(b, 20))
+        }
+        if b.starts(with: [0xFF, 0xD8, 0xFF]) {
+            var i = 2
+            while i + 9 < b.count {
+                guard b[i] == 0xFF else { i += 1; continue }
+                let marker = b[i + 1]
+                if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) || marker == 0xFF {
+                    i += 1
+                    continue
+                }
+                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                if (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC {
+                    return Info(format: .jpeg, width: Int(b[i + 7]) << 8 | Int(b[i + 8]), height: Int(b[i + 5]) << 8 | Int(b[i + 6]))
+                }
+                i += 2 + length
+            }
+            return Info(format: .jpeg, width: 0, height: 0)
+        }
+        let little = b.starts(with: [0x49, 0x49, 0x2A, 0x00])
+        if little || b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            func u16(_ o: Int) -> Int { o + 1 < b.count ? (little ? Int(b[o]) | Int(b[o + 1]) << 8 : Int(b[o]) << 8 | Int(b[o + 1])) : 0 }
+            func u32(_ o: Int) -> Int { little ? u16(o) | u16(o + 2) << 16 : u16(o) << 16 | u16(o + 2) }
+            var width = 0
+            var height = 0
+            let ifd = u32(4)
+            let entries = u16(ifd)
+            for e in 0..<min(entries, 200) {
+                let o = ifd + 2 + e * 12
+                guard o + 12 <= b.count else { break }
+                let tag = u16(o)
+                let type = u16(o + 2)
+                let value = type == 3 ? u16(o + 8) : u32(o + 8)
+                if tag == 256 { width = value }
+                if tag == 257 { height = value }
+            }
+            return Info(format: .tiff, width: width, height: height)
+        }
+        return nil
+    }
+
+    private static func be32(_ b: [UInt8], _ o: Int) -> Int {
+        Int(b[o]) << 24 | Int(b[o + 1]) << 16 | Int(b[o + 2]) << 8 | Int(b[o + 3])
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Stage 3, `route`: is this a recipe or a receipt? Simple, explainable signals, so later stages know where a
+/// document goes and a person can see why.
+///
+/// Images are routed to receipts (receipts arrive as photos); a PDF or text is scored on recipe words
+/// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
+public struct RouteStage: Stage {
+    public let name = "route"
+    public let version = "route@1"
+
+    public init() {}
+
+    public func run(_ input: StageInput) throws -> StageOutput {
+        let extracted = try input.output(of: "extract", as: ExtractOutput.self)
+        return try StageOutput(Self.route(extracted))
+    }
+
+    static func route(_ extracted: ExtractOutput) -> RouteOutput {
+        if extracted.format.isImage {
+            return RouteOutput(route: .receipt, recipeScore: 0, receiptScore: 1, signals: ["image: receipts arrive as photos"])
+        }
+        if extracted.needsOCR {
+            return RouteOutput(route: .unknown, recipeScore: 0, receiptScore: 0, signals: ["no text layer: needs OCR"])
+        }
+        let text = extracted.text.lowercased()
+        let words = Set(text.split { !$0.isLetter }.map(String.init))
+        var signals: [String] = []
+        var recipe = 0
+        for word in recipeWords where words.contains(word) {
+            recipe += 1
+            signals.append("recipe word '\(word)'")
+        }
+        var receipt = 0
+        for word in receiptWords where words.contains(word) {
+            receipt += 1
+            signals.append("receipt word '\(word)'")
+        }
+        let lines = text.split(separator: "\n")
+        let priced = lines.filter { line in
+            line.range(of: #"\d+[.,]\d\d\s*[a-z]?$"#, options: .regularExpression) != nil
+        }.count
+        if lines.count >= 4, priced * 3 >= lines.count {
+            receipt += 2
+            signals.append("\(priced) of \(lines.count) lines end in a price")
+        }
+        if extracted.format == .json, text.contains("\"recipeingredient\"") || text.contains("\"ingredients\"") {
+            recipe += 2
+            signals.append("JSON with ingredients")
+        }
+        let route: Route =
+            receipt >= 2 && receipt > recipe ? .receipt : recipe >= 2 && recipe >= receipt ? .recipe : .unknown
+        return RouteOutput(route: route, recipeScore: recipe, receiptScore: receipt, signals: signals)
+    }
+
+    private static let recipeWords = [
+        "ingredients", "method", "directions", "instructions", "preparation", "preheat", "tbsp", "tsp",
+        "tablespoon", "tablespoons", "teaspoon", "teaspoons", "cup", "cups", "serves", "servings", "bake",
+        "simmer", "whisk", "stir", "chopped", "oven", "yield",
+    ]
+    private static let receiptWords = [
+        "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",
+        "balance", "cashier", "debit", "gst", "vat",
+    ]
+}
+
+public enum Route: String, Codable, Sendable {
+    case recipe, receipt, unknown
+}
+
+/// What `route` decided, with the signals that decided it.
+public struct RouteOutput: Codable, Sendable, Equatable {
+    public var route: Route
+    public var recipeScore: Int
+    public var receiptScore: Int
+    public var signals: [String]
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+
+/// One step of the pipeline: reads a document (and the outputs of the stages before it) and returns JSON.
+///
+/// The contract, in plain words:
+/// - `name` is stable; it keys the checkpoint rows.
+/// - `version` changes whenever the code changes what the stage outputs. A different version in the code than in
+///   the database reruns this stage and every stage after it, for every document.
+/// - `run` is synchronous and may block (native libraries): the work queue calls it on its own threads, never on
+///   the Swift concurrency pool. It must not keep state between documents, and must be safe to call from several
+///   threads at once.
+/// - `run` throws ``LarderError``: `.badInput`/`.overLimit` fail the document at once (retrying cannot help),
+///   anything else is retried up to `max_attempts` times, then the document is quarantined.
+public protocol Stage: Sendable {
+    var name: String { get }
+    var version: String { get }
+    func run(_ input: StageInput) throws -> StageOutput
+}
+
+/// What a stage gets: the document, the configuration, and the outputs of the stages before it.
+public struct StageInput: Sendable {
+    public var document: DocumentRecord
+    public var config: PipelineConfig
+    /// Outputs of earlier stages, by stage name, as JSON text.
+    public var earlierOutputs: [String: String]
+    public var logger: Logger
+
+    public init(document: DocumentRecord, config: PipelineConfig, earlierOutputs: [String: String], logger: Logger) {
+        self.document = document
+        self.config = config
+        self.earlierOutputs = earlierOutputs
+        self.logger = logger
+    }
+
+    /// Decodes an earlier stage's output.
+    public func output<T: Decodable>(of stage: String, as type: T.Type) throws -> T {
+        guard let text = earlierOutputs[stage] else {
+            throw LarderError(.transient, "the output of stage '\(stage)' is missing", stage: stage)
+        }
+        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+}
+
+/// A stage's result, as JSON text. Warnings worth showing the user belong inside the JSON (`warnings`).
+public struct StageOutput: Sendable {
+    public var json: String
+
+    public init<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        json = String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Where documents, their per-stage checkpoints and batch records live.
+///
+/// This is the seam for other backends: ``SQLiteCheckpointStore`` is the one implementation today; a PostgreSQL
+/// store lets many workers on many hosts share one queue. Every method is one transaction, so a crash between
+/// two calls loses at most the work of the stage that was running.
+public protocol CheckpointStore: Sendable {
+    // MARK: Batches and registration
+
+    /// Records the start of a `larder ingest` run and returns its id.
+    func beginBatch(command: String, inputs: [String]) throws -> Int64
+    /// Stores the batch's summary (JSON) and its end time.
+    func finishBatch(_ batchID: Int64, summaryJSON: String) throws
+    /// Registers files by content hash in one transaction. Known hashes are not registered again.
+    /// New documents get a `pending` row for every stage in `stages`.
+    func register(_ files: [RegisteredFile], batchID: Int64, stages: [String]) throws -> [Registration]
+    /// Records a path that could not become a document.
+    func recordInputError(batchID: Int64, path: String, error: LarderError) throws
+    /// Paths of a batch that could not become documents.
+    func inputErrors(batchID: Int64) throws -> [InputError]
+    /// The most recent batch's id, if any.
+    func latestBatchID() throws -> Int64?
+
+    // MARK: The queue
+
+    /// Stages left `running` by a process that died: those at `maxAttempts` are quarantined, the others go back
+    /// to `pending` keeping their attempt count. Returns the documents to re-run first, one at a time.
+    func recoverInterruptedStages(maxAttempts: Int) throws -> [Int64]
+    /// Documents with work to do for `pipelineVersion` (pending, or last finished by another version), by id.
+    func documentsNeedingWork(pipelineVersion: String, after documentID: Int64, limit: Int) throws -> [DocumentRecord]
+    /// Documents still needing work, for progress totals.
+    func countDocumentsNeedingWork(pipelineVersion: String) throws -> Int
+    func document(id: Int64) throws -> DocumentRecord?
+    /// A document by id, SHA-256 prefix (4+ hex digits) or any path it was registered from.
+    func document(matching reference: String) throws -> DocumentRecord?
+    func stages(of documentID: Int64) throws -> [StageRecord]
+    /// Marks a stage running and counts the attempt, before any work (or native call) starts.
+    /// Returns the attempt number (attempts at another version of the stage don't count).
+    func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int
+    /// Stores a stage's output and marks it done in one transaction, resetting the `laterStages` to pending.
+    func complete(
+        documentID: Int64, stage: String, version: String, output: String, startedAt: Double,
+        finishedAt: Double, laterStages: [String]) throws
+    /// Records a failure. `status` is `.pending` (to retry), `.failed` or `.quarantined`.
+    func recordFailure(
+        documentID: Int64, stage: String, version: String, error: LarderError, status: StageStatus,
+        startedAt: Double, finishedAt: Double) throws
+    /// Sets a document's overall state and the pipeline version it was settled with.
+    func settle(documentID: Int64, state: DocumentState, pipelineVersion: String) throws
+
+    // MARK: Reporting and maintenance
+
+    /// Row counts per (stage, status).
+    func stageCounts() throws -> [StageCount]
+    /// Row counts per document state.
+    func documentCounts() throws -> [DocumentState: Int]
+    /// Failed and quarantined documents with the stage that stopped them; only a batch's if `batchID` is given.
+    func problems(batchID: Int64?, limit: Int) throws -> [Problem]
+    /// Document states of the documents a batch registered (new, known or duplicate).
+    func documentCounts(batchID: Int64) throws -> [DocumentState: Int]
+    /// Paths a document was registered from, first one first.
+    func paths(of documentID: Int64) throws -> [String]
+    /// Calls `body` for every settled-done document, in id order, without loading them all at once.
+    func forEachDocument(in state: DocumentState, _ body: (DocumentRecord) throws -> Void) throws
+    /// Re-queues failed and quarantined documents (attempts reset). Returns how many.
+    func requeueProblems() throws -> Int
+}
+
+/// A file found by `larder ingest`, hashed and ready to register.
+public struct RegisteredFile: Sendable, Equatable {
+    public var path: String
+    public var sha256: String
+    public var byteCount: Int64
+    public var modifiedAt: Double
+
+    public init(path: String, sha256: String, byteCount: Int64, modifiedAt: Double) {
+        self.path = path
+        self.sha256 = sha256
+        self.byteCount = byteCount
+        self.modifiedAt = modifiedAt
+    }
+}
+
+/// What registering one file did.
+public enum Registration: Sendable, Equatable {
+    /// A new document.
+    case new(documentID: Int64)
+    /// Bytes already registered by an earlier run (its work resumes or is already done).
+    case known(documentID: Int64)
+    /// The same bytes as another file in this batch.
+    case duplicate(documentID: Int64, of: String)
+
+    public var documentID: Int64 {
+        switch self {
+        case .new(let id), .known(let id), .duplicate(let id, _): return id
+        }
+    }
+}
+
+public struct StageCount: Sendable, Equatable, Codable {
+    public var stage: String
+    public var status: StageStatus
+    public var count: Int
+}
+
+public struct Problem: Sendable, Equatable, Codable {
+    public var documentID: Int64
+    public var path: String
+    public var state: DocumentState
+    public var stage: String
+    public var attempts: Int
+    public var error: LarderError.Record?
+}

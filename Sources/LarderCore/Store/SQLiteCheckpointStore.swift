@@ -1,0 +1,494 @@
+import Foundation
+import GRDB
+
+/// The checkpoint store in one SQLite file, in WAL mode, through GRDB.
+///
+/// `synchronous = NORMAL` under WAL: a killed process loses nothing committed, and after a power loss the file
+/// is still consistent but may lack the last few commits, whose stages then simply run again.
+/// `DatabasePool` is Sendable: any thread may call any method.
+public final class SQLiteCheckpointStore: CheckpointStore {
+    private let pool: DatabasePool
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        do {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw LarderError(
+                .database, "cannot open the checkpoint database: \(error)",
+                hint: "check that the folder is writable and the file is a Larder database (--db)", path: path)
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE batch (
+                        id INTEGER PRIMARY KEY,
+                        command TEXT NOT NULL,
+                        inputs TEXT NOT NULL,          -- JSON array of the paths given
+                        started_at REAL NOT NULL,
+                        finished_at REAL,
+                        summary TEXT                   -- JSON summary printed at the end
+                    );
+                    CREATE TABLE document (
+                        id INTEGER PRIMARY KEY,
+                        sha256 TEXT NOT NULL UNIQUE,
+                        path TEXT NOT NULL,            -- first path registered
+                        byte_count INTEGER NOT NULL,
+                        modified_at REAL NOT NULL,
+                        registered_at REAL NOT NULL,
+                        state TEXT NOT NULL DEFAULT 'pending',
+                        pipeline_version TEXT          -- stage versions it was last settled with
+                    );
+                    CREATE INDEX document_state ON document(state, pipeline_version);
+                    CREATE TABLE document_path (
+                        document_id INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        path TEXT NOT NULL,
+                        batch_id INTEGER NOT NULL,
+                        PRIMARY KEY (document_id, path)
+                    );
+                    CREATE INDEX document_path_path ON document_path(path);
+                    CREATE TABLE stage_run (
+                        document_id INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        stage TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        version TEXT,
+                        started_at REAL,
+                        finished_at REAL,
+                        duration_ms REAL,
+                        output TEXT,                   -- JSON
+                        error TEXT,                    -- JSON LarderError.Record
+                        PRIMARY KEY (document_id, stage)
+                    );
+                    CREATE INDEX stage_run_status ON stage_run(status);
+                    CREATE TABLE input_error (
+                        id INTEGER PRIMARY KEY,
+                        batch_id INTEGER NOT NULL REFERENCES batch(id),
+                        path TEXT NOT NULL,
+                        error TEXT NOT NULL            -- JSON LarderError.Record
+                    );
+                    """)
+        }
+        return migrator
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.write(body) } catch let error as LarderError { throw error } catch {
+            throw LarderError(.database, "database write failed: \(error)", path: path)
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch let error as LarderError { throw error } catch {
+            throw LarderError(.database, "database read failed: \(error)", path: path)
+        }
+    }
+
+    private static func now() -> Double { Date().timeIntervalSince1970 }
+
+    // MARK: Batches and registration
+
+    public func beginBatch(command: String, inputs: [String]) throws -> Int64 {
+        let inputsJSON = String(decoding: try JSONEncoder().encode(inputs), as: UTF8.self)
+        return try write { db in
+            try db.execute(
+                sql: "INSERT INTO batch (command, inputs, started_at) VALUES (?, ?, ?)",
+                arguments: [command, inputsJSON, Self.now()])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func finishBatch(_ batchID: Int64, summaryJSON: String) throws {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE batch SET finished_at = ?, summary = ? WHERE id = ?",
+                arguments: [Self.now(), summaryJSON, batchID])
+        }
+    }
+
+    public func register(_ files: [RegisteredFile], batchID: Int64, stages: [String]) throws -> [Registration] {
+        try write { db in
+            var results: [Registration] = []
+            results.reserveCapacity(files.count)
+            for file in files {
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT id FROM document WHERE sha256 = ?", arguments: [file.sha256])
+                {
+                    let id: Int64 = row["id"]
+                    // Seen in this batch already under another path? Then it is a duplicate file.
+                    let earlier = try String.fetchOne(
+                        db, sql: "SELECT path FROM document_path WHERE document_id = ? AND batch_id = ? LIMIT 1",
+                        arguments: [id, batchID])
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO document_path (document_id, path, batch_id) VALUES (?, ?, ?)",
+                        arguments: [id, file.path, batchID])
+                    if let earlier, earlier != file.path {
+                        results.append(.duplicate(documentID: id, of: earlier))
+                    } else {
+                        results.append(.known(documentID: id))
+                    }
+                    continue
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO document (sha256, path, byte_count, modified_at, registered_at)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [file.sha256, file.path, file.byteCount, file.modifiedAt, Self.now()])
+                let id = db.lastInsertedRowID
+                try db.execute(
+                    sql: "INSERT INTO document_path (document_id, path, batch_id) VALUES (?, ?, ?)",
+                    arguments: [id, file.path, batchID])
+                for stage in stages {
+                    try db.execute(
+                        sql: "INSERT INTO stage_run (document_id, stage, status) VALUES (?, ?, 'pending')",
+                        arguments: [id, stage])
+                }
+                results.append(.new(documentID: id))
+            }
+            return results
+        }
+    }
+
+    public func recordInputError(batchID: Int64, path: String, error: LarderError) throws {
+        let json = try Self.encode(error.record)
+        try write { db in
+            try db.execute(
+                sql: "INSERT INTO input_error (batch_id, path, error) VALUES (?, ?, ?)",
+                arguments: [batchID, path, json])
+        }
+    }
+
+    public func inputErrors(batchID: Int64) throws -> [InputError] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT path, error FROM input_error WHERE batch_id = ? ORDER BY id", arguments: [batchID]
+            ).map { row in
+                InputError(batchID: batchID, path: row["path"], error: try Self.decodeError(row["error"])!)
+            }
+        }
+    }
+
+    public func latestBatchID() throws -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM batch") }
+    }
+
+    // MARK: The queue
+
+    public func recoverInterruptedStages(maxAttempts: Int) throws -> [Int64] {
+        try write { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT document_id, stage, attempts FROM stage_run WHERE status = 'running'")
+            var suspects: [Int64] = []
+            for row in rows {
+                let id: Int64 = row["document_id"]
+                let stage: String = row["stage"]
+                let attempts: Int = row["attempts"]
+                if attempts >= maxAttempts {
+                    let error = LarderError(
+                        .crashed,
+                        "the process died \(attempts) times while running this stage on this document",
+                        hint: "the file may crash a native library; inspect it, then `larder retry` to try again",
+                        stage: stage)
+                    try db.execute(
+                        sql: "UPDATE stage_run SET status = 'quarantined', error = ? WHERE document_id = ? AND stage = ?",
+                        arguments: [try Self.encode(error.record), id, stage])
+                    try db.execute(sql: "UPDATE document SET state = 'quarantined' WHERE id = ?", arguments: [id])
+                } else {
+                    try db.execute(
+                        sql: "UPDATE stage_run SET status = 'pending' WHERE document_id = ? AND stage = ?",
+                        arguments: [id, stage])
+                    try db.execute(sql: "UPDATE document SET state = 'pending' WHERE id = ?", arguments: [id])
+                    suspects.append(id)
+                }
+            }
+            return suspects
+        }
+    }
+
+    private static let documentColumns =
+        "id, sha256, path, byte_count, modified_at, registered_at, state"
+
+    private static func document(_ row: Row) -> DocumentRecord {
+        DocumentRecord(
+            id: row["id"], sha256: row["sha256"], path: row["path"], byteCount: row["byte_count"],
+            modifiedAt: row["modified_at"], registeredAt: row["registered_at"],
+            state: DocumentState(rawValue: row["state"]) ?? .pending)
+    }
+
+    private static let needsWork =
+        "(state = 'pending' OR pipeline_version IS NULL OR pipeline_version <> :version)"
+
+    public func documentsNeedingWork(pipelineVersion: String, after documentID: Int64, limit: Int) throws
+        -> [DocumentRecord]
+    {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.documentColumns) FROM document
+                    WHERE \(Self.needsWork) AND id > :after ORDER BY id LIMIT :limit
+                    """,
+                arguments: ["version": pipelineVersion, "after": documentID, "limit": limit]
+            ).map(Self.document)
+        }
+    }
+
+    public func countDocumentsNeedingWork(pipelineVersion: String) throws -> Int {
+        try read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM document WHERE \(Self.needsWork)",
+                arguments: ["version": pipelineVersion]) ?? 0
+        }
+    }
+
+    public func document(id: Int64) throws -> DocumentRecord? {
+        try read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.documentColumns) FROM document WHERE id = ?", arguments: [id]
+            ).map(Self.document)
+        }
+    }
+
+    public func document(matching reference: String) throws -> DocumentRecord? {
+        if let id = Int64(reference), let found = try document(id: id) { return found }
+        return try read { db in
+            let lower = reference.lowercased()
+            if lower.count >= 4, lower.allSatisfy(\.isHexDigit) {
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT \(Self.documentColumns) FROM document WHERE sha256 LIKE ? LIMIT 2",
+                    arguments: [lower + "%"])
+                if rows.count > 1 {
+                    throw LarderError(
+                        .configuration, "'\(reference)' matches several documents",
+                        hint: "give more digits of the SHA-256")
+                }
+                if let row = rows.first { return Self.document(row) }
+            }
+            let absolute = URL(fileURLWithPath: reference).standardizedFileURL.path
+            return try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(Self.documentColumns) FROM document
+                    WHERE id = (SELECT document_id FROM document_path WHERE path IN (?, ?) LIMIT 1)
+                    """,
+                arguments: [reference, absolute]
+            ).map(Self.document)
+        }
+    }
+
+    public func stages(of documentID: Int64) throws -> [StageRecord] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT document_id, stage, status, attempts, version, started_at, finished_at, duration_ms,
+                           output, error
+                    FROM stage_run WHERE document_id = ?
+                    """,
+                arguments: [documentID]
+            ).map { row in
+                StageRecord(
+                    documentID: row["document_id"], stage: row["stage"],
+                    status: StageStatus(rawValue: row["status"]) ?? .pending, attempts: row["attempts"],
+                    version: row["version"], startedAt: row["started_at"], finishedAt: row["finished_at"],
+                    durationMilliseconds: row["duration_ms"], output: row["output"],
+                    error: try Self.decodeError(row["error"]))
+            }
+        }
+    }
+
+    public func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO stage_run (document_id, stage, status, attempts, version, started_at)
+                    VALUES (:id, :stage, 'running', 1, :version, :time)
+                    ON CONFLICT (document_id, stage) DO UPDATE SET
+                        status = 'running',
+                        attempts = CASE WHEN version IS :version THEN attempts + 1 ELSE 1 END,
+                        version = :version, started_at = :time
+                    """,
+                arguments: ["id": documentID, "stage": stage, "version": version, "time": time])
+            return try Int.fetchOne(
+                db, sql: "SELECT attempts FROM stage_run WHERE document_id = ? AND stage = ?",
+                arguments: [documentID, stage]) ?? 1
+        }
+    }
+
+    public func complete(
+        documentID: Int64, stage: String, version: String, output: String, startedAt: Double,
+        finishedAt: Double, laterStages: [String]
+    ) throws {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE stage_run SET status = 'done', version = ?, started_at = ?, finished_at = ?,
+                        duration_ms = ?, output = ?, error = NULL
+                    WHERE document_id = ? AND stage = ?
+                    """,
+                arguments: [
+                    version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, output, documentID, stage,
+                ])
+            for later in laterStages {
+                try db.execute(
+                    sql: """
+                        UPDATE stage_run SET status = 'pending', attempts = 0, output = NULL, error = NULL
+                        WHERE document_id = ? AND stage = ? AND status <> 'pending'
+                        """,
+                    arguments: [documentID, later])
+            }
+        }
+    }
+
+    public func recordFailure(
+        documentID: Int64, stage: String, version: String, error: LarderError, status: StageStatus,
+        startedAt: Double, finishedAt: Double
+    ) throws {
+        let json = try Self.encode(error.record)
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE stage_run SET status = ?, version = ?, started_at = ?, finished_at = ?, duration_ms = ?,
+                        output = NULL, error = ?
+                    WHERE document_id = ? AND stage = ?
+                    """,
+                arguments: [
+                    status.rawValue, version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, json,
+                    documentID, stage,
+                ])
+        }
+    }
+
+    public func settle(documentID: Int64, state: DocumentState, pipelineVersion: String) throws {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE document SET state = ?, pipeline_version = ? WHERE id = ?",
+                arguments: [state.rawValue, pipelineVersion, documentID])
+        }
+    }
+
+    // MARK: Reporting and maintenance
+
+    public func stageCounts() throws -> [StageCount] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT stage, status, COUNT(*) AS n FROM stage_run GROUP BY stage, status"
+            ).map { row in
+                StageCount(
+                    stage: row["stage"], status: StageStatus(rawValue: row["status"]) ?? .pending, count: row["n"])
+            }
+        }
+    }
+
+    public func documentCounts() throws -> [DocumentState: Int] {
+        try read { db in
+            var counts: [DocumentState: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS n FROM document GROUP BY state") {
+                if let state = DocumentState(rawValue: row["state"]) { counts[state] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    public func problems(batchID: Int64?, limit: Int) throws -> [Problem] {
+        try read { db in
+            let inBatch =
+                batchID == nil ? "" : "AND d.id IN (SELECT document_id FROM document_path WHERE batch_id = :batch)"
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.id, d.path, d.state, s.stage, s.attempts, s.error
+                    FROM document d JOIN stage_run s ON s.document_id = d.id
+                    WHERE d.state IN ('failed', 'quarantined') AND s.status IN ('failed', 'quarantined') \(inBatch)
+                    ORDER BY d.id LIMIT :limit
+                    """,
+                arguments: ["batch": batchID, "limit": limit]
+            ).map { row in
+                Problem(
+                    documentID: row["id"], path: row["path"],
+                    state: DocumentState(rawValue: row["state"]) ?? .failed, stage: row["stage"],
+                    attempts: row["attempts"], error: try Self.decodeError(row["error"]))
+            }
+        }
+    }
+
+    public func documentCounts(batchID: Int64) throws -> [DocumentState: Int] {
+        try read { db in
+            var counts: [DocumentState: Int] = [:]
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT state, COUNT(*) AS n FROM document
+                    WHERE id IN (SELECT document_id FROM document_path WHERE batch_id = ?) GROUP BY state
+                    """,
+                arguments: [batchID])
+            for row in rows {
+                if let state = DocumentState(rawValue: row["state"]) { counts[state] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    public func paths(of documentID: Int64) throws -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT path FROM document_path WHERE document_id = ? ORDER BY rowid",
+                arguments: [documentID])
+        }
+    }
+
+    public func forEachDocument(in state: DocumentState, _ body: (DocumentRecord) throws -> Void) throws {
+        var after: Int64 = 0
+        while true {
+            let page = try read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: "SELECT \(Self.documentColumns) FROM document WHERE state = ? AND id > ? ORDER BY id LIMIT 256",
+                    arguments: [state.rawValue, after]
+                ).map(Self.document)
+            }
+            guard let last = page.last else { return }
+            for document in page { try body(document) }
+            after = last.id
+        }
+    }
+
+    public func requeueProblems() throws -> Int {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE stage_run SET status = 'pending', attempts = 0, error = NULL
+                    WHERE status IN ('failed', 'quarantined')
+                    """)
+            try db.execute(sql: "UPDATE document SET state = 'pending' WHERE state IN ('failed', 'quarantined')")
+            return db.changesCount
+        }
+    }
+
+    // MARK: JSON columns
+
+    private static func encode(_ record: LarderError.Record) throws -> String {
+        String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+    }
+
+    private static func decodeError(_ text: String?) throws -> LarderError.Record? {
+        guard let text else { return nil }
+        return try JSONDecoder().decode(LarderError.Record.self, from: Data(text.utf8))
+    }
+}

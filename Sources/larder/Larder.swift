@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import LarderCore
+import Logging
+
+@main
+struct Larder: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "larder",
+        abstract: "Bulk-ingest recipe documents and receipt photos into structured JSON.",
+        discussion: """
+            Documents are registered by the SHA-256 of their bytes and go through checkpointed stages \
+            (detect → extract → route) kept in a SQLite database, so an interrupted batch resumes where it stopped.
+            """,
+        version: LarderVersion.text,
+        subcommands: [
+            Ingest.self, Resume.self, Status.self, Show.self, Export.self, Retry.self, Work.self,
+        ])
+}
+
+enum LarderVersion {
+    static var text: String {
+        let libraries = NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        return "larder \(LarderInfo.version) (\(libraries.joined(separator: ", ")))"
+    }
+}
+
+/// Options every command takes.
+struct CommonOptions: ParsableArguments {
+    @Option(help: "Checkpoint database (default: `database` in pipeline.yml, else ./larder.sqlite).")
+    var db: String?
+
+    @Option(help: "Pipeline configuration (default: ./pipeline.yml if present, else built-in defaults).")
+    var config: String?
+
+    @Flag(help: "Print machine-readable JSON on standard output.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Log more detail on standard error.")
+    var verbose = false
+
+    func loadConfig() throws -> PipelineConfig {
+        try ConfigLocator.resolve(configPath: config, databasePath: db)
+    }
+
+    func makeLogger() -> Logger {
+        var logger = Logger(label: "larder") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .notice
+        return logger
+    }
+
+    /// Arguments that give a worker child the same database and configuration.
+    func forwarded(_ config: PipelineConfig) -> [String] {
+        var arguments = ["--db", config.database]
+        if let path = self.config { arguments += ["--config", path] }
+        if verbose { arguments.append("--verbose") }
+        return arguments
+    }
+}
+
+func printJSON<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

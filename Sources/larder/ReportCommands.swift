@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import LarderCore
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Counts per stage and status, then every failed or quarantined document with its error.")
+
+    @OptionGroup var options: CommonOptions
+
+    struct Report: Codable {
+        var database: String
+        var documents: [String: Int]
+        var stages: [StageCount]
+        var problems: [Problem]
+        var inputErrors: [InputError]
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let config = try options.loadConfig()
+            let store = try SQLiteCheckpointStore(path: config.database)
+            let documents = try store.documentCounts()
+            let report = Report(
+                database: config.database,
+                documents: Dictionary(uniqueKeysWithValues: documents.map { ($0.key.rawValue, $0.value) }),
+                stages: try store.stageCounts().sorted {
+                    (Pipeline.standard.stageNames.firstIndex(of: $0.stage) ?? 99, $0.status.rawValue)
+                        < (Pipeline.standard.stageNames.firstIndex(of: $1.stage) ?? 99, $1.status.rawValue)
+                },
+                problems: try store.problems(batchID: nil, limit: 100_000),
+                inputErrors: try store.latestBatchID().map { try store.inputErrors(batchID: $0) } ?? [])
+            if options.json { return try printJSON(report) }
+            print("database: \(report.database)")
+            let total = documents.values.reduce(0, +)
+            print(
+                "documents: \(total) (" + DocumentState.allCases.map { "\(documents[$0] ?? 0) \($0.rawValue)" }
+                    .joined(separator: ", ") + ")")
+            for stage in Pipeline.standard.stageNames {
+                let counts = report.stages.filter { $0.stage == stage }.map { "\($0.count) \($0.status.rawValue)" }
+                print("  \(stage.padding(toLength: 8, withPad: " ", startingAt: 0)) \(counts.joined(separator: ", "))")
+            }
+            if !report.problems.isEmpty { print("failed or quarantined:") }
+            for problem in report.problems {
+                let error = problem.error.map { LarderError(record: $0).description } ?? "no error recorded"
+                print("  [\(problem.state.rawValue)] doc \(problem.documentID) \(problem.stage) (attempts \(problem.attempts)): \(error)")
+            }
+            if !report.inputErrors.isEmpty { print("not ingested in the last batch:") }
+            for input in report.inputErrors { print("  \(LarderError(record: input.error))") }
+        }
+    }
+}
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print one document's stages and their outputs.")
+
+    @OptionGroup var options: CommonOptions
+
+    @Option(help: "Only this stage's output.")
+    var stage: String?
+
+    @Argument(help: "Document id, SHA-256 prefix (4+ hex digits), or a path it was ingested from.")
+    var document: String
+
+    func run() throws {
+        try reportingErrors {
+            let config = try options.loadConfig()
+            let store = try SQLiteCheckpointStore(path: config.database)
+            guard let record = try store.document(matching: document) else {
+                printError("larder: no document matches '\(document)' (try an id or path from `larder status`)")
+                throw LarderExit.notFound
+            }
+            let exporter = Exporter(store: store, pipeline: .standard)
+            let rows = try store.stages(of: record.id)
+            if options.json {
+                let object = try JSONSerialization.jsonObject(with: exporter.finalJSON(of: record)) as! [String: Any]
+                let stages = rows.map { row -> [String: Any] in
+                    var item: [String: Any] = [
+                        "stage": row.stage, "status": row.status.rawValue, "attempts": row.attempts,
+                    ]
+                    item["version"] = row.version
+                    item["durationMs"] = row.durationMilliseconds
+                    if let error = row.error { item["error"] = LarderError(record: error).description }
+                    return item
+                }
+                var result = object
+                result["state"] = record.state.rawValue
+                result["checkpoints"] = stages
+                if let stage { result = [stage: object[stage] ?? NSNull()] }
+                let data = try JSONSerialization.data(
+                    withJSONObject: result, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                print(String(decoding: data, as: UTF8.self))
+                return
+            }
+            print("document \(record.id) [\(record.state.rawValue)] \(record.path)")
+            print("sha256 \(record.sha256), \(record.byteCount) bytes")
+            for path in try store.paths(of: record.id) where path != record.path { print("also at \(path)") }
+            for name in Pipeline.standard.stageNames where stage == nil || stage == name {
+                guard let row = rows.first(where: { $0.stage == name }) else { continue }
+                let duration = row.durationMilliseconds.map { String(format: ", %.1f ms", $0) } ?? ""
+                print("\n== \(name): \(row.status.rawValue) (\(row.version ?? "not run"), attempts \(row.attempts)\(duration))")
+                if let error = row.error { print("error: \(LarderError(record: error))") }
+                if let output = row.output,
+                    let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)),
+                    let pretty = try? JSONSerialization.data(
+                        withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                {
+                    print(String(decoding: pretty, as: UTF8.self))
+                }
+            }
+        }
+    }
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write each finished document's final JSON into a folder.")
+
+    @OptionGroup var options: CommonOptions
+
+    @Option(help: "Folder to write into (created if missing).")
+    var out: String
+
+    func run() throws {
+        try reportingErrors {
+            let config = try options.loadConfig()
+            let store = try SQLiteCheckpointStore(path: config.database)
+            let report = try Exporter(store: store, pipeline: .standard).export(to: out)
+            if options.json { return try printJSON(report) }
+            print("wrote \(report.written) document(s) to \(report.directory)")
+            if report.skipped > 0 {
+                print("skipped \(report.skipped) document(s) that are not done (see `larder status`)")
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+
+@testable import LarderCore
+
+@Suite("SHA-256")
+struct SHA256Tests {
+    @Test func knownVectors() {
+        #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hex(Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test func streamingMatchesSha256sum() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        // Sizes around block boundaries, and one larger than the 1 MiB read chunk.
+        for size in [55, 56, 63, 64, 65, 1000, 1_500_000] {
+            let path = folder + "/f\(size)"
+            var generator = SystemRandomNumberGenerator()
+            let bytes = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let expected = try TestSupport.shell("sha256sum \(path) | cut -d' ' -f1").stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try SHA256.hex(fileAt: path) == expected, "size \(size)")
+            #expect(SHA256.hex(bytes) == expected, "size \(size)")
+        }
+    }
+}
+
+@Suite("pipeline.yml")
+struct ConfigTests {
+    @Test func emptyFileMeansDefaults() throws {
+        #expect(try PipelineConfig.parse(yaml: "") == PipelineConfig())
+        #expect(try PipelineConfig.parse(yaml: "# only a comment\n") == PipelineConfig())
+    }
+
+    @Test func repositoryFileDocumentsTheDefaults() throws {
+        // pipeline.yml says "the values below are the defaults": keep that true.
+        let text = try String(contentsOfFile: TestSupport.repoPath("pipeline.yml"), encoding: .utf8)
+        #expect(try PipelineConfig.parse(yaml: text) == PipelineConfig())
+    }
+
+    @Test func readsEveryKey() throws {
+        let config = try PipelineConfig.parse(
+            yaml: """
+                database: other.sqlite
+                workers: 3
+                max_attempts: 5
+                progress_interval_seconds: 2.5
+                limits:
+                  max_file_bytes: 1000
+                  max_pdf_pages: 7
+                  max_image_pixels: 99
+                """)
+        #expect(config.database == "other.sqlite")
+        #expect(config.workers == 3)
+        #expect(config.effectiveWorkers == 3)
+        #expect(config.maxAttempts == 5)
+        #expect(config.progressIntervalSeconds == 2.5)
+        #expect(config.limits.maxFileBytes == 1000)
+        #expect(config.limits.maxPDFPages == 7)
+        #expect(config.limits.maxImagePixels == 99)
+    }
+
+    @Test func unknownKeyNamesTheKeyAndLine() {
+        let error = #expect(throws: LarderError.self) {
+            try PipelineConfig.parse(yaml: "workers: 2\nlimits:\n  max_pdf_page: 3\n", path: "p.yml")
+        }
+        #expect(error?.kind == .configuration)
+        #expect(error?.line == 3)
+        #expect(error?.message.contains("max_pdf_page") == true)
+        #expect(error?.description.hasPrefix("p.yml:3:") == true)
+    }
+
+    @Test func badValueNamesTheKeyAndLine() {
+        let error = #expect(throws: LarderError.self) {
+            try PipelineConfig.parse(yaml: "database: a.db\n\nworkers: many\n", path: "p.yml")
+        }
+        #expect(error?.line == 3)
+        #expect(error?.message.contains("workers") == true)
+        #expect(error?.message.contains("many") == true)
+        let negative = #expect(throws: LarderError.self) { try PipelineConfig.parse(yaml: "max_attempts: 0") }
+        #expect(negative?.message.contains("max_attempts") == true)
+        let syntax = #expect(throws: LarderError.self) { try PipelineConfig.parse(yaml: "workers: [1,\n") }
+        #expect(syntax?.kind == .configuration)
+    }
+
+    @Test func relativeDatabaseIsResolvedAgainstTheConfigFolder() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        try "database: data/x.sqlite\n".write(toFile: folder + "/pipeline.yml", atomically: true, encoding: .utf8)
+        let config = try PipelineConfig.load(path: folder + "/pipeline.yml")
+        #expect(config.database == folder + "/data/x.sqlite")
+    }
+}
+
+@Suite("detect")
+struct DetectTests {
+    func detect(_ data: Data, _ name: String = "file") throws -> DetectOutput {
+        try DetectStage.detect(data, fileName: name)
+    }
+
+    @Test func formatsByContentNotName() throws {
+        let pdf = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoPath("samples/recipes/pancakes.pdf")))
+        #expect(try detect(pdf, "no-extension").format == .pdf)
+        #expect(try detect(Data("{\"name\": \"x\"}".utf8), "a.txt").format == .json)
+        #expect(try detect(Data("<!DOCTYPE html><html><body>x</body></html>".utf8), "page.txt").format == .html)
+        #expect(try detect(Data("---\ntitle: x\n---\n# Soup\n".utf8)).format == .markdown)
+        #expect(try detect(Data("Soup\n\n2 cups water\n".utf8)).format == .text)
+    }
+
+    @Test func imagesWithTheirSize() throws {
+        for (file, format) in [("png", DocumentFormat.png), ("jpg", .jpeg), ("tiff", .tiff)] {
+            let folder = TestSupport.repoPath("samples/receipts")
+            let name = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix("." + file) })
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            let output = try detect(data, "photo")
+            #expect(output.format == format)
+            let identify = try TestSupport.shell(
+                "/usr/bin/python3 -c \"from PIL import Image; i=Image.open('\(folder)/\(name)'); print(i.size[0], i.size[1])\""
+            ).stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            #expect([output.width ?? -1, output.height ?? -1] == identify, "\(name)")
+        }
+    }
+
+    @Test func textEncodings() throws {
+        let utf16 = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoPath("Tests/Fixtures/utf16.txt")))
+        let decoded16 = try detect(utf16)
+        #expect(decoded16.encoding == "utf-16le")
+        let latin1 = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoPath("Tests/Fixtures/latin1.txt")))
+        let decodedLatin = try detect(latin1)
+        #expect(decodedLatin.encoding == "latin-1")
+        #expect(decodedLatin.warnings.first?.contains("UTF-8") == true)
+        #expect(TextDecoding.decode(latin1)?.text.contains("crème") == true)
+        #expect(try detect(Data("\u{FEFF}plain".utf8)).encoding == "utf-8")
+    }
+
+    @Test func badInputsSayWhatToDo() throws {
+        let empty = #expect(throws: LarderError.self) { try detect(Data(), "e.txt") }
+        #expect(empty?.kind == .badInput)
+        #expect(empty?.hint != nil)
+        var random = SystemRandomNumberGenerator()
+        let noise = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let binary = #expect(throws: LarderError.self) { try detect(noise, "x.bin") }
+        #expect(binary?.message.contains("unrecognised binary") == true)
+        let html = #expect(throws: LarderError.self) {
+            try detect(Data("<html><body>recipe</body></html>".utf8), "recipe.pdf")
+        }
+        #expect(html?.message.contains("HTML") == true)
+        #expect(html?.path == "recipe.pdf")
+    }
+}
+
+@Suite("text normalisation")
+struct NormalizerTests {
+    @Test func oneFormForLaterStages() {
+        let text = "\u{FEFF}Title  \r\n\r\n\r\n\r\nline\u{00A0}one\rcafe\u{0301}\n\n"
+        #expect(TextNormalizer.normalize(text) == "Title\n\nline one\ncafé")
+    }
+
+    @Test func htmlVisibleText() {
+        let html = "<html><head><style>p{}</style><script>var a=1;</script></head><body><h1>Soup &amp; Bread</h1><ul><li>1&frac12; cups</li><li>salt</li></ul></body></html>"
+        let text = TextNormalizer.normalize(HTMLText.visibleText(of: html))
+        #expect(text == "Soup & Bread\n\n- 1½ cups\n\n- salt")
+    }
+}
+
+@Suite("route")
+struct RouteTests {
+    func page(_ text: String) -> ExtractOutput {
+        ExtractOutput(format: .text, pages: [PDFPageText(number: 1, width: 0, height: 0, text: text, spans: [])], needsOCR: false)
+    }
+
+    @Test func recipesAndReceipts() {
+        #expect(RouteStage.route(page("Soup\nIngredients\n2 tbsp oil\nMethod\nSimmer 10 minutes")).route == .recipe)
+        let receipt = "FRESH MART\nMILK 2% GAL 3.49\nBREAD 2.99\nEGGS 4.19\nSUBTOTAL 10.67\nTAX 0.00\nTOTAL 10.67\nCASH 20.00\nCHANGE 9.33"
+        #expect(RouteStage.route(page(receipt)).route == .receipt)
+        #expect(RouteStage.route(page("Dear diary, nothing today.")).route == .unknown)
+        #expect(RouteStage.route(ExtractOutput(format: .png, pages: [], needsOCR: true)).route == .receipt)
+    }
+}

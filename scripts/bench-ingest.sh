@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Benchmarks `larder ingest` against plain pdftotext on a generated PDF corpus.
+#
+# Usage:  scripts/bench-ingest.sh [N]            (default N=500)
+#
+# Environment:
+#   LARDER=path         larder binary (default .build/release/larder; when the default
+#                       is missing it is built with `swift build -c release --product larder`)
+#   WORKERS=W           parallelism for both tools (default: nproc)
+#   RUNS=3              timed runs per measurement; the best (lowest) is reported
+#   SEED=1              corpus seed (scripts/make-corpus.py --seed)
+#   BENCH_SKIP_LARDER=1 only make the corpus and time pdftotext (for testing this script)
+#   KEEP=1              keep the temp dir (corpora, databases, logs)
+#
+# Measures:
+#   pdftotext wall s    best of RUNS: pdftotext over all N files, W parallel processes
+#   larder wall s       best of RUNS: larder ingest --db fresh.sqlite --workers W DIR
+#   rerun s             best of RUNS: larder ingest again on the finished database
+#   peak RSS            /usr/bin/time -f %M of larder ingest on 100- and 2000-file corpora
+# Goals: larder/pdftotext <= 1.15, rerun/first <= 3%, RSS(2000)/RSS(100) <= 1.2.
+# Exit status: 0 when it ran (goals are reported, not enforced), 1 on setup errors.
+set -euo pipefail
+
+N="${1:-500}"
+case "$N" in ''|*[!0-9]*) echo "usage: $0 [N]  (N = number of PDFs, default 500)" >&2; exit 2;; esac
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PY=/usr/bin/python3
+W="${WORKERS:-$(nproc)}"
+RUNS="${RUNS:-3}"
+SEED="${SEED:-1}"
+DEFAULT_LARDER=".build/release/larder"
+LARDER="${LARDER:-$DEFAULT_LARDER}"
+SKIP_LARDER="${BENCH_SKIP_LARDER:-0}"
+
+die() { echo "bench-ingest: error: $*" >&2; exit 1; }
+
+for tool in pdftotext "$PY" /usr/bin/time xargs find awk; do
+  command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found (run scripts/setup.sh)"
+done
+
+# --- the larder binary -------------------------------------------------------
+if [ "$SKIP_LARDER" != "1" ]; then
+  if [ ! -x "$LARDER" ]; then
+    if [ "$LARDER" = "$DEFAULT_LARDER" ]; then
+      command -v swift >/dev/null 2>&1 || die "$LARDER is missing and 'swift' is not on PATH to build it.
+Build it (swift build -c release --product larder), set LARDER=/path/to/larder,
+or set BENCH_SKIP_LARDER=1 to time pdftotext only."
+      echo "bench-ingest: $LARDER missing; building: swift build -c release --product larder"
+      swift build -c release --product larder || die "swift build -c release --product larder failed"
+      [ -x "$LARDER" ] || die "build finished but $LARDER still does not exist"
+    else
+      die "LARDER=$LARDER does not exist or is not executable"
+    fi
+  fi
+  LARDER="$(cd "$(dirname "$LARDER")" && pwd)/$(basename "$LARDER")"
+fi
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/larder-bench.XXXXXX")"
+if [ "${KEEP:-0}" = "1" ]; then
+  echo "bench-ingest: keeping $TMP"
+else
+  trap 'rm -rf "$TMP"' EXIT
+fi
+
+now() { date +%s.%N; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
+min() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 < a + 0) print b; else print a }'; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.3f", a / b }'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.1f%%", 100 * a / b }'; }
+verdict() {  # value op limit -> ok / MISSED
+  awk -v v="$1" -v lim="$2" 'BEGIN { if (v == "n/a") print "?"; else if (v + 0 <= lim + 0) print "ok"; else print "MISSED" }'
+}
+
+make_corpus() {  # n dir
+  "$PY" scripts/make-corpus.py "$1" "$2" --seed "$SEED"
+}
+
+# --- (a) corpus ------------------------------------------------------------------
+CORPUS="$TMP/corpus-$N"
+make_corpus "$N" "$CORPUS"
+FILES=$(find "$CORPUS" -name '*.pdf' | wc -l)
+echo "bench-ingest: $FILES PDFs in $CORPUS, workers=$W, best of $RUNS runs"
+
+# --- (b) pdftotext baseline --------------------------------------------------------
+time_pdftotext() {
+  local t0 t1
+  t0=$(now)
+  if ! find "$CORPUS" -name '*.pdf' -print0 |
+      xargs -0 -n 8 -P "$W" sh -c 'for f; do pdftotext "$f" /dev/null || exit 255; done' _; then
+    return 1
+  fi
+  t1=$(now)
+  sub "$t1" "$t0"
+}
+PDFTOTEXT_S=""
+for i in $(seq 1 "$RUNS"); do
+  t=$(time_pdftotext) || die "pdftotext failed on the corpus"
+  echo "  pdftotext run $i: ${t}s"
+  PDFTOTEXT_S=$(min "$PDFTOTEXT_S" "$t")
+done
+
+if [ "$SKIP_LARDER" = "1" ]; then
+  echo
+  printf '%-34s %10s\n' "metric" "value"
+  printf '%-34s %10s\n' "pdftotext wall s ($FILES files)" "$PDFTOTEXT_S"
+  echo "(BENCH_SKIP_LARDER=1: larder not measured)"
+  exit 0
+fi
+
+# --- (c) larder, fresh database each run -------------------------------------------
+run_larder() {  # db dir log -> seconds
+  local t0 t1 rc=0
+  t0=$(now)
+  "$LARDER" ingest --db "$1" --workers "$W" "$2" >"$3" 2>&1 || rc=$?
+  t1=$(now)
+  if [ "$rc" -ne 0 ]; then
+    echo "bench-ingest: larder ingest exited $rc; last lines of $3:" >&2
+    tail -n 20 "$3" >&2
+    exit 1
+  fi
+  sub "$t1" "$t0"
+}
+fresh_db() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
+
+DB="$TMP/bench.sqlite"
+LARDER_S=""
+for i in $(seq 1 "$RUNS"); do
+  fresh_db "$DB"
+  t=$(run_larder "$DB" "$CORPUS" "$TMP/larder-run$i.log")
+  echo "  larder run $i: ${t}s"
+  LARDER_S=$(min "$LARDER_S" "$t")
+done
+
+# --- (d) rerun of a finished batch (same database as the last fresh run) ------------
+RERUN_S=""
+for i in $(seq 1 "$RUNS"); do
+  t=$(run_larder "$DB" "$CORPUS" "$TMP/larder-rerun$i.log")
+  echo "  larder rerun $i: ${t}s"
+  RERUN_S=$(min "$RERUN_S" "$t")
+done
+
+# --- (e) peak RSS for 100 vs 2000 files -----------------------------------------------
+peak_rss() {  # n -> KiB
+  local dir="$TMP/corpus-rss-$1" db="$TMP/rss-$1.sqlite" out="$TMP/rss-$1.time" rc=0
+  make_corpus "$1" "$dir" >/dev/null
+  fresh_db "$db"
+  /usr/bin/time -f %M -o "$out" "$LARDER" ingest --db "$db" --workers "$W" "$dir" \
+    >"$TMP/rss-$1.log" 2>&1 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "bench-ingest: larder ingest ($1 files) exited $rc; last lines:" >&2
+    tail -n 20 "$TMP/rss-$1.log" >&2
+    exit 1
+  fi
+  tail -n 1 "$out"
+}
+RSS100=$(peak_rss 100)
+RSS2000=$(peak_rss 2000)
+echo "  peak RSS: 100 files ${RSS100} KiB, 2000 files ${RSS2000} KiB"
+
+# --- (f) table ----------------------------------------------------------------------------
+RATIO=$(div "$LARDER_S" "$PDFTOTEXT_S")
+RERUN_FRAC=$(div "$RERUN_S" "$LARDER_S")
+RSS_RATIO=$(div "$RSS2000" "$RSS100")
+echo
+echo "Larder ingest benchmark: $FILES PDFs, workers=$W, best of $RUNS, $(date -u +%Y-%m-%dT%H:%MZ)"
+printf '%-36s %12s  %-10s %s\n' "metric" "value" "goal" "status"
+printf '%-36s %12s  %-10s %s\n' "pdftotext wall s" "$PDFTOTEXT_S" "" ""
+printf '%-36s %12s  %-10s %s\n' "larder wall s" "$LARDER_S" "" ""
+printf '%-36s %12s  %-10s %s\n' "larder / pdftotext" "$RATIO" "<= 1.15" "$(verdict "$RATIO" 1.15)"
+printf '%-36s %12s  %-10s %s\n' "rerun of a finished batch s" "$RERUN_S" "" ""
+printf '%-36s %12s  %-10s %s\n' "rerun / first" "$(pct "$RERUN_S" "$LARDER_S")" "<= 3%" "$(verdict "$RERUN_FRAC" 0.03)"
+printf '%-36s %12s  %-10s %s\n' "peak RSS 100 files (MiB)" "$(div "$RSS100" 1024)" "" ""
+printf '%-36s %12s  %-10s %s\n' "peak RSS 2000 files (MiB)" "$(div "$RSS2000" 1024)" "" ""
+printf '%-36s %12s  %-10s %s\n' "RSS 2000 / RSS 100" "$RSS_RATIO" "<= 1.2" "$(verdict "$RSS_RATIO" 1.2)"
