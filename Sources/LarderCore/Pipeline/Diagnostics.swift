@@ -37,7 +37,10 @@ public struct Diagnostics: Sendable {
             }
         }
         if let crashStage, crashStage == stage, let text = crashPathContains, document.path.contains(text) {
-            kill(getpid(), SIGSEGV)
+            // Swift's backtracer handles SIGSEGV and, for a signal no instruction caused, returns; a real native
+            // fault would fault again and die. Reset the handler so this dies the way a native crash does.
+            signal(SIGSEGV, SIG_DFL)
+            raise(SIGSEGV)
         }
     }
 }
