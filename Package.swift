@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "LarderCore", targets: ["LarderCore"]),
+        .library(name: "LarderJSON", targets: ["LarderJSON"]),
         .executable(name: "larder", targets: ["larder"]),
     ],
     dependencies: [
@@ -22,6 +23,9 @@ let package = Package(
             name: "CTesseract", pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // MARK: JSON values, JSON Pointer, JSON Patch (RFC 6902) and a JSON Schema 2020-12 validator. No dependencies.
+        .target(name: "LarderJSON"),
 
         // MARK: Library: stages, checkpoint store, work queue, configuration.
         .target(
@@ -43,6 +47,7 @@ let package = Package(
             ]),
 
         // MARK: Tests
-        .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore"]),
+        .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "larder"]),
+        .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
     ]
 )

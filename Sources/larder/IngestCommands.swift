@@ -116,8 +116,11 @@ func runWorkersAndSummarize(
     var arguments = ["work"] + options.forwarded(config)
     if let workers { arguments += ["--workers", String(workers)] }
     let before = try store.countDocumentsNeedingWork(pipelineVersion: Pipeline.standard.version)
-    let outcome = try WorkerProcess(executable: WorkerProcess.currentExecutable, arguments: arguments)
-        .run(logger: logger)
+    // Documents with stages left `running` by a dead process are still pending, so they count here too.
+    let outcome =
+        before == 0
+        ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
+        : try WorkerProcess(executable: WorkerProcess.currentExecutable, arguments: arguments).run(logger: logger)
     let after = try store.countDocumentsNeedingWork(pipelineVersion: Pipeline.standard.version)
     let summary = try BatchSummary.collect(
         store: store, batchID: batchID, intake: intake, processed: max(0, before - after),

@@ -29,6 +29,23 @@ struct StoreAndQueueTests {
         #expect(try store.document(matching: "2")?.path == "/b")
     }
 
+    @Test func unchangedFilesAreNotHashedAgain() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
+        let path = folder + "/a.txt"
+        try "2 cups flour".write(toFile: path, atomically: true, encoding: .utf8)
+        let intake = Intake(store: store, pipeline: .standard, config: PipelineConfig())
+        #expect(try intake.ingest(paths: [path], batchID: try store.beginBatch(command: "i", inputs: [])).new == 1)
+        let identity = try #require(FileIdentity(statingFileAt: path))
+        #expect(try store.knownHashes(of: [identity]) == [path: SHA256.hex(Data("2 cups flour".utf8))])
+        // Same size, new content and mtime: not trusted, hashed again, a new document.
+        try "3 cups flour".write(toFile: path, atomically: true, encoding: .utf8)
+        let changed = try #require(FileIdentity(statingFileAt: path))
+        #expect(try store.knownHashes(of: [changed]).isEmpty)
+        #expect(try intake.ingest(paths: [path], batchID: try store.beginBatch(command: "i", inputs: [])).new == 1)
+    }
+
     @Test func outputAndDoneCommitTogetherAndResetLaterStages() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }

@@ -3,7 +3,9 @@ import Foundation
 /// Turns the paths given to `larder ingest` into registered documents.
 ///
 /// Folders are walked recursively in name order (hidden entries, whose names start with ".", are skipped);
-/// each regular file is hashed and registered by its SHA-256. Paths that cannot become documents (missing,
+/// each regular file is hashed and registered by its SHA-256. A file whose path, size and modification time
+/// match its last registration is not hashed again (the `detect` stage re-checks the hash if they differ
+/// from the document's). Paths that cannot become documents (missing,
 /// unreadable, symlink loops, over `limits.max_file_bytes`, not regular files) are recorded as input errors with
 /// what to do, and the rest go on. Files are hashed and registered in chunks, so memory stays flat.
 public struct Intake: Sendable {
@@ -40,7 +42,7 @@ public struct Intake: Sendable {
 
     public func ingest(paths: [String], batchID: Int64) throws -> Report {
         var report = Report()
-        var pending: [String] = []
+        var pending: [FileIdentity] = []
         var walker = Walker(maxFileBytes: config.limits.maxFileBytes)
         for path in paths {
             try walker.walk(path) { event in
@@ -61,12 +63,19 @@ public struct Intake: Sendable {
         return report
     }
 
-    /// Hashes a chunk in parallel, then registers it in one transaction.
-    private func register(_ paths: [String], batchID: Int64, into report: inout Report) throws {
-        guard !paths.isEmpty else { return }
-        let results = Locked([Result<RegisteredFile, LarderError>?](repeating: nil, count: paths.count))
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result = Result { () throws(LarderError) -> RegisteredFile in try Self.hash(paths[index]) }
+    /// Hashes a chunk in parallel (skipping unchanged known files), then registers it in one transaction.
+    private func register(_ files: [FileIdentity], batchID: Int64, into report: inout Report) throws {
+        guard !files.isEmpty else { return }
+        let known = try store.knownHashes(of: files)
+        let results = Locked([Result<RegisteredFile, LarderError>?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            let result = Result { () throws(LarderError) -> RegisteredFile in
+                let sha: String
+                if let knownSHA = known[file.path] { sha = knownSHA } else { sha = try Self.hash(file.path) }
+                return RegisteredFile(
+                    path: file.path, sha256: sha, byteCount: file.byteCount, modifiedAt: file.modifiedAt)
+            }
             results.withLock { $0[index] = result }
         }
         var files: [RegisteredFile] = []
@@ -89,13 +98,9 @@ public struct Intake: Sendable {
         }
     }
 
-    private static func hash(_ path: String) throws(LarderError) -> RegisteredFile {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw Walker.statError(path: path, errno: errno) }
+    private static func hash(_ path: String) throws(LarderError) -> String {
         do {
-            let sha = try SHA256.hex(fileAt: path)
-            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-            return RegisteredFile(path: path, sha256: sha, byteCount: Int64(info.st_size), modifiedAt: modified)
+            return try SHA256.hex(fileAt: path)
         } catch {
             throw LarderError.wrap(error, kind: .unreadable, path: path)
         }
@@ -105,7 +110,7 @@ public struct Intake: Sendable {
 /// Walks files and folders, reporting each regular file or the reason a path was skipped.
 struct Walker {
     enum Event {
-        case file(String)
+        case file(FileIdentity)
         case error(LarderError)
     }
 
@@ -117,8 +122,12 @@ struct Walker {
         self.maxFileBytes = maxFileBytes
     }
 
+    /// Walks a path given by the user (made absolute and standardised first).
     mutating func walk(_ path: String, _ visit: (Event) throws -> Void) throws {
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        try walkAbsolute(URL(fileURLWithPath: path).standardizedFileURL.path, visit)
+    }
+
+    private mutating func walkAbsolute(_ absolute: String, _ visit: (Event) throws -> Void) throws {
         var info = stat()
         guard stat(absolute, &info) == 0 else {
             try visit(.error(Self.statError(path: absolute, errno: errno)))
@@ -146,7 +155,7 @@ struct Walker {
                 return
             }
             for name in names where !name.hasPrefix(".") {
-                try walk(absolute + "/" + name, visit)
+                try walkAbsolute(absolute == "/" ? "/" + name : absolute + "/" + name, visit)
             }
         case S_IFREG:
             if Int64(info.st_size) > maxFileBytes {
@@ -166,7 +175,7 @@ struct Walker {
                             hint: "give the user running larder read access (chmod a+r)", path: absolute)))
                 return
             }
-            try visit(.file(absolute))
+            try visit(.file(FileIdentity(path: absolute, info: info)))
         default:
             try visit(
                 .error(

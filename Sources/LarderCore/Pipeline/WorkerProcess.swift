@@ -34,6 +34,12 @@ public struct WorkerProcess: Sendable {
         public var crashes: Int
         /// A SIGINT/SIGTERM stopped the batch.
         public var interrupted: Bool
+
+        public init(exitStatus: Int32, crashes: Int, interrupted: Bool) {
+            self.exitStatus = exitStatus
+            self.crashes = crashes
+            self.interrupted = interrupted
+        }
     }
 
     /// The path of the running executable, for starting the worker child.

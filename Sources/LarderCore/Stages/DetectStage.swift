@@ -36,9 +36,8 @@ public struct DetectStage: Stage {
                 .badInput, "the file can no longer be read (\(error.localizedDescription))",
                 hint: "restore the file, or ingest it again from where it is now", path: path)
         }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970
-        if Int64(data.count) != document.byteCount || modified != document.modifiedAt {
+        let identity = FileIdentity(statingFileAt: path)
+        if Int64(data.count) != document.byteCount || identity?.modifiedAt != document.modifiedAt {
             if SHA256.hex(data) != document.sha256 {
                 throw LarderError(
                     .badInput, "the file changed since it was registered",

@@ -15,6 +15,9 @@ public protocol CheckpointStore: Sendable {
     /// Registers files by content hash in one transaction. Known hashes are not registered again.
     /// New documents get a `pending` row for every stage in `stages`.
     func register(_ files: [RegisteredFile], batchID: Int64, stages: [String]) throws -> [Registration]
+    /// SHA-256 of files registered before whose path, size and modification time are unchanged, by path: those
+    /// files need not be hashed again.
+    func knownHashes(of files: [FileIdentity]) throws -> [String: String]
     /// Records a path that could not become a document.
     func recordInputError(batchID: Int64, path: String, error: LarderError) throws
     /// Paths of a batch that could not become documents.
@@ -65,6 +68,32 @@ public protocol CheckpointStore: Sendable {
     func forEachDocument(in state: DocumentState, _ body: (DocumentRecord) throws -> Void) throws
     /// Re-queues failed and quarantined documents (attempts reset). Returns how many.
     func requeueProblems() throws -> Int
+}
+
+/// A file found by `larder ingest`, before hashing.
+public struct FileIdentity: Sendable, Equatable {
+    public var path: String
+    public var byteCount: Int64
+    public var modifiedAt: Double
+
+    public init(path: String, byteCount: Int64, modifiedAt: Double) {
+        self.path = path
+        self.byteCount = byteCount
+        self.modifiedAt = modifiedAt
+    }
+
+    /// Size and modification time (to the nanosecond) as `stat` reports them, following symlinks.
+    public init?(statingFileAt path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(path: path, info: info)
+    }
+
+    init(path: String, info: stat) {
+        self.init(
+            path: path, byteCount: Int64(info.st_size),
+            modifiedAt: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
 }
 
 /// A file found by `larder ingest`, hashed and ready to register.

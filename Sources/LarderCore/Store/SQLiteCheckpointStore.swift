@@ -23,11 +23,23 @@ public final class SQLiteCheckpointStore: CheckpointStore {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            try Self.migrate(pool)
         } catch {
             throw LarderError(
                 .database, "cannot open the checkpoint database: \(error)",
                 hint: "check that the folder is writable and the file is a Larder database (--db)", path: path)
+        }
+    }
+
+    /// Two processes opening a new database at once may both try to create the schema (the migrator reads which
+    /// migrations ran before it takes the write lock); the loser's retry sees the winner's schema.
+    private static func migrate(_ pool: DatabasePool) throws {
+        for attempt in 1...5 {
+            do {
+                return try migrator.migrate(pool)
+            } catch let error as DatabaseError where attempt < 5 && error.message?.contains("already exists") == true {
+                usleep(20_000)
+            }
         }
     }
 
@@ -58,9 +70,12 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                     CREATE TABLE document_path (
                         document_id INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
                         path TEXT NOT NULL,
-                        batch_id INTEGER NOT NULL,
+                        batch_id INTEGER NOT NULL,     -- the batch that last saw this path
+                        byte_count INTEGER NOT NULL,   -- size and mtime when last hashed: unchanged files
+                        modified_at REAL NOT NULL,     -- are not hashed again
                         PRIMARY KEY (document_id, path)
                     );
+                    CREATE INDEX document_path_batch ON document_path(batch_id);
                     CREATE INDEX document_path_path ON document_path(path);
                     CREATE TABLE stage_run (
                         document_id INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
@@ -123,45 +138,60 @@ public final class SQLiteCheckpointStore: CheckpointStore {
 
     public func register(_ files: [RegisteredFile], batchID: Int64, stages: [String]) throws -> [Registration] {
         try write { db in
+            let findDocument = try db.cachedStatement(sql: "SELECT id FROM document WHERE sha256 = ?")
+            let findEarlierPath = try db.cachedStatement(
+                sql: "SELECT path FROM document_path WHERE document_id = ? AND batch_id = ? AND path <> ? LIMIT 1")
+            let upsertPath = try db.cachedStatement(
+                sql: """
+                    INSERT INTO document_path (document_id, path, batch_id, byte_count, modified_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (document_id, path) DO UPDATE SET
+                        batch_id = excluded.batch_id, byte_count = excluded.byte_count,
+                        modified_at = excluded.modified_at
+                    """)
+            let insertDocument = try db.cachedStatement(
+                sql: """
+                    INSERT INTO document (sha256, path, byte_count, modified_at, registered_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """)
+            let insertStage = try db.cachedStatement(
+                sql: "INSERT INTO stage_run (document_id, stage, status) VALUES (?, ?, 'pending')")
             var results: [Registration] = []
             results.reserveCapacity(files.count)
             for file in files {
-                if let row = try Row.fetchOne(
-                    db, sql: "SELECT id FROM document WHERE sha256 = ?", arguments: [file.sha256])
-                {
-                    let id: Int64 = row["id"]
+                if let id = try Int64.fetchOne(findDocument, arguments: [file.sha256]) {
                     // Seen in this batch already under another path? Then it is a duplicate file.
-                    let earlier = try String.fetchOne(
-                        db, sql: "SELECT path FROM document_path WHERE document_id = ? AND batch_id = ? LIMIT 1",
-                        arguments: [id, batchID])
-                    try db.execute(
-                        sql: "INSERT OR IGNORE INTO document_path (document_id, path, batch_id) VALUES (?, ?, ?)",
-                        arguments: [id, file.path, batchID])
-                    if let earlier, earlier != file.path {
-                        results.append(.duplicate(documentID: id, of: earlier))
-                    } else {
-                        results.append(.known(documentID: id))
-                    }
+                    let earlier = try String.fetchOne(findEarlierPath, arguments: [id, batchID, file.path])
+                    try upsertPath.execute(arguments: [id, file.path, batchID, file.byteCount, file.modifiedAt])
+                    results.append(earlier.map { .duplicate(documentID: id, of: $0) } ?? .known(documentID: id))
                     continue
                 }
-                try db.execute(
-                    sql: """
-                        INSERT INTO document (sha256, path, byte_count, modified_at, registered_at)
-                        VALUES (?, ?, ?, ?, ?)
-                        """,
+                try insertDocument.execute(
                     arguments: [file.sha256, file.path, file.byteCount, file.modifiedAt, Self.now()])
                 let id = db.lastInsertedRowID
-                try db.execute(
-                    sql: "INSERT INTO document_path (document_id, path, batch_id) VALUES (?, ?, ?)",
-                    arguments: [id, file.path, batchID])
-                for stage in stages {
-                    try db.execute(
-                        sql: "INSERT INTO stage_run (document_id, stage, status) VALUES (?, ?, 'pending')",
-                        arguments: [id, stage])
-                }
+                try upsertPath.execute(arguments: [id, file.path, batchID, file.byteCount, file.modifiedAt])
+                for stage in stages { try insertStage.execute(arguments: [id, stage]) }
                 results.append(.new(documentID: id))
             }
             return results
+        }
+    }
+
+    public func knownHashes(of files: [FileIdentity]) throws -> [String: String] {
+        guard !files.isEmpty else { return [:] }
+        return try read { db in
+            var hashes: [String: String] = [:]
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT d.sha256 FROM document_path p JOIN document d ON d.id = p.document_id
+                    WHERE p.path = ? AND p.byte_count = ? AND p.modified_at = ? LIMIT 1
+                    """)
+            for file in files {
+                if let sha = try String.fetchOne(statement, arguments: [file.path, file.byteCount, file.modifiedAt]) {
+                    hashes[file.path] = sha
+                }
+            }
+            return hashes
         }
     }
 
