@@ -33,6 +33,47 @@ struct ExtractIntegrationTests {
         #expect(words(output.text) == words(reference.stdout))
     }
 
+    @Test func twoColumnsNeverInterleave() throws {
+        // Ingredients on the left, Method on the right, starting at the same height: poppler alone joins the
+        // two headers into one line ("IngredientsMethod") and mixes the columns.
+        let lines = try #require(try extract("samples/recipes/two-column.pdf").pages.first).lines.map(\.text)
+        let ingredients = try #require(lines.firstIndex(of: "Ingredients"))
+        let method = try #require(lines.firstIndex(of: "Method"))
+        let lastIngredient = try #require(lines.firstIndex { $0.contains("lime wedges, to serve") })
+        let firstStep = try #require(lines.firstIndex { $0.hasPrefix("1. Heat the oil") })
+        #expect(lines.first == "Three Bean Chili")
+        #expect(ingredients < lastIngredient && lastIngredient < method && method < firstStep)
+        // Every bullet comes before every numbered step, and the steps stay in order.
+        let bullets = lines.indices.filter { lines[$0].hasPrefix("•") }
+        let steps = lines.indices.filter { lines[$0].first?.isNumber == true && lines[$0].dropFirst().hasPrefix(".") }
+        #expect(bullets.max()! < steps.min()!)
+        #expect(steps.map { lines[$0].prefix(1) } == ["1", "2", "3", "4", "5"])
+    }
+
+    @Test func titleLinesCarryTheirFontSize() throws {
+        let pages = try extract("samples/recipes/two-recipes.pdf").pages
+        let titles = pages.flatMap { $0.lines.filter { $0.fontSize >= 20 }.map(\.text) }
+        #expect(titles == ["Garlic Roast Chicken", "Green Salad"])
+        #expect(pages[0].lines.first { $0.text == "Ingredients" }?.bold == true)
+    }
+
+    @Test func tableRowsStayWhole() {
+        // "2 cups   flour" as a tab-aligned table: the wide gap must not make two columns of it.
+        func glyphs(_ text: String, x: Double, y: Double) -> [ReadingOrder.Glyph] {
+            text.enumerated().map { offset, character in
+                let x1 = x + Double(offset) * 6
+                return ReadingOrder.Glyph(character: character, x1: x1, y1: y, x2: x1 + 6, y2: y + 12, size: 11, bold: false)
+            }
+        }
+        var page: [ReadingOrder.Glyph] = []
+        for (row, (amount, name)) in [("2 cups", "flour"), ("1 tsp", "salt"), ("3", "eggs"), ("100 g", "butter")].enumerated() {
+            page += glyphs(amount, x: 50, y: Double(100 + row * 16)) + glyphs(name, x: 150, y: Double(100 + row * 16))
+            page += glyphs("\n", x: 200, y: Double(100 + row * 16))
+        }
+        let lines = ReadingOrder.lines(page).map(\.text)
+        #expect(lines == ["2 cups  flour", "1 tsp  salt", "3  eggs", "100 g  butter"])
+    }
+
     @Test func badPDFsFailWithWhatToDo() throws {
         let encrypted = #expect(throws: LarderError.self) { try extract("Tests/Fixtures/encrypted.pdf") }
         #expect(encrypted?.message.contains("encrypted") == true)

@@ -70,7 +70,30 @@ final class PDFFile {
         }
         return PDFPageText(
             number: index + 1, width: (width * 10).rounded() / 10, height: (height * 10).rounded() / 10,
-            text: text, spans: spans)
+            text: text, spans: spans, lines: Self.lines(of: page, text: text, spans: spans))
+    }
+
+    /// The page's lines in reading order, from poppler's per-glyph boxes (one box per Unicode scalar of `text`).
+    private static func lines(of page: OpaquePointer, text: String, spans: [PDFFontSpan]) -> [PDFLine] {
+        var rectangles: UnsafeMutablePointer<PopplerRectangle>?
+        var count: guint = 0
+        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return [] }
+        defer { g_free(rectangles) }
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count == Int(count) else { return [] }  // poppler's contract; never seen broken
+        var glyphs: [ReadingOrder.Glyph] = []
+        glyphs.reserveCapacity(scalars.count)
+        var spanIndex = 0
+        for (offset, scalar) in scalars.enumerated() {
+            while spanIndex < spans.count - 1, spans[spanIndex].end <= offset { spanIndex += 1 }
+            let span = spans.isEmpty ? nil : spans[spanIndex]
+            let box = rectangles[offset]
+            glyphs.append(
+                ReadingOrder.Glyph(
+                    character: Character(scalar), x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2,
+                    size: span?.size ?? 0, bold: span?.font.localizedCaseInsensitiveContains("bold") ?? false))
+        }
+        return ReadingOrder.lines(glyphs)
     }
 
     /// The poppler-glib version this process runs.
@@ -96,6 +119,9 @@ public struct PDFPageText: Codable, Sendable, Equatable {
     public var text: String
     /// Runs of one font and size over `text`, as Unicode-scalar offsets `[start, end)`.
     public var spans: [PDFFontSpan]
+    /// The lines in reading order (columns side by side never interleave), with boxes and font sizes.
+    /// Empty for text documents, whose lines are `text`'s.
+    public var lines: [PDFLine] = []
 }
 
 public struct PDFFontSpan: Codable, Sendable, Equatable {

@@ -10,7 +10,7 @@ import Foundation
 /// - Images: no text yet (`needsOCR`); the OCR stage reads them.
 public struct ExtractStage: Stage {
     public let name = "extract"
-    public let version = "extract@1"
+    public let version = "extract@2"
 
     public init() {}
 
