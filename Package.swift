@@ -31,7 +31,7 @@ let package = Package(
         .target(
             name: "LarderCore",
             dependencies: [
-                "CPoppler", "CTesseract", "CCurl",
+                "CPoppler", "CTesseract", "CCurl", "LarderJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -41,13 +41,13 @@ let package = Package(
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore",
+                "LarderCore", "LarderJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
         // MARK: Tests
-        .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "larder"]),
+        .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderJSON", "larder"]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
     ]
 )

@@ -96,7 +96,7 @@ struct Work: ParsableCommand {
             WorkerChild.exitWhenSupervisorDies()
             try WorkerChild.lockDatabase(config.database, logger: logger)
             let store = try SQLiteCheckpointStore(path: config.database)
-            let queue = WorkQueue(
+            let queue = try WorkQueue(
                 store: store, pipeline: .standard, config: config, logger: logger,
                 diagnostics: .fromEnvironment())
             let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)

@@ -10,11 +10,12 @@ struct Larder: ParsableCommand {
         abstract: "Bulk-ingest recipe documents and receipt photos into structured JSON.",
         discussion: """
             Documents are registered by the SHA-256 of their bytes and go through checkpointed stages \
-            (detect → extract → route) kept in a SQLite database, so an interrupted batch resumes where it stopped.
+            (detect → extract → route → result) kept in a SQLite database, so an interrupted batch resumes where it stopped.
             """,
         version: LarderVersion.text,
         subcommands: [
-            Ingest.self, Resume.self, Status.self, Show.self, Export.self, Retry.self, Work.self,
+            Ingest.self, Resume.self, Status.self, Show.self, Export.self, Retry.self, Review.self, Check.self,
+            Validate.self, Work.self,
         ])
 }
 

@@ -70,25 +70,28 @@ struct Show: ParsableCommand {
                 printError("larder: no document matches '\(document)' (try an id or path from `larder status`)")
                 throw LarderExit.notFound
             }
-            let exporter = Exporter(store: store, pipeline: .standard)
             let rows = try store.stages(of: record.id)
             if options.json {
-                let object = try JSONSerialization.jsonObject(with: exporter.finalJSON(of: record)) as! [String: Any]
-                let stages = rows.map { row -> [String: Any] in
-                    var item: [String: Any] = [
-                        "stage": row.stage, "status": row.status.rawValue, "attempts": row.attempts,
-                    ]
+                var checkpoints: [[String: Any]] = []
+                for row in rows where stage == nil || stage == row.stage {
+                    var item: [String: Any] = ["stage": row.stage, "status": row.status.rawValue, "attempts": row.attempts]
                     item["version"] = row.version
                     item["durationMs"] = row.durationMilliseconds
                     if let error = row.error { item["error"] = LarderError(record: error).description }
-                    return item
+                    if !row.violations.isEmpty { item["violations"] = row.violations.map(\.description) }
+                    if let output = row.output { item["output"] = try JSONSerialization.jsonObject(with: Data(output.utf8)) }
+                    checkpoints.append(item)
                 }
-                var result = object
-                result["state"] = record.state.rawValue
-                result["checkpoints"] = stages
-                if let stage { result = [stage: object[stage] ?? NSNull()] }
+                let object: [String: Any] = [
+                    "document": [
+                        "id": record.id, "sha256": record.sha256, "path": record.path,
+                        "paths": try store.paths(of: record.id), "byteCount": record.byteCount,
+                        "state": record.state.rawValue,
+                    ] as [String: Any],
+                    "stages": checkpoints,
+                ]
                 let data = try JSONSerialization.data(
-                    withJSONObject: result, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                    withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
                 print(String(decoding: data, as: UTF8.self))
                 return
             }
@@ -100,6 +103,7 @@ struct Show: ParsableCommand {
                 let duration = row.durationMilliseconds.map { String(format: ", %.1f ms", $0) } ?? ""
                 print("\n== \(name): \(row.status.rawValue) (\(row.version ?? "not run"), attempts \(row.attempts)\(duration))")
                 if let error = row.error { print("error: \(LarderError(record: error))") }
+                for violation in row.violations { print("schema: \(violation)") }
                 if let output = row.output,
                     let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)),
                     let pretty = try? JSONSerialization.data(
@@ -125,11 +129,15 @@ struct Export: ParsableCommand {
         try reportingErrors {
             let config = try options.loadConfig()
             let store = try SQLiteCheckpointStore(path: config.database)
-            let report = try Exporter(store: store, pipeline: .standard).export(to: out)
+            let report = try Exporter(store: store).export(to: out)
             if options.json { return try printJSON(report) }
-            print("wrote \(report.written) document(s) to \(report.directory)")
-            if report.skipped > 0 {
-                print("skipped \(report.skipped) document(s) that are not done (see `larder status`)")
+            print("wrote \(report.written) result(s) to \(report.directory)")
+            if report.invalid > 0 {
+                print("skipped \(report.invalid) result(s) that break their schema (see `larder review`)")
+            }
+            if report.rejected > 0 { print("skipped \(report.rejected) rejected result(s)") }
+            if report.withoutResult > 0 {
+                print("skipped \(report.withoutResult) document(s) without a result (see `larder status`)")
             }
         }
     }

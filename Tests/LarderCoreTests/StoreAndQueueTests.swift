@@ -53,13 +53,15 @@ struct StoreAndQueueTests {
         let batch = try store.beginBatch(command: "ingest", inputs: [])
         _ = try store.register([file("/a", "aa")], batchID: batch, stages: ["x", "y"])
         #expect(try store.markRunning(documentID: 1, stage: "y", version: "y@1", at: 1) == 1)
-        try store.complete(documentID: 1, stage: "y", version: "y@1", output: "{}", startedAt: 1, finishedAt: 2, laterStages: [])
+        try store.complete(
+            documentID: 1, stage: "y", version: "y@1", output: "{}", violations: [], isResult: false, startedAt: 1,
+            finishedAt: 2, laterStages: [])
         #expect(try store.markRunning(documentID: 1, stage: "x", version: "x@1", at: 3) == 1)
         #expect(try store.markRunning(documentID: 1, stage: "x", version: "x@1", at: 4) == 2)
         #expect(try store.markRunning(documentID: 1, stage: "x", version: "x@2", at: 5) == 1)  // new version: new count
         try store.complete(
-            documentID: 1, stage: "x", version: "x@2", output: "{\"a\":1}", startedAt: 5, finishedAt: 6,
-            laterStages: ["y"])
+            documentID: 1, stage: "x", version: "x@2", output: "{\"a\":1}", violations: [], isResult: false,
+            startedAt: 5, finishedAt: 6, laterStages: ["y"])
         let rows = try store.stages(of: 1).sorted { $0.stage < $1.stage }
         #expect(rows[0].status == .done)
         #expect(rows[0].output == "{\"a\":1}")

@@ -66,12 +66,15 @@ public struct StageRecord: Sendable, Equatable, Codable {
     /// The stage's output, as JSON text.
     public var output: String?
     public var error: LarderError.Record?
+    /// How the output breaks the stage's schema; empty when valid or when the stage names no schema.
+    public var violations: [SchemaViolation] = []
 
     public init(
         documentID: Int64, stage: String, status: StageStatus, attempts: Int = 0, version: String? = nil,
         startedAt: Double? = nil, finishedAt: Double? = nil, durationMilliseconds: Double? = nil,
-        output: String? = nil, error: LarderError.Record? = nil
+        output: String? = nil, error: LarderError.Record? = nil, violations: [SchemaViolation] = []
     ) {
+        self.violations = violations
         self.documentID = documentID
         self.stage = stage
         self.status = status

@@ -1,20 +1,24 @@
 import Foundation
 
-/// Writes each finished document's final JSON to a folder: `<name>.<sha256 prefix>.json`, holding the document's
-/// identity and every stage's output. Files are written atomically; documents not done are skipped and counted.
+/// Writes each document's result to a folder as `<name>.<sha256 prefix>.json`, atomically.
+///
+/// Which version: the one a person accepted if there is one; otherwise the latest machine version if it is valid
+/// (its `review` field says whether it still waits for a person). Rejected documents, documents whose result
+/// breaks its schema, and documents without a result (failed, quarantined, pending) are skipped and counted.
 public struct Exporter: Sendable {
     public let store: any CheckpointStore
-    public let pipeline: Pipeline
 
-    public init(store: any CheckpointStore, pipeline: Pipeline) {
+    public init(store: any CheckpointStore) {
         self.store = store
-        self.pipeline = pipeline
     }
 
     public struct Report: Codable, Sendable, Equatable {
         public var written: Int
-        /// Documents not exported because they are failed, quarantined or still pending.
-        public var skipped: Int
+        /// Results that break their schema: fix them with `larder review edit`.
+        public var invalid: Int
+        public var rejected: Int
+        /// Documents without a result: failed, quarantined or still pending.
+        public var withoutResult: Int
         public var directory: String
     }
 
@@ -24,38 +28,44 @@ public struct Exporter: Sendable {
         } catch {
             throw LarderError(.configuration, "cannot create the export folder", hint: "check --out", path: directory)
         }
-        var written = 0
-        try store.forEachDocument(in: .done) { document in
-            let json = try finalJSON(of: document)
-            let stem = URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
-            let file = "\(directory)/\(stem).\(document.sha256.prefix(12)).json"
-            do {
-                try json.write(to: URL(fileURLWithPath: file), options: .atomic)
-            } catch {
-                throw LarderError(.configuration, "cannot write the export file", hint: "check --out", path: file)
+        var report = Report(written: 0, invalid: 0, rejected: 0, withoutResult: 0, directory: directory)
+        for state in DocumentState.allCases {
+            try store.forEachDocument(in: state) { document in
+                switch try exportable(document.id) {
+                case .none: report.withoutResult += 1
+                case .invalid: report.invalid += 1
+                case .rejected: report.rejected += 1
+                case .version(let version):
+                    let stem = URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
+                    let file = "\(directory)/\(stem).\(document.sha256.prefix(12)).json"
+                    let pretty = try JSONSerialization.data(
+                        withJSONObject: try JSONSerialization.jsonObject(with: Data(version.json.utf8)),
+                        options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                    do {
+                        try pretty.write(to: URL(fileURLWithPath: file), options: .atomic)
+                    } catch {
+                        throw LarderError(.configuration, "cannot write the export file", hint: "check --out", path: file)
+                    }
+                    report.written += 1
+                }
             }
-            written += 1
         }
-        let counts = try store.documentCounts()
-        let skipped = counts.filter { $0.key != .done }.map(\.value).reduce(0, +)
-        return Report(written: written, skipped: skipped, directory: directory)
+        return report
     }
 
-    /// `{"document": {...}, "<stage>": <output>, ...}` with sorted keys.
-    public func finalJSON(of document: DocumentRecord) throws -> Data {
-        var object: [String: Any] = [
-            "document": [
-                "id": document.id, "sha256": document.sha256, "path": document.path,
-                "paths": try store.paths(of: document.id), "byteCount": document.byteCount,
-            ] as [String: Any]
-        ]
-        let rows = try store.stages(of: document.id)
-        for stage in pipeline.stageNames {
-            if let output = rows.first(where: { $0.stage == stage })?.output {
-                object[stage] = try JSONSerialization.jsonObject(with: Data(output.utf8))
-            }
+    enum Exportable {
+        case none, invalid, rejected
+        case version(ResultVersion)
+    }
+
+    func exportable(_ documentID: Int64) throws -> Exportable {
+        let versions = try store.resultVersions(of: documentID)
+        guard let latest = versions.last(where: { $0.origin == .machine }) else { return .none }
+        let state = try store.reviewState(of: documentID)
+        if state.decision == .rejected && state.decidedVersion == latest.number { return .rejected }
+        if let number = state.acceptedVersion, let accepted = versions.first(where: { $0.number == number }) {
+            return .version(accepted)
         }
-        return try JSONSerialization.data(
-            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return latest.isValid ? .version(latest) : .invalid
     }
 }

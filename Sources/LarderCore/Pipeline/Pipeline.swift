@@ -9,8 +9,11 @@ public struct Pipeline: Sendable {
         self.stages = stages
     }
 
-    /// detect → extract → route.
-    public static let standard = Pipeline(stages: [DetectStage(), ExtractStage(), RouteStage()])
+    /// detect → extract → route → result.
+    public static let standard = Pipeline(stages: [DetectStage(), ExtractStage(), RouteStage(), ResultStage()])
+
+    /// The last stage's output is the document's result: validated, versioned, reviewed, exported.
+    public var resultStage: String? { stages.last?.name }
 
     public var stageNames: [String] { stages.map(\.name) }
 

@@ -19,6 +19,7 @@ public final class WorkQueue: @unchecked Sendable {
     private let config: PipelineConfig
     private let logger: Logger
     private let diagnostics: Diagnostics
+    private let schemas: SchemaCatalog
     private let stopFlag = Locked(false)
     private let counters = Locked(Counters())
 
@@ -35,8 +36,9 @@ public final class WorkQueue: @unchecked Sendable {
 
     public init(
         store: any CheckpointStore, pipeline: Pipeline, config: PipelineConfig, logger: Logger,
-        diagnostics: Diagnostics = Diagnostics()
-    ) {
+        diagnostics: Diagnostics = Diagnostics(), schemas: SchemaCatalog? = nil
+    ) throws {
+        self.schemas = try schemas ?? SchemaCatalog.embedded.get()
         self.store = store
         self.pipeline = pipeline
         self.config = config
@@ -148,9 +150,16 @@ public final class WorkQueue: @unchecked Sendable {
                     let input = StageInput(
                         document: document, config: config, earlierOutputs: outputs, logger: logger)
                     let output = try stage.run(input)
+                    let violations = try stage.outputSchema.map {
+                        try schemas.validate(json: output.json, against: $0).map(SchemaViolation.init)
+                    } ?? []
+                    if !violations.isEmpty {
+                        logger.warning("\(stage.name) output breaks \(stage.outputSchema!): \(violations[0]); sent to review")
+                    }
                     try store.complete(
                         documentID: document.id, stage: stage.name, version: stage.version, output: output.json,
-                        startedAt: startedAt, finishedAt: Date().timeIntervalSince1970, laterStages: later)
+                        violations: violations, isResult: stage.name == pipeline.resultStage, startedAt: startedAt,
+                        finishedAt: Date().timeIntervalSince1970, laterStages: later)
                     outputs[stage.name] = output.json
                     break
                 } catch {

@@ -12,10 +12,18 @@ import Logging
 ///   threads at once.
 /// - `run` throws ``LarderError``: `.badInput`/`.overLimit` fail the document at once (retrying cannot help),
 ///   anything else is retried up to `max_attempts` times, then the document is quarantined.
+/// - `outputSchema` names a file in `schemas/` when the output has a schema: the work queue validates every
+///   output against it. An output that breaks its schema is kept (a person can see and fix it) but the document
+///   goes to review with the violations, and the output never reaches an export.
 public protocol Stage: Sendable {
     var name: String { get }
     var version: String { get }
+    var outputSchema: String? { get }
     func run(_ input: StageInput) throws -> StageOutput
+}
+
+extension Stage {
+    public var outputSchema: String? { nil }
 }
 
 /// What a stage gets: the document, the configuration, and the outputs of the stages before it.

@@ -41,16 +41,30 @@ public protocol CheckpointStore: Sendable {
     /// Marks a stage running and counts the attempt, before any work (or native call) starts.
     /// Returns the attempt number (attempts at another version of the stage don't count).
     func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int
-    /// Stores a stage's output and marks it done in one transaction, resetting the `laterStages` to pending.
+    /// Stores a stage's output (with its schema violations, if any) and marks it done in one transaction,
+    /// resetting the `laterStages` to pending. For the pipeline's result stage (`isResult`), a result that differs
+    /// from the last machine version is kept as a new version in the same transaction.
     func complete(
-        documentID: Int64, stage: String, version: String, output: String, startedAt: Double,
-        finishedAt: Double, laterStages: [String]) throws
+        documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
+        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String]) throws
     /// Records a failure. `status` is `.pending` (to retry), `.failed` or `.quarantined`.
     func recordFailure(
         documentID: Int64, stage: String, version: String, error: LarderError, status: StageStatus,
         startedAt: Double, finishedAt: Double) throws
     /// Sets a document's overall state and the pipeline version it was settled with.
     func settle(documentID: Int64, state: DocumentState, pipelineVersion: String) throws
+
+    // MARK: Result versions and review
+
+    /// Every result the document ever had, oldest first.
+    func resultVersions(of documentID: Int64) throws -> [ResultVersion]
+    func reviewState(of documentID: Int64) throws -> ReviewState
+    /// Every document with a result: its latest machine version and review state (the queue is built from these).
+    func reviewCandidates() throws -> [ReviewCandidate]
+    /// Saves a person's result as a new version and accepts it. Returns its number.
+    func addHumanVersion(documentID: Int64, json: String, note: String) throws -> Int
+    /// Records a decision about the latest machine version. `acceptedVersion` nil keeps the accepted one.
+    func decide(documentID: Int64, decision: ReviewState.Decision, acceptedVersion: Int?, reason: String?) throws
 
     // MARK: Reporting and maintenance
 
@@ -140,4 +154,56 @@ public struct Problem: Sendable, Equatable, Codable {
     public var stage: String
     public var attempts: Int
     public var error: LarderError.Record?
+}
+
+/// One version of a document's result.
+public struct ResultVersion: Codable, Sendable, Equatable {
+    public enum Origin: String, Codable, Sendable {
+        /// Made by the pipeline.
+        case machine
+        /// Made by a person with `larder review edit`.
+        case human
+    }
+
+    public var number: Int
+    public var origin: Origin
+    public var json: String
+    /// How the result breaks its schema; empty when valid.
+    public var violations: [SchemaViolation]
+    public var createdAt: Double
+    /// The stage version that made it, or how a person changed it.
+    public var note: String?
+
+    public var isValid: Bool { violations.isEmpty }
+}
+
+/// What a person decided about a document.
+public struct ReviewState: Codable, Sendable, Equatable {
+    public enum Decision: String, Codable, Sendable {
+        case accepted, rejected
+    }
+
+    /// The version exports use, once one is accepted.
+    public var acceptedVersion: Int?
+    public var decision: Decision?
+    /// The latest machine version when the decision was made: a newer one needs a look again.
+    public var decidedVersion: Int?
+    public var reason: String?
+
+    public init(acceptedVersion: Int? = nil, decision: Decision? = nil, decidedVersion: Int? = nil, reason: String? = nil) {
+        self.acceptedVersion = acceptedVersion
+        self.decision = decision
+        self.decidedVersion = decidedVersion
+        self.reason = reason
+    }
+}
+
+/// A document with a result, as the review queue sees it.
+public struct ReviewCandidate: Sendable, Equatable {
+    public var documentID: Int64
+    public var path: String
+    public var latestMachine: ResultVersion
+    public var state: ReviewState
+    /// The accepted version was made by a person.
+    public var acceptedIsHuman: Bool
 }

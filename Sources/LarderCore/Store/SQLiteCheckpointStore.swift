@@ -88,9 +88,27 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                         duration_ms REAL,
                         output TEXT,                   -- JSON
                         error TEXT,                    -- JSON LarderError.Record
+                        validation TEXT,               -- JSON [SchemaViolation] when the output broke its schema
                         PRIMARY KEY (document_id, stage)
                     );
                     CREATE INDEX stage_run_status ON stage_run(status);
+                    CREATE TABLE result_version (      -- every result a document ever had; never deleted
+                        document_id INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        number INTEGER NOT NULL,       -- 1, 2, 3… per document
+                        origin TEXT NOT NULL,          -- machine | human
+                        json TEXT NOT NULL,
+                        violations TEXT NOT NULL,      -- JSON [SchemaViolation]; [] when valid
+                        created_at REAL NOT NULL,
+                        note TEXT,                     -- stage version, or how a person changed it
+                        PRIMARY KEY (document_id, number)
+                    );
+                    CREATE TABLE review (
+                        document_id INTEGER PRIMARY KEY REFERENCES document(id) ON DELETE CASCADE,
+                        accepted_version INTEGER,      -- the version exports use; NULL until one is accepted
+                        decision TEXT,                 -- accepted | rejected
+                        decided_version INTEGER,       -- the latest machine version when the decision was made
+                        reason TEXT
+                    );
                     CREATE TABLE input_error (
                         id INTEGER PRIMARY KEY,
                         batch_id INTEGER NOT NULL REFERENCES batch(id),
@@ -328,7 +346,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                 db,
                 sql: """
                     SELECT document_id, stage, status, attempts, version, started_at, finished_at, duration_ms,
-                           output, error
+                           output, error, validation
                     FROM stage_run WHERE document_id = ?
                     """,
                 arguments: [documentID]
@@ -338,7 +356,10 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                     status: StageStatus(rawValue: row["status"]) ?? .pending, attempts: row["attempts"],
                     version: row["version"], startedAt: row["started_at"], finishedAt: row["finished_at"],
                     durationMilliseconds: row["duration_ms"], output: row["output"],
-                    error: try Self.decodeError(row["error"]))
+                    error: try Self.decodeError(row["error"]),
+                    violations: try (row["validation"] as String?).map {
+                        try JSONDecoder().decode([SchemaViolation].self, from: Data($0.utf8))
+                    } ?? [])
             }
         }
     }
@@ -362,19 +383,40 @@ public final class SQLiteCheckpointStore: CheckpointStore {
     }
 
     public func complete(
-        documentID: Int64, stage: String, version: String, output: String, startedAt: Double,
-        finishedAt: Double, laterStages: [String]
+        documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
+        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String]
     ) throws {
+        let violationsJSON = String(decoding: try JSONEncoder().encode(violations), as: UTF8.self)
         try write { db in
             try db.execute(
                 sql: """
                     UPDATE stage_run SET status = 'done', version = ?, started_at = ?, finished_at = ?,
-                        duration_ms = ?, output = ?, error = NULL
+                        duration_ms = ?, output = ?, error = NULL, validation = ?
                     WHERE document_id = ? AND stage = ?
                     """,
                 arguments: [
-                    version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, output, documentID, stage,
+                    version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, output,
+                    violations.isEmpty ? nil : violationsJSON, documentID, stage,
                 ])
+            if isResult {
+                // A new machine version only when the result changed: a rerun that agrees adds nothing.
+                let last = try String.fetchOne(
+                    db,
+                    sql: "SELECT json FROM result_version WHERE document_id = ? AND origin = 'machine' ORDER BY number DESC LIMIT 1",
+                    arguments: [documentID])
+                if last != output {
+                    let number =
+                        (try Int.fetchOne(
+                            db, sql: "SELECT MAX(number) FROM result_version WHERE document_id = ?",
+                            arguments: [documentID]) ?? 0) + 1
+                    try db.execute(
+                        sql: """
+                            INSERT INTO result_version (document_id, number, origin, json, violations, created_at, note)
+                            VALUES (?, ?, 'machine', ?, ?, ?, ?)
+                            """,
+                        arguments: [documentID, number, output, violationsJSON, finishedAt, version])
+                }
+            }
             for later in laterStages {
                 try db.execute(
                     sql: """
@@ -509,6 +551,113 @@ public final class SQLiteCheckpointStore: CheckpointStore {
             try db.execute(sql: "UPDATE document SET state = 'pending' WHERE state IN ('failed', 'quarantined')")
             return db.changesCount
         }
+    }
+
+    // MARK: Result versions and review
+
+    public func resultVersions(of documentID: Int64) throws -> [ResultVersion] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT number, origin, json, violations, created_at, note FROM result_version
+                    WHERE document_id = ? ORDER BY number
+                    """,
+                arguments: [documentID]
+            ).map(Self.resultVersion)
+        }
+    }
+
+    private static func resultVersion(_ row: Row) throws -> ResultVersion {
+        ResultVersion(
+            number: row["number"], origin: ResultVersion.Origin(rawValue: row["origin"]) ?? .machine,
+            json: row["json"],
+            violations: try JSONDecoder().decode([SchemaViolation].self, from: Data((row["violations"] as String).utf8)),
+            createdAt: row["created_at"], note: row["note"])
+    }
+
+    public func reviewState(of documentID: Int64) throws -> ReviewState {
+        try read { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT accepted_version, decision, decided_version, reason FROM review WHERE document_id = ?",
+                arguments: [documentID])
+            else { return ReviewState() }
+            return ReviewState(
+                acceptedVersion: row["accepted_version"],
+                decision: (row["decision"] as String?).flatMap(ReviewState.Decision.init(rawValue:)),
+                decidedVersion: row["decided_version"], reason: row["reason"])
+        }
+    }
+
+    public func reviewCandidates() throws -> [ReviewCandidate] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT d.id, d.path, v.number, v.origin, v.json, v.violations, v.created_at, v.note,
+                           r.accepted_version, r.decision, r.decided_version, r.reason,
+                           (SELECT origin FROM result_version a
+                            WHERE a.document_id = d.id AND a.number = r.accepted_version) AS accepted_origin
+                    FROM document d
+                    JOIN result_version v ON v.document_id = d.id AND v.number = (
+                        SELECT MAX(number) FROM result_version WHERE document_id = d.id AND origin = 'machine')
+                    LEFT JOIN review r ON r.document_id = d.id
+                    ORDER BY d.id
+                    """
+            ).map { row in
+                ReviewCandidate(
+                    documentID: row["id"], path: row["path"], latestMachine: try Self.resultVersion(row),
+                    state: ReviewState(
+                        acceptedVersion: row["accepted_version"],
+                        decision: (row["decision"] as String?).flatMap(ReviewState.Decision.init(rawValue:)),
+                        decidedVersion: row["decided_version"], reason: row["reason"]),
+                    acceptedIsHuman: (row["accepted_origin"] as String?) == "human")
+            }
+        }
+    }
+
+    public func addHumanVersion(documentID: Int64, json: String, note: String) throws -> Int {
+        try write { db in
+            let number =
+                (try Int.fetchOne(
+                    db, sql: "SELECT MAX(number) FROM result_version WHERE document_id = ?", arguments: [documentID])
+                    ?? 0) + 1
+            try db.execute(
+                sql: """
+                    INSERT INTO result_version (document_id, number, origin, json, violations, created_at, note)
+                    VALUES (?, ?, 'human', ?, '[]', ?, ?)
+                    """,
+                arguments: [documentID, number, json, Self.now(), note])
+            try Self.decide(db, documentID: documentID, decision: .accepted, accepted: number, reason: note)
+            return number
+        }
+    }
+
+    public func decide(documentID: Int64, decision: ReviewState.Decision, acceptedVersion: Int?, reason: String?) throws {
+        try write { db in
+            try Self.decide(db, documentID: documentID, decision: decision, accepted: acceptedVersion, reason: reason)
+        }
+    }
+
+    private static func decide(
+        _ db: Database, documentID: Int64, decision: ReviewState.Decision, accepted: Int?, reason: String?
+    ) throws {
+        let latestMachine = try Int.fetchOne(
+            db, sql: "SELECT MAX(number) FROM result_version WHERE document_id = ? AND origin = 'machine'",
+            arguments: [documentID])
+        // Rejecting keeps whatever was accepted before; accepting replaces it.
+        try db.execute(
+            sql: """
+                INSERT INTO review (document_id, accepted_version, decision, decided_version, reason)
+                VALUES (:id, :accepted, :decision, :decided, :reason)
+                ON CONFLICT (document_id) DO UPDATE SET
+                    accepted_version = COALESCE(:accepted, accepted_version), decision = :decision,
+                    decided_version = :decided, reason = :reason
+                """,
+            arguments: [
+                "id": documentID, "accepted": accepted, "decision": decision.rawValue, "decided": latestMachine,
+                "reason": reason,
+            ])
     }
 
     // MARK: JSON columns

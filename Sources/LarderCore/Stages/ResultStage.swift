@@ -1,0 +1,135 @@
+import Foundation
+
+/// The last stage, `result`: what Larder made of the document, in the shape of `schemas/result.schema.json`.
+///
+/// It gathers the earlier stages' outputs into one result (the document's identity, its kind, its recipes) and
+/// says whether a person should look at it and why. Its output is the document's result: validated against the
+/// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
+public struct ResultStage: Stage {
+    public let name = "result"
+    public let version = "result@1"
+    public let outputSchema: String? = "result.schema.json"
+
+    public init() {}
+
+    public func run(_ input: StageInput) throws -> StageOutput {
+        let detected = try input.output(of: "detect", as: DetectOutput.self)
+        let extracted = try input.output(of: "extract", as: ExtractOutput.self)
+        let routed = try input.output(of: "route", as: RouteOutput.self)
+        var result = DocumentResult(
+            document: .init(
+                file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
+                format: detected.format, pages: extracted.pages.count),
+            kind: routed.route, recipes: [], review: .init(needed: false, reasons: []),
+            warnings: detected.warnings)
+        if extracted.needsOCR && !extracted.format.isImage {
+            result.review.add(.needsOCR, "the PDF has no text layer (a scan): only OCR can read it")
+        } else if extracted.needsOCR {
+            result.warnings.append("waiting for OCR: photos are read by the OCR stage")
+        } else if routed.route == .unknown {
+            result.review.add(.notRecognised, "not recognised as a recipe or a receipt (\(routed.signals.count) signals)")
+        }
+        return try StageOutput(result)
+    }
+}
+
+/// A document's result (see `schemas/result.schema.json`).
+public struct DocumentResult: Codable, Sendable, Equatable {
+    public struct Document: Codable, Sendable, Equatable {
+        /// The file's name: paths differ between machines, names and hashes don't.
+        public var file: String
+        public var sha256: String
+        public var format: DocumentFormat
+        public var pages: Int
+    }
+
+    public var document: Document
+    public var kind: Route
+    /// Recipes found in the document (filled by the recipe stage), as JSON objects of `recipe.schema.json`.
+    public var recipes: [RawJSON]
+    public var review: Review
+    public var warnings: [String]
+
+    /// Whether a person should look, and why.
+    public struct Review: Codable, Sendable, Equatable {
+        public var needed: Bool
+        public var reasons: [Reason]
+
+        public mutating func add(_ code: Reason.Code, _ message: String) {
+            reasons.append(Reason(code: code, message: message, urgency: code.urgency))
+            needed = true
+        }
+    }
+
+    public struct Reason: Codable, Sendable, Equatable {
+        public enum Code: String, Codable, Sendable {
+            case validation
+            case lowConfidence = "low_confidence"
+            case notRecognised = "not_recognised"
+            case totalsMismatch = "totals_mismatch"
+            case unknownProduct = "unknown_product"
+            case needsOCR = "needs_ocr"
+            /// A reparse made a result different from the one a person accepted (set by the review queue).
+            case reparseDisagrees = "reparse_disagrees"
+
+            /// Higher is more urgent: broken output first, then money, then content a person must read.
+            public var urgency: Int {
+                switch self {
+                case .validation: 100
+                case .totalsMismatch: 80
+                case .reparseDisagrees: 70
+                case .notRecognised: 60
+                case .unknownProduct: 50
+                case .lowConfidence: 40
+                case .needsOCR: 30
+                }
+            }
+        }
+
+        public var code: Code
+        public var message: String
+        public var urgency: Int
+    }
+}
+
+/// A JSON value carried through Codable unchanged (for outputs another module produced).
+public struct RawJSON: Codable, Sendable, Equatable {
+    public var value: JSONAny
+
+    public init(_ value: JSONAny) { self.value = value }
+
+    public init(from decoder: any Decoder) throws { value = try JSONAny(from: decoder) }
+    public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+/// Any JSON value, Codable.
+public indirect enum JSONAny: Codable, Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONAny])
+    case object([String: JSONAny])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONAny].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONAny].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}

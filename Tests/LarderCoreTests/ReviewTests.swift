@@ -1,0 +1,208 @@
+import Foundation
+import LarderJSON
+import Testing
+
+@testable import LarderCore
+
+@Suite("schemas")
+struct SchemaCatalogTests {
+    @Test func embeddedSchemasMatchTheFiles() throws {
+        let folder = TestSupport.repoPath("schemas")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".schema.json") }
+        #expect(Set(files) == Set(EmbeddedSchemas.files.keys), "run scripts/embed-schemas.py")
+        for file in files {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            #expect(EmbeddedSchemas.files[file] == text.trimmingCharacters(in: .newlines), "\(file): run scripts/embed-schemas.py")
+        }
+    }
+
+    @Test func schemasAreValidAgainstTheMetaSchema() throws {
+        let meta = try JSONSchema(["$ref": "https://json-schema.org/draft/2020-12/schema"])
+        for (name, text) in EmbeddedSchemas.files {
+            let errors = meta.validate(try JSONValue(parsing: Data(text.utf8)))
+            #expect(errors.isEmpty, "\(name): \(errors.map(\.description))")
+        }
+        #expect(try SchemaCatalog.embedded.get().names.contains("recipe.schema.json"))
+    }
+
+    @Test func badSchemasAreClearErrorsNamingTheFile() {
+        let invalid = #expect(throws: LarderError.self) {
+            try SchemaCatalog(files: ["bad.schema.json": #"{"type": 12}"#])
+        }
+        #expect(invalid?.path == "bad.schema.json")
+        #expect(invalid?.message.contains("invalid") == true)
+        let dangling = #expect(throws: LarderError.self) {
+            try SchemaCatalog(files: ["ref.schema.json": ##"{"properties": {"a": {"$ref": "#/$defs/missing"}}}"##])
+        }
+        #expect(dangling?.message.contains("$ref points nowhere") == true)
+        let notJSON = #expect(throws: LarderError.self) { try SchemaCatalog(files: ["x.schema.json": "{\n  \"type\": }"]) }
+        #expect(notJSON?.line == 2)
+    }
+
+    @Test func violationsCarryPointerKeywordAndMessage() throws {
+        let catalog = try SchemaCatalog.embedded.get()
+        let errors = try catalog.validate(
+            json: #"{"document": {"file": "a", "sha256": "x", "format": "pdf", "pages": 1}, "kind": "recipe", "recipes": [{"title": ""}], "review": {"needed": false, "reasons": []}, "warnings": []}"#,
+            against: "result.schema.json").map(SchemaViolation.init)
+        #expect(errors.contains { $0.instanceLocation == "/document/sha256" && $0.keywordLocation.hasSuffix("/pattern") })
+        #expect(errors.contains { $0.instanceLocation.hasPrefix("/recipes/0") && $0.keywordLocation.contains("$ref") })
+    }
+}
+
+@Suite("review", .serialized)
+struct ReviewTests {
+    /// The real result stage, with a version a test can change and a warning that shows which version ran.
+    struct VersionedResult: Stage {
+        let name = "result"
+        let version: String
+        let outputSchema: String? = "result.schema.json"
+        var breakSchema = false
+        func run(_ input: StageInput) throws -> StageOutput {
+            var result = try JSONDecoder().decode(
+                DocumentResult.self, from: Data(ResultStage().run(input).json.utf8))
+            result.warnings.append("made by \(version)")
+            if breakSchema { result.document.sha256 = "not a hash" }
+            return try StageOutput(result)
+        }
+    }
+
+    func pipeline(_ version: String, breakSchema: Bool = false) -> Pipeline {
+        Pipeline(stages: [DetectStage(), ExtractStage(), RouteStage(), VersionedResult(version: version, breakSchema: breakSchema)])
+    }
+
+    func setUp(_ folder: String) throws -> (SQLiteCheckpointStore, Reviewer) {
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        try "Tomato Soup\nIngredients\n2 cups stock\nMethod\nSimmer 10 minutes.\n".write(toFile: folder + "/in/soup.txt", atomically: true, encoding: .utf8)
+        try "Dear Sam, see you on Tuesday.\n".write(toFile: folder + "/in/letter.txt", atomically: true, encoding: .utf8)
+        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
+        _ = try Intake(store: store, pipeline: pipeline("r@1"), config: PipelineConfig())
+            .ingest(paths: [folder + "/in"], batchID: store.beginBatch(command: "i", inputs: []))
+        return (store, Reviewer(store: store, schemas: try SchemaCatalog.embedded.get()))
+    }
+
+    func run(_ pipeline: Pipeline, _ store: SQLiteCheckpointStore) throws {
+        try WorkQueue(store: store, pipeline: pipeline, config: PipelineConfig(), logger: TestSupport.logger).run()
+    }
+
+    @Test func humanEditsSurviveReparsesThatDisagree() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let (store, reviewer) = try setUp(folder)
+        try run(pipeline("r@1"), store)
+        // The letter is not a recipe: it waits for a person. The soup does not.
+        let queue = try reviewer.queue()
+        #expect(queue.map(\.path) == [folder + "/in/letter.txt"])
+        #expect(queue.first?.reasons.first?.code == .notRecognised)
+        let letter = try #require(queue.first).documentID
+
+        // A person corrects it through a patch: a new accepted version; the machine's is kept.
+        let patch = folder + "/fix.json"
+        let version = try reviewer.applyPatch(
+            documentID: letter, patch: #"[{"op": "replace", "path": "/kind", "value": "receipt"}]"#, source: patch)
+        #expect(version == 2)
+        #expect(try reviewer.queue().isEmpty)
+
+        // A patch that does not apply and an edit that breaks the schema change nothing.
+        #expect(throws: LarderError.self) {
+            try reviewer.applyPatch(documentID: letter, patch: #"[{"op": "remove", "path": "/nothing"}]"#, source: patch)
+        }
+        let broken = #expect(throws: LarderError.self) {
+            try reviewer.saveEdit(documentID: letter, json: #"{"kind": "cake"}"#, source: "edit.json", note: "")
+        }
+        #expect(broken?.path == "edit.json")
+        #expect(broken?.hint?.contains("nothing was saved") == true)
+        let notJSON = #expect(throws: LarderError.self) {
+            try reviewer.saveEdit(documentID: letter, json: "{\n\"kind\": recipe}", source: "edit.json", note: "")
+        }
+        #expect(notJSON?.line == 2)
+        #expect(try store.resultVersions(of: letter).count == 2)
+        #expect(try store.reviewState(of: letter).acceptedVersion == 2)
+
+        // A reparse (the result stage's version changed) makes a new machine version for both documents. The
+        // human edit stays accepted and exported; the disagreement comes back to the queue as a diff.
+        try run(pipeline("r@2"), store)
+        let versions = try store.resultVersions(of: letter)
+        #expect(versions.map(\.origin) == [.machine, .human, .machine])
+        #expect(try store.reviewState(of: letter).acceptedVersion == 2)
+        let again = try reviewer.queue()
+        #expect(again.first?.documentID == letter)
+        #expect(again.first?.reasons.first?.code == .reparseDisagrees)
+        let (from, to) = try reviewer.comparison(for: letter)
+        #expect(from?.number == 2 && to.number == 3)
+        let diff = try ResultDiff(fromJSON: from!.json, toJSON: to.json)
+        #expect(diff.lines(colour: false).contains { $0.contains("/kind") && $0.contains("receipt") && $0.contains("unknown") })
+        #expect(diff.lines(colour: false).contains { $0.hasPrefix("~ /warnings/0") && $0.contains("made by r@2") })
+        // Applying the diff's JSON Patch to the older version gives the newer one.
+        #expect(try JSONPatch.apply(diff.patch, to: JSONValue(parsing: Data(from!.json.utf8))) == JSONValue(parsing: Data(to.json.utf8)))
+
+        // Export uses the human version.
+        let report = try Exporter(store: store).export(to: folder + "/out")
+        #expect(report.written == 2)
+        let exported = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").first { $0.hasPrefix("letter") }!
+        let json = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: folder + "/out/" + exported)))
+        #expect(json["kind"] == "receipt")
+
+        // Rejecting the reparse takes it off the queue and keeps the human version accepted.
+        try reviewer.reject(documentID: letter, reason: "the edit is right")
+        #expect(try reviewer.queue().isEmpty)
+        #expect(try store.reviewState(of: letter).acceptedVersion == 2)
+        // A rerun that agrees with the last machine version adds no version.
+        try run(pipeline("r@3"), store)
+        try run(pipeline("r@3"), store)
+        #expect(try store.resultVersions(of: letter).count == 4)
+    }
+
+    @Test func invalidResultsGoToReviewAndNeverReachAnExport() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let (store, reviewer) = try setUp(folder)
+        try run(pipeline("r@1", breakSchema: true), store)
+        let queue = try reviewer.queue()
+        #expect(queue.count == 2)
+        #expect(queue.allSatisfy { $0.urgency == 100 && $0.reasons.first?.code == .validation })
+        #expect(queue.first?.reasons.first?.message.contains("/document/sha256") == true)
+        let report = try Exporter(store: store).export(to: folder + "/out")
+        #expect(report.written == 0)
+        #expect(report.invalid == 2)
+        // An invalid result cannot be accepted as it is.
+        let soup = try #require(try store.document(matching: folder + "/in/soup.txt")).id
+        #expect(throws: LarderError.self) { try reviewer.accept(documentID: soup) }
+    }
+}
+
+@Suite("golden regression runs", .serialized)
+struct GoldenTests {
+    @Test func samplesMatchTheirGoldens() throws {
+        let run = try TestSupport.larder(
+            ["check", "--golden", TestSupport.repoPath("samples/expected/golden"),
+             TestSupport.repoPath("samples/recipes"), TestSupport.repoPath("samples/receipts")])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("0 with drift"))
+    }
+
+    @Test func driftAndMissingGoldensFailWithTheDiff() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let golden = folder + "/golden"
+        try FileManager.default.copyItem(atPath: TestSupport.repoPath("samples/expected/golden"), toPath: golden)
+        // Key order and number formatting don't matter...
+        let soupPath = golden + "/tomato-soup.txt.json"
+        var soup = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: soupPath)))
+        try soup.serialized(options: []).write(toFile: soupPath, atomically: true, encoding: .utf8)
+        let inputs = [TestSupport.repoPath("samples/recipes")]
+        #expect(try TestSupport.larder(["check", "--golden", golden] + inputs).status == 0)
+        // ...a changed value does.
+        if case .object(var object) = soup { object["kind"] = "receipt"; soup = .object(object) }
+        try soup.serialized(options: []).write(toFile: soupPath, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: golden + "/pancakes.pdf.json")
+        let drift = try TestSupport.larder(["check", "--json", "--golden", golden] + inputs)
+        #expect(drift.status == 1)
+        let outcomes = try TestSupport.decode([GoldenCheck.Outcome].self, from: drift)
+        #expect(outcomes.first { $0.file == "tomato-soup.txt" }?.status == .drift)
+        #expect(outcomes.first { $0.file == "tomato-soup.txt" }?.changes == [#"~ /kind: "receipt" → "recipe""#])
+        #expect(outcomes.first { $0.file == "pancakes.pdf" }?.status == .missing)
+        // --update rewrites them, and then they match.
+        #expect(try TestSupport.larder(["check", "--update", "--golden", golden] + inputs).status == 0)
+        #expect(try TestSupport.larder(["check", "--golden", golden] + inputs).status == 0)
+    }
+}
