@@ -233,6 +233,9 @@ struct Validate: ParsableCommand {
     @Option(help: "A schema file of your own.")
     var schemaFile: String?
 
+    @Flag(help: "Treat `format` (date, date-time, time, email, uri, uuid…) as an assertion, not an annotation.")
+    var formatAssertion = false
+
     @Argument(help: "JSON files to validate.")
     var files: [String]
 
@@ -247,7 +250,7 @@ struct Validate: ParsableCommand {
                 do { value = try JSONValue(parsing: data) } catch let error as JSONParseError {
                     throw LarderError(.configuration, "the schema is not valid JSON: \(error.message)", path: schemaFile, line: error.line)
                 }
-                compiled = try SchemaCatalog.compile(value, name: schemaFile)
+                compiled = try SchemaCatalog.compile(value, name: schemaFile, formatAssertion: formatAssertion)
             } else {
                 let catalog = try SchemaCatalog.embedded.get()
                 var name = schema ?? "result.schema.json"
@@ -256,7 +259,8 @@ struct Validate: ParsableCommand {
                     throw LarderError(.configuration, "no schema named '\(name)'", hint: "known: \(catalog.names.joined(separator: ", "))")
                 }
                 compiled = try SchemaCatalog.compile(
-                    try JSONValue(parsing: Data(catalog.text(of: name).utf8)), name: name, registry: catalog.registry)
+                    try JSONValue(parsing: Data(catalog.text(of: name).utf8)), name: name, registry: catalog.registry,
+                    formatAssertion: formatAssertion)
             }
             var failures = 0
             for file in files {

@@ -206,3 +206,55 @@ struct GoldenTests {
         #expect(try TestSupport.larder(["check", "--golden", golden] + inputs).status == 0)
     }
 }
+
+@Suite("review on the command line", .serialized)
+struct ReviewCLITests {
+    @Test func editorSessionsAreValidatedAndNothingIsLost() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        try "Dear Sam, see you on Tuesday.\n".write(toFile: folder + "/in/letter.txt", atomically: true, encoding: .utf8)
+        let db = folder + "/db.sqlite"
+        #expect(try TestSupport.larder(["ingest", "--db", db, folder + "/in"]).status == 0)
+        let queue = try TestSupport.larder(["review", "--json", "--db", db])
+        #expect(try TestSupport.decode([Reviewer.Item].self, from: queue).first?.reasons.first?.code == .notRecognised)
+
+        // An editor that breaks the JSON: an error naming the kept file and line; nothing saved.
+        let breaker = folder + "/break.sh"
+        try "#!/bin/sh\nprintf '{\\n  \"kind\": recipe\\n}' > \"$1\"\n".write(toFile: breaker, atomically: true, encoding: .utf8)
+        try TestSupport.shell("chmod +x \(breaker)")
+        let broken = try TestSupport.larder(["review", "edit", "--db", db, "1"], environment: ["EDITOR": breaker])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("not valid JSON"))
+        #expect(broken.stderr.contains(":2:"), "names the line: \(broken.stderr)")
+        let kept = try #require(broken.stderr.split(separator: " ").first { $0.hasPrefix(NSTemporaryDirectory()) && $0.contains("larder-review-1") })
+        let keptPath = String(kept.split(separator: ":").first!)
+        #expect(FileManager.default.fileExists(atPath: keptPath), "the edit is kept at \(keptPath)")
+        try? FileManager.default.removeItem(atPath: keptPath)
+
+        // A real edit through $EDITOR (sed here): saved as a new accepted version, shown as a diff.
+        let fixed = try TestSupport.larder(
+            ["review", "edit", "--db", db, "1"], environment: ["EDITOR": #"sed -i 's/"unknown"/"recipe"/'"#])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(fixed.stdout.contains("accepted version 2"))
+        let review = try TestSupport.larder(["review", "--db", db])
+        #expect(review.stdout.contains("nothing to review"))
+        let patch = try TestSupport.larder(["review", "show", "--json", "--db", db, "1"])
+        let operations = try JSONValue(parsing: Data(patch.stdout.utf8))
+        #expect(operations == [["op": "replace", "path": "/kind", "value": "recipe"]])
+
+        // validate: the exported result against the schema, and a broken file with its pointer.
+        #expect(try TestSupport.larder(["export", "--db", db, "--out", folder + "/out"]).status == 0)
+        let exported = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").map { folder + "/out/" + $0 }
+        #expect(try TestSupport.larder(["validate", "--schema", "result"] + exported).status == 0)
+        try #"{"ingredient": "corn", "product": "GOYA CORN", "source": {"receipt": "r", "line": 0}, "allergens": [], "confidence": 2, "evidence": "x", "purchaseDate": "2026-13-40"}"#
+            .write(toFile: folder + "/item.json", atomically: true, encoding: .utf8)
+        let invalid = try TestSupport.larder(["validate", "--schema", "pantry-item", "--format-assertion", folder + "/item.json"])
+        #expect(invalid.status == 1)
+        #expect(invalid.stdout.contains("/source/line"))
+        #expect(invalid.stdout.contains("/confidence"))
+        #expect(invalid.stdout.contains("/purchaseDate"))
+        let annotationOnly = try TestSupport.larder(["validate", "--schema", "pantry-item", folder + "/item.json"])
+        #expect(!annotationOnly.stdout.contains("/purchaseDate"))
+    }
+}

@@ -62,8 +62,9 @@ public struct Reviewer: Sendable {
         return items.sorted { ($0.urgency, -$0.documentID) > ($1.urgency, -$1.documentID) }
     }
 
-    /// The two versions `review show` compares: the accepted one against the latest machine version when they
-    /// differ, else the previous machine version against the latest (after a reparse).
+    /// The two versions `review show` compares, older first: the accepted version and the latest machine version
+    /// when they differ (after an edit: what the person changed; after a reparse: what the reparse changed), else
+    /// the previous machine version and the latest.
     public func comparison(for documentID: Int64) throws -> (from: ResultVersion?, to: ResultVersion) {
         let versions = try store.resultVersions(of: documentID)
         guard let latest = versions.last(where: { $0.origin == .machine }) ?? versions.last else {
@@ -75,7 +76,7 @@ public struct Reviewer: Sendable {
         if let acceptedNumber = state.acceptedVersion, let accepted = versions.first(where: { $0.number == acceptedNumber }),
             accepted.json != latest.json
         {
-            return (accepted, latest)
+            return accepted.number < latest.number ? (accepted, latest) : (latest, accepted)
         }
         let previous = versions.last { $0.origin == .machine && $0.number < latest.number }
         return (previous, latest)

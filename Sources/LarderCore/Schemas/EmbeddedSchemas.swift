@@ -4,6 +4,153 @@
 enum EmbeddedSchemas {
     /// File name → schema text.
     static let files: [String: String] = [
+        "pantry-item.schema.json": #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://larder.example/schemas/pantry-item.schema.json",
+  "title": "Pantry item",
+  "description": "A base ingredient bought on a receipt, as a pantry app reads it.",
+  "type": "object",
+  "required": ["ingredient", "product", "source", "allergens", "confidence", "evidence"],
+  "additionalProperties": false,
+  "properties": {
+    "ingredient": { "type": "string", "minLength": 1, "description": "The base ingredient: 'chicken breast'." },
+    "product": { "type": "string", "minLength": 1, "description": "The receipt line's description: 'BNLS SKNLS CHKN BRST'." },
+    "quantity": { "type": ["number", "null"], "exclusiveMinimum": 0 },
+    "unit": { "type": ["string", "null"] },
+    "price": { "type": ["number", "null"] },
+    "purchaseDate": { "type": ["string", "null"], "format": "date" },
+    "source": {
+      "type": "object",
+      "required": ["receipt", "line"],
+      "additionalProperties": false,
+      "properties": {
+        "receipt": { "type": "string", "minLength": 1, "description": "The receipt document's SHA-256 (or file name)." },
+        "line": { "type": "integer", "minimum": 1 }
+      }
+    },
+    "allergens": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["allergen", "keyword"],
+        "additionalProperties": false,
+        "properties": {
+          "allergen": {
+            "enum": ["dairy", "eggs", "peanuts", "tree nuts", "wheat", "gluten", "soy", "fish", "shellfish", "sesame",
+                     "mustard", "celery", "lupin", "molluscs", "sulphites", "corn"]
+          },
+          "keyword": { "type": "string", "minLength": 1 }
+        }
+      }
+    },
+    "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
+    "evidence": { "type": "string", "minLength": 1, "description": "The rule or lexicon entry the match rests on." }
+  }
+}
+"""#,
+        "receipt.schema.json": #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://larder.example/schemas/receipt.schema.json",
+  "title": "Receipt",
+  "description": "A grocery receipt read by OCR: store, date, line items with discounts attached, and the totals with their arithmetic check.",
+  "type": "object",
+  "required": ["store", "date", "currency", "items", "totals", "check", "lines", "confidence"],
+  "additionalProperties": false,
+  "properties": {
+    "store": {
+      "type": "object",
+      "required": ["name"],
+      "additionalProperties": false,
+      "properties": {
+        "name": { "type": ["string", "null"] },
+        "address": { "type": ["string", "null"] }
+      }
+    },
+    "date": { "type": ["string", "null"], "format": "date" },
+    "time": { "type": ["string", "null"], "pattern": "^[0-2][0-9]:[0-5][0-9]$" },
+    "dateText": { "type": ["string", "null"], "description": "The date as printed, and how ambiguous day/month was read." },
+    "currency": { "type": ["string", "null"], "pattern": "^[A-Z]{3}$" },
+    "items": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["description", "total", "line"],
+        "additionalProperties": false,
+        "properties": {
+          "description": { "type": "string", "minLength": 1 },
+          "quantity": { "type": ["number", "null"], "exclusiveMinimum": 0 },
+          "unit": { "type": ["string", "null"], "description": "lb, kg… for weighed items; null for counted items." },
+          "unitPrice": { "type": ["number", "null"] },
+          "total": { "type": "number" },
+          "discounts": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": ["description", "amount", "line"],
+              "additionalProperties": false,
+              "properties": {
+                "description": { "type": "string" },
+                "amount": { "type": "number", "description": "Negative: money off." },
+                "line": { "type": "integer", "minimum": 1 }
+              }
+            }
+          },
+          "line": { "type": "integer", "minimum": 1, "description": "The OCR line the item starts on (1-based)." }
+        }
+      }
+    },
+    "totals": {
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "subtotal": { "type": ["number", "null"] },
+        "tax": { "type": ["number", "null"] },
+        "total": { "type": ["number", "null"] },
+        "tendered": { "type": ["number", "null"] },
+        "change": { "type": ["number", "null"] }
+      }
+    },
+    "check": {
+      "description": "items − discounts + tax ≈ total, within rounding.",
+      "type": "object",
+      "required": ["adds_up"],
+      "additionalProperties": false,
+      "properties": {
+        "adds_up": { "type": ["boolean", "null"], "description": "null when the receipt shows no total." },
+        "computed": { "type": ["number", "null"] },
+        "printed": { "type": ["number", "null"] }
+      }
+    },
+    "lines": {
+      "description": "Every OCR line with its confidence and box, for review and provenance.",
+      "type": "array",
+      "items": {
+        "type": "object",
+        "required": ["number", "text", "confidence"],
+        "additionalProperties": false,
+        "properties": {
+          "number": { "type": "integer", "minimum": 1 },
+          "text": { "type": "string" },
+          "confidence": { "type": "number", "minimum": 0, "maximum": 100 },
+          "box": {
+            "type": "object",
+            "required": ["x", "y", "width", "height"],
+            "additionalProperties": false,
+            "properties": {
+              "x": { "type": "integer" }, "y": { "type": "integer" },
+              "width": { "type": "integer", "minimum": 0 }, "height": { "type": "integer", "minimum": 0 }
+            }
+          },
+          "role": { "type": ["string", "null"], "description": "item, discount, subtotal, tax, total, tender, change, header, other." }
+        }
+      }
+    },
+    "confidence": { "type": "number", "minimum": 0, "maximum": 1 }
+  }
+}
+"""#,
         "recipe.schema.json": #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -195,7 +342,7 @@ enum EmbeddedSchemas {
   "title": "Document result",
   "description": "What Larder made of one document: the output of the final `result` stage, the unit that is validated, versioned, reviewed, exported and compared with goldens.",
   "type": "object",
-  "required": ["document", "kind", "recipes", "review", "warnings"],
+  "required": ["document", "kind", "recipes", "receipt", "pantry", "review", "warnings"],
   "additionalProperties": false,
   "properties": {
     "document": {
@@ -211,6 +358,11 @@ enum EmbeddedSchemas {
     },
     "kind": { "enum": ["recipe", "receipt", "unknown"] },
     "recipes": { "type": "array", "items": { "$ref": "recipe.schema.json" } },
+    "receipt": {
+      "description": "The receipt, for documents read as receipts; null otherwise (and until OCR has read it).",
+      "oneOf": [{ "type": "null" }, { "$ref": "receipt.schema.json" }]
+    },
+    "pantry": { "type": "array", "items": { "$ref": "pantry-item.schema.json" } },
     "review": {
       "type": "object",
       "required": ["needed", "reasons"],

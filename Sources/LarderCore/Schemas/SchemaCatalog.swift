@@ -53,11 +53,15 @@ public final class SchemaCatalog: Sendable {
 
     /// Compiles one schema; a schema that is itself invalid or has a `$ref` that points nowhere is an error naming
     /// the file and the location inside it.
-    public static func compile(_ schema: JSONValue, name: String, registry: JSONSchemaRegistry = JSONSchemaRegistry())
-        throws(LarderError) -> JSONSchema
-    {
+    /// `formatAssertion` makes `format` (date, email, uri…) an assertion instead of an annotation.
+    public static func compile(
+        _ schema: JSONValue, name: String, registry: JSONSchemaRegistry = JSONSchemaRegistry(),
+        formatAssertion: Bool = false
+    ) throws(LarderError) -> JSONSchema {
         do {
-            return try JSONSchema(schema, baseURI: baseURI + name, registry: registry)
+            return try JSONSchema(
+                schema, baseURI: baseURI + name, registry: registry,
+                options: JSONSchemaOptions(formatAssertion: formatAssertion))
         } catch let error as SchemaError {
             let what: String
             switch error.kind {

@@ -7,7 +7,7 @@ import Foundation
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
     public let name = "result"
-    public let version = "result@1"
+    public let version = "result@2"
     public let outputSchema: String? = "result.schema.json"
 
     public init() {}
@@ -20,7 +20,7 @@ public struct ResultStage: Stage {
             document: .init(
                 file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
                 format: detected.format, pages: extracted.pages.count),
-            kind: routed.route, recipes: [], review: .init(needed: false, reasons: []),
+            kind: routed.route, recipes: [], receipt: nil, pantry: [], review: .init(needed: false, reasons: []),
             warnings: detected.warnings)
         if extracted.needsOCR && !extracted.format.isImage {
             result.review.add(.needsOCR, "the PDF has no text layer (a scan): only OCR can read it")
@@ -33,7 +33,8 @@ public struct ResultStage: Stage {
     }
 }
 
-/// A document's result (see `schemas/result.schema.json`).
+/// A document's result (see `schemas/result.schema.json`). Every key is always present (null or empty when it
+/// does not apply), so apps read one stable shape.
 public struct DocumentResult: Codable, Sendable, Equatable {
     public struct Document: Codable, Sendable, Equatable {
         /// The file's name: paths differ between machines, names and hashes don't.
@@ -47,8 +48,23 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     public var kind: Route
     /// Recipes found in the document (filled by the recipe stage), as JSON objects of `recipe.schema.json`.
     public var recipes: [RawJSON]
+    /// The receipt, for documents read as receipts (`receipt.schema.json`); null until OCR has read it.
+    public var receipt: RawJSON?
+    /// Pantry items from the receipt (`pantry-item.schema.json`).
+    public var pantry: [RawJSON]
     public var review: Review
     public var warnings: [String]
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(document, forKey: .document)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(recipes, forKey: .recipes)
+        try container.encode(receipt, forKey: .receipt)  // null, not absent
+        try container.encode(pantry, forKey: .pantry)
+        try container.encode(review, forKey: .review)
+        try container.encode(warnings, forKey: .warnings)
+    }
 
     /// Whether a person should look, and why.
     public struct Review: Codable, Sendable, Equatable {
