@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "LarderCore", targets: ["LarderCore"]),
         .library(name: "LarderJSON", targets: ["LarderJSON"]),
+        .library(name: "LarderIngredients", targets: ["LarderIngredients"]),
         .executable(name: "larder", targets: ["larder"]),
     ],
     dependencies: [
@@ -27,6 +28,9 @@ let package = Package(
         // MARK: JSON values, JSON Pointer, JSON Patch (RFC 6902) and a JSON Schema 2020-12 validator. No dependencies.
         .target(name: "LarderJSON"),
 
+        // MARK: Ingredient lines ("1 1/2 cups flour, sifted") → quantity, unit, name, preparation… No dependencies.
+        .target(name: "LarderIngredients"),
+
         // MARK: Library: stages, checkpoint store, work queue, configuration.
         .target(
             name: "LarderCore",
@@ -41,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderJSON",
+                "LarderCore", "LarderJSON", "LarderIngredients",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -49,5 +53,6 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderJSON", "larder"]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
+        .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
     ]
 )

@@ -14,7 +14,7 @@ struct Larder: ParsableCommand {
             """,
         version: LarderVersion.text,
         subcommands: [
-            Ingest.self, Resume.self, Status.self, Show.self, Export.self, Retry.self, Review.self, Check.self,
+            Ingest.self, Resume.self, Status.self, Show.self, Export.self, Retry.self, Review.self, Check.self, Eval.self,
             Validate.self, Work.self,
         ])
 }
