@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LarderCore", targets: ["LarderCore"]),
         .library(name: "LarderJSON", targets: ["LarderJSON"]),
         .library(name: "LarderIngredients", targets: ["LarderIngredients"]),
+        .library(name: "LarderRecipes", targets: ["LarderRecipes"]),
         .executable(name: "larder", targets: ["larder"]),
     ],
     dependencies: [
@@ -31,11 +32,14 @@ let package = Package(
         // MARK: Ingredient lines ("1 1/2 cups flour, sifted") → quantity, unit, name, preparation… No dependencies.
         .target(name: "LarderIngredients"),
 
+        // MARK: Recipe structure from a document's lines: recipes, sections, ingredients, steps, times, yields.
+        .target(name: "LarderRecipes", dependencies: ["LarderIngredients"]),
+
         // MARK: Library: stages, checkpoint store, work queue, configuration.
         .target(
             name: "LarderCore",
             dependencies: [
-                "CPoppler", "CTesseract", "CCurl", "LarderJSON",
+                "CPoppler", "CTesseract", "CCurl", "LarderJSON", "LarderRecipes",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -45,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderJSON", "LarderIngredients",
+                "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -9,8 +9,10 @@ public struct Pipeline: Sendable {
         self.stages = stages
     }
 
-    /// detect → extract → route → result.
-    public static let standard = Pipeline(stages: [DetectStage(), ExtractStage(), RouteStage(), ResultStage()])
+    /// detect → extract → route → recipe → result.
+    public static let standard = Pipeline(stages: [
+        DetectStage(), ExtractStage(), RouteStage(), RecipeStage(), ResultStage(),
+    ])
 
     /// The last stage's output is the document's result: validated, versioned, reviewed, exported.
     public var resultStage: String? { stages.last?.name }

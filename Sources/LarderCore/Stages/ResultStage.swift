@@ -1,4 +1,5 @@
 import Foundation
+import LarderRecipes
 
 /// The last stage, `result`: what Larder made of the document, in the shape of `schemas/result.schema.json`.
 ///
@@ -7,8 +8,10 @@ import Foundation
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
     public let name = "result"
-    public let version = "result@2"
+    public let version = "result@3"
     public let outputSchema: String? = "result.schema.json"
+    /// Recipes parsed with less confidence than this go to review.
+    public static let lowConfidence = 0.5
 
     public init() {}
 
@@ -22,6 +25,17 @@ public struct ResultStage: Stage {
                 format: detected.format, pages: extracted.pages.count),
             kind: routed.route, recipes: [], receipt: nil, pantry: [], review: .init(needed: false, reasons: []),
             warnings: detected.warnings)
+        if let recipeOutput = input.earlierOutputs["recipe"] {
+            result.recipes = try JSONDecoder().decode(RecipeStageOutput.self, from: Data(recipeOutput.utf8)).recipes
+            if routed.route == .recipe && result.recipes.isEmpty && !extracted.needsOCR {
+                result.review.add(.notRecognised, "routed as a recipe, but no recipe structure was found")
+            }
+            for recipe in result.recipes where recipe.confidence < Self.lowConfidence {
+                result.review.add(
+                    .lowConfidence,
+                    String(format: "'%@' parsed with confidence %.2f (below %.2f)", recipe.title, recipe.confidence, Self.lowConfidence))
+            }
+        }
         if extracted.needsOCR && !extracted.format.isImage {
             result.review.add(.needsOCR, "the PDF has no text layer (a scan): only OCR can read it")
         } else if extracted.needsOCR {
@@ -46,8 +60,8 @@ public struct DocumentResult: Codable, Sendable, Equatable {
 
     public var document: Document
     public var kind: Route
-    /// Recipes found in the document (filled by the recipe stage), as JSON objects of `recipe.schema.json`.
-    public var recipes: [RawJSON]
+    /// Recipes found in the document (`recipe.schema.json`).
+    public var recipes: [Recipe]
     /// The receipt, for documents read as receipts (`receipt.schema.json`); null until OCR has read it.
     public var receipt: RawJSON?
     /// Pantry items from the receipt (`pantry-item.schema.json`).

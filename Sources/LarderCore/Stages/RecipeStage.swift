@@ -1,0 +1,48 @@
+import Foundation
+import LarderRecipes
+
+/// Stage 4, `recipe`: the recipes in a document routed as a recipe (`LarderRecipes`).
+///
+/// Input: `extract`'s lines — for PDFs the reading-order lines with their font sizes (titles stand out by size),
+/// for text the normalised lines — each with its page and line number, so every value keeps its provenance.
+/// Output: ``RecipeStageOutput``. Documents routed elsewhere pass through with no recipes.
+public struct RecipeStage: Stage {
+    public let name = "recipe"
+    public let version = "recipe@1"
+
+    public init() {}
+
+    public func run(_ input: StageInput) throws -> StageOutput {
+        let routed = try input.output(of: "route", as: RouteOutput.self)
+        guard routed.route == .recipe else {
+            return try StageOutput(RecipeStageOutput(recipes: [], skipped: "routed as \(routed.route.rawValue)"))
+        }
+        let detected = try input.output(of: "detect", as: DetectOutput.self)
+        let extracted = try input.output(of: "extract", as: ExtractOutput.self)
+        let source = RecipeSource(
+            file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
+            format: detected.format.rawValue, lines: Self.lines(of: extracted))
+        return try StageOutput(RecipeStageOutput(recipes: RecipeParser().parse(source), skipped: nil))
+    }
+
+    /// Every page's lines, numbered from 1 within the page.
+    static func lines(of extracted: ExtractOutput) -> [SourceLine] {
+        extracted.pages.flatMap { page -> [SourceLine] in
+            if !page.lines.isEmpty {
+                return page.lines.enumerated().map { index, line in
+                    SourceLine(page: page.number, number: index + 1, text: line.text, fontSize: line.fontSize, bold: line.bold)
+                }
+            }
+            return page.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, text in
+                SourceLine(page: page.number, number: index + 1, text: String(text))
+            }
+        }
+    }
+}
+
+/// What `recipe` found.
+public struct RecipeStageOutput: Codable, Sendable, Equatable {
+    public var recipes: [Recipe]
+    /// Why no recipes were looked for (the document was routed elsewhere).
+    public var skipped: String?
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Finds the ingredients a step mentions: an ingredient matches when its full name or its head noun
+/// ("onion" for "1 large onion, finely chopped") occurs in the step as whole words, singular or plural.
+/// When several ingredients share a head noun ("caster sugar", "granulated sugar") and one of them is named in
+/// full in the step, only the fully named one is listed.
+struct IngredientMatcher: Sendable {
+    struct Key: Sendable {
+        var group: Int
+        var index: Int
+        var name: String
+        var phrases: [[String]]
+        var heads: [String]
+        /// "zest", "juice" or "rind" when the line names that part of the ingredient ("juice of 2 lemons").
+        var qualifier: String?
+    }
+
+    let keys: [Key]
+
+    static let generic: Set<String> = [
+        "leaf", "sprig", "stalk", "piece", "slice", "chunk", "bunch", "cube", "floret", "half", "wedge", "fillet",
+        "strip", "head", "stick", "sheet", "ball", "round", "portion", "can", "tin", "jar", "packet", "bag",
+    ]
+    static let stop: Set<String> = [
+        "to", "taste", "of", "and", "or", "the", "for", "a", "an", "extra", "fresh", "large", "small", "medium",
+        "whole", "more", "some", "any", "your", "favorite", "favourite", "optional", "about", "plus", "other", "mixed",
+        "good", "quality", "little", "few", "serve", "serving", "garnish", "s",
+    ]
+
+    init(groups: [IngredientGroup]) {
+        var keys: [Key] = []
+        for (g, group) in groups.enumerated() {
+            for (i, ing) in group.ingredients.enumerated() {
+                var name = ing.name.lowercased()
+                if let p = name.firstIndex(of: "(") { name = String(name[..<p]) }
+                let base = name.trimmingCharacters(in: .whitespaces)
+                guard !base.isEmpty else { continue }
+                var phrases: [[String]] = []
+                var heads: [String] = []
+                let candidates = [base] + ing.alternatives.map { $0.lowercased() }
+                for c in candidates {
+                    let words = IngredientMatcher.words(c)
+                    if !words.isEmpty { phrases.append(words) }
+                    // Parts of "salt and pepper", "butter or margarine", "lemon, lime".
+                    let parts = c.replacingOccurrences(of: " and ", with: ",").replacingOccurrences(of: " or ", with: ",")
+                        .replacingOccurrences(of: "&", with: ",").replacingOccurrences(of: "/", with: ",").split(separator: ",")
+                    for part in parts {
+                        var w = IngredientMatcher.words(String(part))
+                        if let of = w.firstIndex(of: "of"), of > 0 { heads.append(w[of - 1]); w = Array(w[(of + 1)...]) }
+                        w = w.filter { !IngredientMatcher.stop.contains($0) }
+                        guard let last = w.last else { continue }
+                        if w.count > 1 && IngredientMatcher.generic.contains(last) {
+                            heads.append(w[w.count - 2])
+                        } else {
+                            heads.append(last)
+                        }
+                    }
+                }
+                heads = heads.filter { $0.count >= 3 && !IngredientMatcher.stop.contains($0) }
+                let textWords = Set(IngredientMatcher.words(ing.text))
+                let qualifier = ["zest", "juice", "rind"].first { textWords.contains($0) }
+                keys.append(Key(group: g, index: i, name: ing.name, phrases: phrases, heads: Array(Set(heads)).sorted(), qualifier: qualifier))
+            }
+        }
+        self.keys = keys
+    }
+
+    static func singular(_ w: String) -> String {
+        if w.count <= 3 { return w }
+        if w.hasSuffix("ies") { return String(w.dropLast(3)) + "y" }
+        if w.hasSuffix("oes") || w.hasSuffix("ches") || w.hasSuffix("shes") || w.hasSuffix("sses") || w.hasSuffix("xes") {
+            return String(w.dropLast(2))
+        }
+        if w.hasSuffix("ves") && w.count > 4 { return String(w.dropLast(3)) + "f" }
+        if w.hasSuffix("s") && !w.hasSuffix("ss") && !w.hasSuffix("us") { return String(w.dropLast()) }
+        return w
+    }
+
+    static func words(_ s: String) -> [String] {
+        s.lowercased().split(whereSeparator: { !($0.isLetter || $0 == "-") }).map { singular(String($0).trimmingCharacters(in: CharacterSet(charactersIn: "-"))) }.filter { !$0.isEmpty }
+    }
+
+    static func contains(_ hay: [String], _ needle: [String]) -> Bool {
+        guard !needle.isEmpty, needle.count <= hay.count else { return false }
+        for start in 0...(hay.count - needle.count) where hay[start] == needle[0] {
+            if Array(hay[start..<(start + needle.count)]) == needle { return true }
+        }
+        return false
+    }
+
+    /// The ingredients `text` mentions, in ingredient-list order.
+    func match(_ text: String) -> [StepIngredientRef] {
+        let hay = IngredientMatcher.words(text)
+        let haySet = Set(hay)
+        var full: [Int] = []
+        var headOnly: [Int] = []
+        for (k, key) in keys.enumerated() {
+            if key.phrases.contains(where: { IngredientMatcher.contains(hay, $0) }) {
+                full.append(k)
+            } else if key.heads.contains(where: { haySet.contains($0) }) {
+                headOnly.append(k)
+            }
+        }
+        let fullHeads = Set(full.flatMap { keys[$0].heads })
+        var kept = full + headOnly.filter { k in !keys[k].heads.contains(where: { fullHeads.contains($0) }) }
+        // "lemon zest" uses the zest line, not the "juice of 2 lemons" line.
+        kept = kept.filter { k in
+            guard let q = keys[k].qualifier, !haySet.contains(q) else { return true }
+            return !kept.contains { o in o != k && keys[o].qualifier.map { haySet.contains($0) } == true
+                && !Set(keys[o].heads).isDisjoint(with: keys[k].heads) }
+        }
+        return kept.sorted().map { StepIngredientRef(group: keys[$0].group, index: keys[$0].index, name: keys[$0].name) }
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// The kind of a section header.
+enum SectionKind: Sendable, Equatable {
+    case ingredients, method, notes, other
+}
+
+/// One input line after list markers, Markdown syntax and decoration have been read off.
+struct Line: Sendable {
+    var page: Int
+    var number: Int
+    /// The raw text.
+    var raw: String
+    /// The content: list marker, heading marks and inline Markdown removed, trimmed.
+    var text: String
+    var indent: Int
+    var heading: Int = 0
+    var bullet = false
+    var listNumber: Int? = nil
+    var fontSize: Double?
+    var bold: Bool
+    var isBlank: Bool { text.isEmpty }
+    /// Page furniture (page number, running header) removed from the text flow: neither content nor a blank line.
+    var skip = false
+    /// `true` for the first non-blank line of a page.
+    var pageStart = false
+
+    var provenance: Provenance { Provenance(page: page, lineStart: number, lineEnd: number) }
+}
+
+/// Front matter key/value pairs with the line each came from.
+struct FrontMatter: Sendable {
+    var values: [String: (value: String, list: [String], line: SourceLine)] = [:]
+
+    func string(_ keys: String...) -> (String, SourceLine)? {
+        for k in keys {
+            if let v = values[k] {
+                if !v.value.isEmpty { return (v.value, v.line) }
+                if !v.list.isEmpty { return (v.list.joined(separator: ", "), v.line) }
+            }
+        }
+        return nil
+    }
+
+    func list(_ keys: String...) -> ([String], SourceLine)? {
+        for k in keys {
+            guard let v = values[k] else { continue }
+            if !v.list.isEmpty { return (v.list, v.line) }
+            var s = v.value.trimmingCharacters(in: .whitespaces)
+            if s.hasPrefix("[") && s.hasSuffix("]") { s = String(s.dropFirst().dropLast()) }
+            let items = s.split(separator: ",").map { unquote(String($0)) }.filter { !$0.isEmpty }
+            if !items.isEmpty { return (items, v.line) }
+        }
+        return nil
+    }
+}
+
+func unquote(_ s: String) -> String {
+    var t = s.trimmingCharacters(in: .whitespaces)
+    if t.count >= 2, let f = t.first, let l = t.last, (f == "\"" && l == "\"") || (f == "'" && l == "'") {
+        t = String(t.dropFirst().dropLast())
+    }
+    return t.trimmingCharacters(in: .whitespaces)
+}
+
+enum LineReader {
+    static let numbered = RX(#"^(?:step\s*)?(\d{1,2})\s*(?:[.):]|\s-)\s+(.*)$"#)
+    static let stepWord = RX(#"^step\s+(\d{1,2})\s*[:.\-–—]?\s*(.*)$"#)
+    static let bulletRX = RX(#"^(?:[-*+•·▪◦●‣►➤✓✔□■]|–|—)\s+(?:\[[ xX]\]\s+)?(.*)$"#)
+    static let headingRX = RX(#"^(#{1,6})\s+(.*?)\s*#*\s*$"#)
+    static let image = RX(#"!\[[^\]]*\]\([^)]*\)"#)
+    static let link = RX(#"\[([^\]]*)\]\([^)]*\)"#)
+    static let html = RX(#"</?[a-zA-Z][^>]*>"#)
+    static let emphasis = RX(#"(\*\*|__)"#)
+    static let escape = RX(#"\\([\\`*_{}\[\]()#+\-.!])"#)
+    static let pageNumber = RX(#"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$"#)
+
+    /// Removes inline Markdown: images, links (keeping their text), emphasis markers, HTML tags, code ticks.
+    static func cleanInline(_ s: String, markdown: Bool) -> String {
+        var t = s
+        if markdown || t.contains("](") {
+            t = image.replace(t, with: "")
+            t = link.replace(t, with: "$1")
+        }
+        if markdown {
+            t = html.replace(t, with: "")
+            t = t.replacingOccurrences(of: "`", with: "")
+        }
+        if t.contains("**") || t.contains("__") { t = emphasis.replace(t, with: "") }
+        if markdown && t.contains("\\") { t = escape.replace(t, with: "$1") }
+        return t
+    }
+
+    /// Splits off YAML front matter ("---" … "---" at the start).
+    static func frontMatter(_ lines: [SourceLine]) -> (FrontMatter?, Int) {
+        guard let first = lines.firstIndex(where: { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }),
+              lines[first].text.trimmingCharacters(in: .whitespaces) == "---" else { return (nil, 0) }
+        var fm = FrontMatter()
+        var lastKey: String? = nil
+        var i = first + 1
+        while i < lines.count {
+            let t = lines[i].text
+            let trimmed = t.trimmingCharacters(in: .whitespaces)
+            if trimmed == "---" || trimmed == "..." { return (fm, i + 1) }
+            if trimmed.hasPrefix("- "), let k = lastKey {
+                fm.values[k]?.list.append(unquote(String(trimmed.dropFirst(2))))
+            } else if let colon = t.firstIndex(of: ":"), !t.hasPrefix(" ") {
+                let key = t[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let value = unquote(String(t[t.index(after: colon)...]))
+                fm.values[key] = (value, [], lines[i])
+                lastKey = key
+            }
+            i += 1
+            if i - first > 200 { break }
+        }
+        return (nil, 0) // unterminated: not front matter
+    }
+
+    /// Reads source lines into ``Line``s.
+    static func read(_ source: [SourceLine], markdown: Bool) -> [Line] {
+        var out: [Line] = []
+        var lastPage = -1
+        var inFence = false
+        var inComment = false
+        for s in source {
+            let expanded = s.text.replacingOccurrences(of: "\t", with: "    ")
+            let indent = expanded.prefix(while: { $0 == " " || $0 == "\u{00A0}" }).count
+            var t = expanded.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\u{00A0}\u{200B}\u{FEFF}")))
+            var line = Line(page: s.page, number: s.number, raw: s.text, text: "", indent: indent, fontSize: s.fontSize, bold: s.bold)
+            if markdown {
+                if t.hasPrefix("```") || t.hasPrefix("~~~") { inFence.toggle(); out.append(line); continue }
+                if inFence { out.append(line); continue }
+                if t.hasPrefix("<!--") { inComment = !t.contains("-->") ; out.append(line); continue }
+                if inComment { if t.contains("-->") { inComment = false }; out.append(line); continue }
+                if t.hasPrefix(">") { t = String(t.drop(while: { $0 == ">" })).trimmingCharacters(in: .whitespaces) }
+                if t.hasPrefix("|") || t == "***" || t == "---" || t == "___" { out.append(line); continue }
+                if let m = headingRX.firstMatch(t), let marks = m.groups[0] {
+                    line.heading = marks.count
+                    t = m.groups[1] ?? ""
+                }
+            }
+            if line.heading == 0 {
+                if let m = bulletRX.firstMatch(t) {
+                    line.bullet = true
+                    t = m.groups[0] ?? ""
+                } else if let m = stepWord.firstMatch(t), let n = m.groups[0].flatMap({ Int($0) }) {
+                    line.listNumber = n
+                    t = m.groups[1] ?? ""
+                } else if let m = numbered.firstMatch(t), let n = m.groups[0].flatMap({ Int($0) }) {
+                    line.listNumber = n
+                    t = m.groups[1] ?? ""
+                }
+            }
+            t = cleanInline(t, markdown: markdown).trimmingCharacters(in: .whitespaces)
+            // A line that was only an image or decoration is blank.
+            if !t.contains(where: { $0.isLetter || $0.isNumber }) && line.listNumber == nil { t = "" }
+            line.text = t
+            if s.page != lastPage && !t.isEmpty {
+                line.pageStart = true
+                lastPage = s.page
+            }
+            out.append(line)
+        }
+        return out
+    }
+
+    /// Blanks PDF page furniture: page numbers and running headers/footers repeated on several pages.
+    static func removePageFurniture(_ lines: inout [Line]) {
+        let pages = Set(lines.map(\.page))
+        guard pages.count > 1 else { return }
+        var firstLast: [Int: (Int, Int)] = [:]
+        for (k, l) in lines.enumerated() where !l.isBlank {
+            if let fl = firstLast[l.page] { firstLast[l.page] = (fl.0, k) } else { firstLast[l.page] = (k, k) }
+        }
+        func key(_ s: String) -> String { s.lowercased().filter { !$0.isNumber && !$0.isWhitespace } }
+        var counts: [String: Int] = [:]
+        for (_, fl) in firstLast {
+            for k in Set([fl.0, fl.1]) where !lines[k].isBlank { counts[key(lines[k].text), default: 0] += 1 }
+        }
+        for (_, fl) in firstLast {
+            for k in Set([fl.0, fl.1]) {
+                let t = lines[k].text
+                if pageNumber.test(t) || (t.count < 60 && (counts[key(t)] ?? 0) >= 2 && !key(t).isEmpty && pages.count >= 3) {
+                    lines[k].text = ""
+                    lines[k].skip = true
+                }
+            }
+        }
+        // Recompute page starts.
+        var lastPage = -1
+        for k in lines.indices {
+            lines[k].pageStart = false
+            if lines[k].page != lastPage && !lines[k].isBlank {
+                lines[k].pageStart = true
+                lastPage = lines[k].page
+            }
+        }
+    }
+
+    // MARK: Section headers
+
+    static let ingredientHeaders: Set<String> = [
+        "ingredients", "ingredient", "ingredient list", "ingredients list", "list of ingredients", "you will need",
+        "you'll need", "you will also need", "what you need", "what you'll need", "what you will need", "shopping list",
+        "ingredients needed", "for the recipe", "ingredienser", "zutaten", "ingrédients", "ingredientes", "ingrediënten",
+    ]
+    static let methodHeaders: Set<String> = [
+        "method", "methods", "directions", "direction", "instructions", "instruction", "preparation", "steps",
+        "step by step", "step-by-step", "how to make it", "how to make", "procedure", "cooking instructions",
+        "method of preparation", "to prepare", "making it", "how to cook", "cooking method", "the method",
+        "zubereitung", "préparation", "preparación", "bereiding", "recipe instructions", "recipe method",
+    ]
+    static let noteHeaders: Set<String> = [
+        "notes", "note", "tips", "tip", "cook's notes", "cooks notes", "cook's note", "cook's tip", "cook's tips",
+        "recipe notes", "chef's notes", "chef's tips", "chef's note", "tips and notes", "notes and tips",
+        "tips & notes", "notes & tips", "storage", "storage notes", "to store", "variations", "variation",
+        "make ahead", "make-ahead", "serving suggestions", "serving suggestion", "recipe tips", "hints", "hints and tips",
+    ]
+    static let otherHeaders: Set<String> = [
+        "equipment", "nutrition", "nutrition facts", "nutrition information", "nutritional information",
+        "nutrition info", "nutrition per serving", "special equipment", "tools", "utensils", "comments", "reviews",
+    ]
+
+    static func normalizedHeader(_ s: String) -> String {
+        var t = s.lowercased().replacingOccurrences(of: "’", with: "'")
+        t = t.replacingOccurrences(of: "…", with: "").replacingOccurrences(of: "...", with: "")
+        if let p = t.firstIndex(of: "("), t.hasSuffix(")") || t.hasSuffix("):") { t = String(t[..<p]) }
+        t = t.trimmingCharacters(in: CharacterSet.whitespaces.union(.punctuationCharacters).union(.symbols))
+        return t.split(separator: " ").joined(separator: " ")
+    }
+
+    /// The section a header line starts, and any text after "Header:" on the same line.
+    static func section(_ line: Line) -> (SectionKind, String?)? {
+        guard line.listNumber == nil, !line.isBlank, line.text.count <= 60 || line.text.contains(":") else { return nil }
+        let t = line.text
+        func kind(_ h: String) -> SectionKind? {
+            if ingredientHeaders.contains(h) { return .ingredients }
+            if methodHeaders.contains(h) { return .method }
+            if noteHeaders.contains(h) { return .notes }
+            if otherHeaders.contains(h) { return .other }
+            return nil
+        }
+        if t.count <= 60, let k = kind(normalizedHeader(t)) { return (k, nil) }
+        if let colon = t.firstIndex(of: ":") {
+            let head = normalizedHeader(String(t[..<colon]))
+            let rest = t[t.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if let k = kind(head) {
+                if rest.isEmpty { return (k, nil) }
+                // "Preparation: 10 minutes" is a time, not a header.
+                if k == .method && Patterns.parseMinutes(rest) != nil { return nil }
+                if k == .other { return (k, nil) }
+                return (k, rest)
+            }
+        }
+        return nil
+    }
+}

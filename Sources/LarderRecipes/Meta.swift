@@ -1,0 +1,64 @@
+import Foundation
+
+/// One recipe-level fact read from a short line ("Serves 4", "Prep: 10 mins", "Tags: a, b").
+enum MetaItem: Sendable {
+    case yield(RecipeYield)
+    case time(Patterns.TimeKind, Double)
+    case tags([String])
+    case cuisine(String)
+    case mealType(String)
+    case ignored
+}
+
+enum Meta {
+    static let splitter = RX(#"\s+[|/·•–—]\s+|\s*[;|·•]\s*|\s{3,}|,\s+(?=[a-z][a-z ]{1,20}:)"#)
+    static let labelled = RX(#"^(tags?|keywords|cuisine|course|category|categories|meal|meal type|difficulty|skill level|level|calories|author|by|source|diet|dietary)\s*:\s*(.+)$"#)
+
+    /// Strips leading emoji and decoration ("🍳 Cook time: 15 min" → "Cook time: 15 min").
+    static func stripDecoration(_ s: String) -> String {
+        String(s.drop(while: { !($0.isLetter || $0.isNumber) })).trimmingCharacters(in: .whitespaces)
+    }
+
+    static func item(_ raw: String) -> MetaItem? {
+        let s = stripDecoration(raw)
+        guard !s.isEmpty, s.count <= 90 else { return nil }
+        if let t = Patterns.parseTime(s) { return .time(t.0, t.1) }
+        if let y = Patterns.parseYield(s) { return .yield(y) }
+        if let m = labelled.firstMatch(s), let key = m.groups[0]?.lowercased(), let value = m.groups[1] {
+            let v = value.trimmingCharacters(in: .whitespaces)
+            switch key {
+            case "tag", "tags", "keywords":
+                return .tags(v.split(whereSeparator: { $0 == "," || $0 == "#" }).map { unquote(String($0)) }.filter { !$0.isEmpty })
+            case "cuisine": return .cuisine(v)
+            case "course", "category", "categories", "meal", "meal type": return .mealType(v)
+            default: return .ignored
+            }
+        }
+        return nil
+    }
+
+    /// All facts on a line when the whole line is made of them; `nil` otherwise.
+    static func parse(_ raw: String) -> [MetaItem]? {
+        let s = stripDecoration(raw)
+        guard !s.isEmpty, s.count <= 160 else { return nil }
+        let ns = s as NSString
+        var parts: [String] = []
+        var last = 0
+        for m in splitter.re.matches(in: s, range: NSRange(location: 0, length: ns.length)) {
+            parts.append(ns.substring(with: NSRange(location: last, length: m.range.location - last)))
+            last = m.range.location + m.range.length
+        }
+        parts.append(ns.substring(from: last))
+        parts = parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if parts.count > 1 {
+            var items: [MetaItem] = []
+            for p in parts {
+                guard let it = item(p) else { items = []; break }
+                items.append(it)
+            }
+            if !items.isEmpty { return items }
+        }
+        if s.count <= 90, let one = item(s) { return [one] }
+        return nil
+    }
+}

@@ -1,0 +1,471 @@
+import Foundation
+
+// MARK: - Input
+
+/// One line of extracted document text, in reading order.
+public struct SourceLine: Sendable, Equatable {
+    /// The 1-based page the line is on (1 for text and Markdown files).
+    public var page: Int
+    /// The 1-based line number within the page.
+    public var number: Int
+    /// The line's text, without the line terminator.
+    public var text: String
+    /// PDF only: the line's largest font size in points; `nil` for other formats.
+    public var fontSize: Double?
+    /// `true` when the whole line is set in bold (PDF), otherwise `false`.
+    public var bold: Bool
+
+    /// Creates a source line.
+    public init(page: Int, number: Int, text: String, fontSize: Double? = nil, bold: Bool = false) {
+        self.page = page
+        self.number = number
+        self.text = text
+        self.fontSize = fontSize
+        self.bold = bold
+    }
+}
+
+/// One document to parse for recipes.
+public struct RecipeSource: Sendable {
+    /// The file path (or name) the document came from.
+    public var file: String
+    /// The SHA-256 of the file's bytes, lowercase hex.
+    public var sha256: String
+    /// The detected format: "pdf", "text", "markdown", "html" or "json".
+    public var format: String
+    /// The document's lines in reading order; for PDFs already de-columned by the app.
+    public var lines: [SourceLine]
+
+    /// Creates a source from lines.
+    public init(file: String, sha256: String, format: String, lines: [SourceLine]) {
+        self.file = file
+        self.sha256 = sha256
+        self.format = format
+        self.lines = lines
+    }
+
+    /// Creates a source from plain text: lines split on newlines and numbered from 1 within each page; a form
+    /// feed (as `pdftotext` writes between pages) starts a new page.
+    public init(file: String, sha256: String, format: String, text: String) {
+        var lines: [SourceLine] = []
+        var n = 0
+        var page = 1
+        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = String(raw)
+            while line.hasPrefix("\u{0C}") {
+                line.removeFirst()
+                page += 1
+                n = 0
+            }
+            n += 1
+            lines.append(SourceLine(page: page, number: n, text: line.replacingOccurrences(of: "\u{0C}", with: "")))
+        }
+        if let last = lines.last, last.text.isEmpty, lines.count > 1 { lines.removeLast() }
+        self.init(file: file, sha256: sha256, format: format, lines: lines)
+    }
+}
+
+// MARK: - Output
+
+/// Where a value came from: a page and an inclusive 1-based line range within that page.
+public struct Provenance: Codable, Sendable, Equatable {
+    /// The 1-based page.
+    public var page: Int
+    /// The first line (1-based, within `page`).
+    public var lineStart: Int
+    /// The last line (1-based, inclusive, within `page`).
+    public var lineEnd: Int
+
+    /// Creates a provenance record.
+    public init(page: Int, lineStart: Int, lineEnd: Int) {
+        self.page = page
+        self.lineStart = lineStart
+        self.lineEnd = max(lineStart, lineEnd)
+    }
+}
+
+/// A numeric quantity, possibly a range ("2-3 cups": value 2, max 3).
+public struct RecipeQuantity: Codable, Sendable, Equatable {
+    /// The (lower) value.
+    public var value: Double
+    /// The upper bound of a range, or `nil`.
+    public var max: Double?
+
+    /// Creates a quantity.
+    public init(value: Double, max: Double? = nil) {
+        self.value = value
+        self.max = max
+    }
+
+    enum CodingKeys: String, CodingKey { case value, max }
+
+    /// Encodes `max` as an explicit `null` when absent.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(value, forKey: .value)
+        try c.encode(max, forKey: .max)
+    }
+}
+
+/// A further amount of an ingredient ("1 cup (240 ml) milk": the 240 ml).
+public struct RecipeAmount: Codable, Sendable, Equatable {
+    /// The quantity.
+    public var quantity: RecipeQuantity
+    /// The canonical unit, or `nil`.
+    public var unit: String?
+
+    /// Creates an amount.
+    public init(quantity: RecipeQuantity, unit: String? = nil) {
+        self.quantity = quantity
+        self.unit = unit
+    }
+
+    enum CodingKeys: String, CodingKey { case quantity, unit }
+
+    /// Encodes `unit` as an explicit `null` when absent.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(quantity, forKey: .quantity)
+        try c.encode(unit, forKey: .unit)
+    }
+}
+
+/// Servings or another yield ("Serves 4-6", "Makes 12 cookies").
+public struct RecipeYield: Codable, Sendable, Equatable {
+    /// The number of servings or items (the lower bound of a range), or `nil` when no number was given.
+    public var servings: Double?
+    /// The upper bound of a range ("Serves 4-6" → 6), or `nil`.
+    public var maxServings: Double?
+    /// What is counted when not servings ("cookies", "loaves"), or `nil` for servings.
+    public var unit: String?
+    /// The original text, e.g. "Serves 4-6".
+    public var text: String
+
+    /// Creates a yield.
+    public init(servings: Double? = nil, maxServings: Double? = nil, unit: String? = nil, text: String) {
+        self.servings = servings
+        self.maxServings = maxServings
+        self.unit = unit
+        self.text = text
+    }
+
+    enum CodingKeys: String, CodingKey { case servings, maxServings, unit, text }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(servings, forKey: .servings)
+        try c.encode(maxServings, forKey: .maxServings)
+        try c.encode(unit, forKey: .unit)
+        try c.encode(text, forKey: .text)
+    }
+}
+
+/// One ingredient line, parsed.
+public struct RecipeIngredient: Codable, Sendable, Equatable {
+    /// The original line (list markers removed).
+    public var text: String
+    /// The primary quantity, or `nil`.
+    public var quantity: RecipeQuantity?
+    /// The canonical unit ("tablespoon", "gram"…), or `nil`.
+    public var unit: String?
+    /// The unit as written, or `nil`.
+    public var unitText: String?
+    /// Further amounts ("1 cup (240 ml)": the 240 ml).
+    public var additionalAmounts: [RecipeAmount]
+    /// The ingredient name ("olive oil").
+    public var name: String
+    /// A size ("large"), or `nil`.
+    public var size: String?
+    /// Preparation ("finely chopped"), or `nil`.
+    public var preparation: String?
+    /// Other remarks ("to taste"), or `nil`.
+    public var comment: String?
+    /// `true` when marked optional.
+    public var optional: Bool
+    /// What it is for ("for garnish"), or `nil`.
+    public var purpose: String?
+    /// Alternatives named in the line ("butter or margarine" → ["butter", "margarine"]).
+    public var alternatives: [String]
+    /// Confidence in this ingredient, 0–1: the ingredient parser's confidence, lowered when the line was
+    /// recognised without an ingredients header or joined from wrapped lines.
+    public var confidence: Double
+    /// Where the line came from.
+    public var provenance: Provenance
+
+    /// Creates an ingredient.
+    public init(text: String, quantity: RecipeQuantity? = nil, unit: String? = nil, unitText: String? = nil,
+                additionalAmounts: [RecipeAmount] = [], name: String = "", size: String? = nil,
+                preparation: String? = nil, comment: String? = nil, optional: Bool = false,
+                purpose: String? = nil, alternatives: [String] = [], confidence: Double = 0,
+                provenance: Provenance) {
+        self.text = text
+        self.quantity = quantity
+        self.unit = unit
+        self.unitText = unitText
+        self.additionalAmounts = additionalAmounts
+        self.name = name
+        self.size = size
+        self.preparation = preparation
+        self.comment = comment
+        self.optional = optional
+        self.purpose = purpose
+        self.alternatives = alternatives
+        self.confidence = confidence
+        self.provenance = provenance
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case text, quantity, unit, unitText, additionalAmounts, name, size, preparation, comment, optional, purpose,
+             alternatives, confidence, provenance
+    }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(text, forKey: .text)
+        try c.encode(quantity, forKey: .quantity)
+        try c.encode(unit, forKey: .unit)
+        try c.encode(unitText, forKey: .unitText)
+        try c.encode(additionalAmounts, forKey: .additionalAmounts)
+        try c.encode(name, forKey: .name)
+        try c.encode(size, forKey: .size)
+        try c.encode(preparation, forKey: .preparation)
+        try c.encode(comment, forKey: .comment)
+        try c.encode(optional, forKey: .optional)
+        try c.encode(purpose, forKey: .purpose)
+        try c.encode(alternatives, forKey: .alternatives)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(provenance, forKey: .provenance)
+    }
+}
+
+/// A list of ingredients, optionally named ("For the drizzle").
+public struct IngredientGroup: Codable, Sendable, Equatable {
+    /// The group's name without a trailing colon ("For the drizzle"); `nil` for the main list.
+    public var name: String?
+    /// The ingredients in order.
+    public var ingredients: [RecipeIngredient]
+
+    /// Creates a group.
+    public init(name: String? = nil, ingredients: [RecipeIngredient] = []) {
+        self.name = name
+        self.ingredients = ingredients
+    }
+
+    enum CodingKeys: String, CodingKey { case name, ingredients }
+
+    /// Encodes `name` as an explicit `null` for the main list.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(ingredients, forKey: .ingredients)
+    }
+}
+
+/// A duration mentioned in a step ("simmer 10–12 minutes").
+public struct StepDuration: Codable, Sendable, Equatable {
+    /// Minutes (the lower bound of a range).
+    public var minutes: Double
+    /// The upper bound of a range, or `nil`.
+    public var maxMinutes: Double?
+    /// The phrase as written.
+    public var text: String
+
+    /// Creates a duration.
+    public init(minutes: Double, maxMinutes: Double? = nil, text: String) {
+        self.minutes = minutes
+        self.maxMinutes = maxMinutes
+        self.text = text
+    }
+
+    enum CodingKeys: String, CodingKey { case minutes, maxMinutes, text }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(minutes, forKey: .minutes)
+        try c.encode(maxMinutes, forKey: .maxMinutes)
+        try c.encode(text, forKey: .text)
+    }
+}
+
+/// A temperature mentioned in a step ("180°C", "gas mark 4").
+public struct StepTemperature: Codable, Sendable, Equatable {
+    /// The temperature in `unit`; for a gas mark, its °C equivalent.
+    public var value: Double
+    /// "C" or "F".
+    public var unit: String
+    /// The gas mark when the text gave one, else `nil`.
+    public var gasMark: Double?
+    /// The phrase as written.
+    public var text: String
+
+    /// Creates a temperature.
+    public init(value: Double, unit: String, gasMark: Double? = nil, text: String) {
+        self.value = value
+        self.unit = unit
+        self.gasMark = gasMark
+        self.text = text
+    }
+
+    enum CodingKeys: String, CodingKey { case value, unit, gasMark, text }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(value, forKey: .value)
+        try c.encode(unit, forKey: .unit)
+        try c.encode(gasMark, forKey: .gasMark)
+        try c.encode(text, forKey: .text)
+    }
+}
+
+/// A reference from a step to an ingredient: `ingredientGroups[group].ingredients[index]`.
+public struct StepIngredientRef: Codable, Sendable, Equatable {
+    /// Index into `Recipe.ingredientGroups`.
+    public var group: Int
+    /// Index into that group's `ingredients`.
+    public var index: Int
+    /// The ingredient's name.
+    public var name: String
+
+    /// Creates a reference.
+    public init(group: Int, index: Int, name: String) {
+        self.group = group
+        self.index = index
+        self.name = name
+    }
+}
+
+/// One method step.
+public struct RecipeStep: Codable, Sendable, Equatable {
+    /// The 1-based step number (renumbered in order, whatever the source numbering).
+    public var number: Int
+    /// The step's text (wrapped lines joined with a space, numbering removed).
+    public var text: String
+    /// Durations mentioned in the step.
+    public var durations: [StepDuration]
+    /// Temperatures mentioned in the step.
+    public var temperatures: [StepTemperature]
+    /// The ingredients the step mentions (by head noun or full name, as whole words).
+    public var ingredients: [StepIngredientRef]
+    /// Where the step came from (for a step running onto the next page: its first page, to its last line there).
+    public var provenance: Provenance
+
+    /// Creates a step.
+    public init(number: Int, text: String, durations: [StepDuration] = [], temperatures: [StepTemperature] = [],
+                ingredients: [StepIngredientRef] = [], provenance: Provenance) {
+        self.number = number
+        self.text = text
+        self.durations = durations
+        self.temperatures = temperatures
+        self.ingredients = ingredients
+        self.provenance = provenance
+    }
+}
+
+/// Where the recipe came from.
+public struct RecipeSourceInfo: Codable, Sendable, Equatable {
+    /// The file.
+    public var file: String
+    /// The file's SHA-256 (lowercase hex).
+    public var sha256: String
+    /// The pages the recipe spans, ascending.
+    public var pages: [Int]
+    /// The document format ("pdf", "text", "markdown"…).
+    public var format: String
+
+    /// Creates source information.
+    public init(file: String, sha256: String, pages: [Int], format: String) {
+        self.file = file
+        self.sha256 = sha256
+        self.pages = pages
+        self.format = format
+    }
+}
+
+/// One recipe, in the shape of `schemas/recipe.schema.json`.
+public struct Recipe: Codable, Sendable, Equatable {
+    /// The title.
+    public var title: String
+    /// An introductory description, or `nil`.
+    public var description: String?
+    /// Servings or yield, or `nil`.
+    public var yields: RecipeYield?
+    /// Preparation time in minutes, or `nil`.
+    public var prepMinutes: Double?
+    /// Cooking time in minutes, or `nil`.
+    public var cookMinutes: Double?
+    /// Total time in minutes as stated (not computed), or `nil`.
+    public var totalMinutes: Double?
+    /// Cuisine (front matter or a "Cuisine:" line), or `nil`.
+    public var cuisine: String?
+    /// Meal type / course / category, or `nil`.
+    public var mealType: String?
+    /// Tags (front matter `tags:` or a "Tags:" line).
+    public var tags: [String]
+    /// Ingredient groups; the first is the main list (name `nil`) unless the recipe starts with a named group.
+    public var ingredientGroups: [IngredientGroup]
+    /// Method steps.
+    public var steps: [RecipeStep]
+    /// Notes and tips.
+    public var notes: [String]
+    /// The source document.
+    public var source: RecipeSourceInfo
+    /// Where each recipe-level value came from, by field name ("title", "yields", "prepMinutes", "description"…).
+    public var provenance: [String: Provenance]
+    /// Confidence in the whole recipe, 0–1 (see ``RecipeParser`` for how it is computed).
+    public var confidence: Double
+
+    /// Creates a recipe.
+    public init(title: String, description: String? = nil, yields: RecipeYield? = nil, prepMinutes: Double? = nil,
+                cookMinutes: Double? = nil, totalMinutes: Double? = nil, cuisine: String? = nil,
+                mealType: String? = nil, tags: [String] = [], ingredientGroups: [IngredientGroup] = [],
+                steps: [RecipeStep] = [], notes: [String] = [], source: RecipeSourceInfo,
+                provenance: [String: Provenance] = [:], confidence: Double = 0) {
+        self.title = title
+        self.description = description
+        self.yields = yields
+        self.prepMinutes = prepMinutes
+        self.cookMinutes = cookMinutes
+        self.totalMinutes = totalMinutes
+        self.cuisine = cuisine
+        self.mealType = mealType
+        self.tags = tags
+        self.ingredientGroups = ingredientGroups
+        self.steps = steps
+        self.notes = notes
+        self.source = source
+        self.provenance = provenance
+        self.confidence = confidence
+    }
+
+    /// All ingredients in order, across groups.
+    public var allIngredients: [RecipeIngredient] { ingredientGroups.flatMap(\.ingredients) }
+
+    enum CodingKeys: String, CodingKey {
+        case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, tags,
+             ingredientGroups, steps, notes, source, provenance, confidence
+    }
+
+    /// Encodes every key, with explicit `null`s for absent optional values.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description)
+        try c.encode(yields, forKey: .yields)
+        try c.encode(prepMinutes, forKey: .prepMinutes)
+        try c.encode(cookMinutes, forKey: .cookMinutes)
+        try c.encode(totalMinutes, forKey: .totalMinutes)
+        try c.encode(cuisine, forKey: .cuisine)
+        try c.encode(mealType, forKey: .mealType)
+        try c.encode(tags, forKey: .tags)
+        try c.encode(ingredientGroups, forKey: .ingredientGroups)
+        try c.encode(steps, forKey: .steps)
+        try c.encode(notes, forKey: .notes)
+        try c.encode(source, forKey: .source)
+        try c.encode(provenance, forKey: .provenance)
+        try c.encode(confidence, forKey: .confidence)
+    }
+}

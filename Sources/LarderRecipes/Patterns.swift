@@ -1,0 +1,349 @@
+import Foundation
+
+/// A compiled regular expression that is safe to share (NSRegularExpression is immutable and thread-safe).
+final class RX: @unchecked Sendable {
+    let re: NSRegularExpression
+
+    init(_ pattern: String, caseInsensitive: Bool = true) {
+        // The patterns are literals in this module; a bad one is a programming error.
+        re = try! NSRegularExpression(pattern: pattern, options: caseInsensitive ? [.caseInsensitive] : [])
+    }
+
+    struct Match {
+        var range: Range<String.Index>
+        var groups: [String?]
+        var groupRanges: [Range<String.Index>?]
+    }
+
+    func matches(_ s: String) -> [Match] {
+        let ns = NSRange(s.startIndex..., in: s)
+        return re.matches(in: s, range: ns).compactMap { m in
+            guard let r = Range(m.range, in: s) else { return nil }
+            var groups: [String?] = []
+            var ranges: [Range<String.Index>?] = []
+            if m.numberOfRanges > 1 {
+                for k in 1..<m.numberOfRanges {
+                    if let gr = Range(m.range(at: k), in: s) {
+                        groups.append(String(s[gr]))
+                        ranges.append(gr)
+                    } else {
+                        groups.append(nil)
+                        ranges.append(nil)
+                    }
+                }
+            }
+            return Match(range: r, groups: groups, groupRanges: ranges)
+        }
+    }
+
+    func firstMatch(_ s: String) -> Match? {
+        let ns = NSRange(s.startIndex..., in: s)
+        guard let m = re.firstMatch(in: s, range: ns), let r = Range(m.range, in: s) else { return nil }
+        var groups: [String?] = []
+        var ranges: [Range<String.Index>?] = []
+        if m.numberOfRanges > 1 {
+            for k in 1..<m.numberOfRanges {
+                if let gr = Range(m.range(at: k), in: s) {
+                    groups.append(String(s[gr]))
+                    ranges.append(gr)
+                } else {
+                    groups.append(nil)
+                    ranges.append(nil)
+                }
+            }
+        }
+        return Match(range: r, groups: groups, groupRanges: ranges)
+    }
+
+    func test(_ s: String) -> Bool {
+        re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+    }
+
+    func replace(_ s: String, with template: String) -> String {
+        re.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: template)
+    }
+}
+
+/// Number, yield, time, temperature and duration patterns shared by the parser.
+enum Patterns {
+    static let numberWords: [String: Double] = [
+        "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+        "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+        "forty": 40, "forty-five": 45, "sixty": 60, "ninety": 90, "half": 0.5, "half a": 0.5, "half an": 0.5,
+        "a half": 0.5, "a dozen": 12, "dozen": 12, "a couple": 2, "couple": 2, "several": 3, "few": 3, "a few": 3,
+    ]
+    static let fractions: [Character: Double] = [
+        "½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1.0 / 3, "⅔": 2.0 / 3, "⅛": 0.125, "⅜": 0.375, "⅝": 0.625, "⅞": 0.875,
+        "⅕": 0.2, "⅙": 1.0 / 6,
+    ]
+
+    /// A number as written in recipes: "4", "4.5", "1 1/2", "1½", "½", "3/4", or a number word.
+    static let num = #"(?:\d+(?:[.,]\d+)?(?:\s*[½¼¾⅓⅔⅛]|\s+\d+/\d+)?|\d+/\d+|[½¼¾⅓⅔⅛]|half an?|a half|a couple of|a few|a dozen|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty-five|forty|sixty|ninety|several|dozen)"#
+
+    /// Parses a number matched by ``num``.
+    static func parseNumber(_ raw: String) -> Double? {
+        let s = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if let w = numberWords[s] { return w }
+        if s.hasPrefix("a couple") { return 2 }
+        var total = 0.0
+        var any = false
+        for part in s.split(whereSeparator: { $0 == " " }) {
+            var p = String(part)
+            if let last = p.last, let f = fractions[last] {
+                total += f
+                any = true
+                p.removeLast()
+                if p.isEmpty { continue }
+            }
+            if p.contains("/") {
+                let ab = p.split(separator: "/")
+                if ab.count == 2, let a = Double(ab[0]), let b = Double(ab[1]), b != 0 {
+                    total += a / b
+                    any = true
+                    continue
+                }
+                return nil
+            }
+            if let v = Double(p.replacingOccurrences(of: ",", with: ".")) {
+                total += v
+                any = true
+            } else {
+                return nil
+            }
+        }
+        return any ? total : nil
+    }
+
+    // MARK: Durations
+
+    static let durationUnit = #"(?:hours?|hrs?\.?|minutes?|mins?\.?|seconds?|secs?\.?|days?|(?<=\d)h|(?<=\d)m(?![a-z]))"#
+    static let durationAtom = RX(#"\b("# + num + #")(?:\s*(?:-|–|—|to|or)\s*("# + num + #"))?(?:\s*|-)("# + durationUnit + #")(?![a-z])"#)
+    static let isoDuration = RX(#"^P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$"#)
+
+    static func unitMinutes(_ unit: String) -> Double {
+        let u = unit.lowercased()
+        if u.hasPrefix("h") { return 60 }
+        if u.hasPrefix("d") { return 1440 }
+        if u.hasPrefix("s") { return 1.0 / 60 }
+        return 1
+    }
+
+    struct DurationHit {
+        var range: Range<String.Index>
+        var minutes: Double
+        var maxMinutes: Double?
+    }
+
+    /// Every duration in `text`, with adjacent parts joined ("1 hr 15 min" is one duration of 75 minutes).
+    static func durations(in text: String) -> [DurationHit] {
+        var atoms: [DurationHit] = []
+        for m in durationAtom.matches(text) {
+            guard let a = m.groups[0].flatMap(parseNumber), let unit = m.groups[2] else { continue }
+            // "a second bowl" is not a duration.
+            if let q = m.groups[0]?.lowercased(), ["a", "an"].contains(q), unit.lowercased().hasPrefix("sec") { continue }
+            let f = unitMinutes(unit)
+            let b = m.groups[1].flatMap(parseNumber)
+            atoms.append(DurationHit(range: m.range, minutes: a * f, maxMinutes: b.map { $0 * f }))
+        }
+        var merged: [DurationHit] = []
+        for atom in atoms {
+            if var last = merged.last, last.maxMinutes == nil, atom.maxMinutes == nil, atom.minutes < last.minutes {
+                let between = text[last.range.upperBound..<atom.range.lowerBound]
+                    .trimmingCharacters(in: .whitespaces).lowercased()
+                if between.isEmpty || between == "and" || between == "," {
+                    last.minutes += atom.minutes
+                    last.range = last.range.lowerBound..<atom.range.upperBound
+                    merged[merged.count - 1] = last
+                    continue
+                }
+            }
+            merged.append(atom)
+        }
+        return merged.filter { $0.minutes > 0 }
+    }
+
+    /// Minutes in a time value: "15 mins", "1 hr 20 min", "PT30M", "1 hour", "45" (bare number = minutes).
+    static func parseMinutes(_ raw: String) -> (Double, Double?)? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        if let m = isoDuration.firstMatch(s), s.count > 1 {
+            let d = m.groups[0].flatMap(Double.init) ?? 0
+            let h = m.groups[1].flatMap(Double.init) ?? 0
+            let mi = m.groups[2].flatMap(Double.init) ?? 0
+            let se = m.groups[3].flatMap(Double.init) ?? 0
+            let total = d * 1440 + h * 60 + mi + se / 60
+            return total > 0 || s.contains("0") ? (total, nil) : nil
+        }
+        let hits = durations(in: s)
+        if let first = hits.first {
+            // The value must be the main content: no more than a few other words around it.
+            let rest = s.replacingCharacters(in: first.range, with: "")
+            if hits.count > 1 || rest.contains(":") { return nil }
+            let words = rest.split(whereSeparator: { !$0.isLetter }).filter { !["about", "approx", "approximately", "around", "plus", "overnight", "total", "and"].contains($0.lowercased()) }
+            if words.count <= 3 { return (first.minutes, first.maxMinutes) }
+            return nil
+        }
+        if let v = Double(s), v >= 0 { return (v, nil) }
+        return nil
+    }
+
+    // MARK: Temperatures
+
+    static let tempDegrees = RX(#"(\d{2,3})(?:\s*(?:-|–|to)\s*\d{2,3})?\s*(?:°|º|˚|degrees?\b|deg\b\.?)\s*(c\b|f\b|celsius|fahrenheit|centigrade)?(?:\s*\(?fan\)?)?"#)
+    static let tempBare = RX(#"\b(\d{2,3})\s?(C|F)\b(?:\s*\(?fan\)?)?"#, caseInsensitive: false)
+    static let gasMark = RX(#"\bgas(?:\s+mark)?\s*(\d+(?:\.\d+)?|½|¼|1/2|1/4)"#)
+    static let gasToC: [Double: Double] = [0.25: 110, 0.5: 120, 1: 140, 2: 150, 3: 170, 4: 180, 5: 190, 6: 200,
+                                           7: 220, 8: 230, 9: 240, 10: 260]
+
+    /// Every oven or food temperature in `text`.
+    static func temperatures(in text: String) -> [StepTemperature] {
+        var out: [(Range<String.Index>, StepTemperature)] = []
+        func overlaps(_ r: Range<String.Index>) -> Bool { out.contains { $0.0.overlaps(r) } }
+        for m in tempDegrees.matches(text) {
+            guard let v = m.groups[0].flatMap(Double.init) else { continue }
+            var unit: String
+            if let u = m.groups[1]?.lowercased() {
+                unit = u.hasPrefix("f") ? "F" : "C"
+            } else {
+                unit = v >= 250 ? "F" : "C"
+            }
+            if m.groups[1] == nil && !text[m.range].contains(where: { "°º˚".contains($0) }) && v < 100 { continue }
+            if unit == "C" && m.groups[1] == nil && v < 100 && !text[m.range].contains("°") { continue }
+            out.append((m.range, StepTemperature(value: v, unit: unit, text: String(text[m.range]).trimmingCharacters(in: .whitespaces))))
+        }
+        for m in tempBare.matches(text) where !overlaps(m.range) {
+            guard let v = m.groups[0].flatMap(Double.init), let u = m.groups[1] else { continue }
+            out.append((m.range, StepTemperature(value: v, unit: u, text: String(text[m.range]))))
+        }
+        for m in gasMark.matches(text) where !overlaps(m.range) {
+            guard let g = m.groups[0].flatMap(parseNumber) else { continue }
+            let c = gasToC[g] ?? (g < 1 ? 120 : 130 + g * 12.5)
+            out.append((m.range, StepTemperature(value: c, unit: "C", gasMark: g, text: String(text[m.range]).trimmingCharacters(in: .whitespaces))))
+        }
+        return out.sorted { $0.0.lowerBound < $1.0.lowerBound }.map(\.1)
+    }
+
+    /// Durations inside a step, each with its phrase ("simmer for 10–12 minutes").
+    static let durationLead = RX(#"(?:\b([a-z]+)\s+)?((?:(?:for|about|another|a further|further|around|approximately|roughly|up to|at least|or)\s+)*)$"#)
+
+    static let durationVerbs: Set<String> = [
+        "simmer", "boil", "cook", "bake", "roast", "fry", "saute", "sauté", "grill", "broil", "steam", "poach", "rest",
+        "stand", "sit", "chill", "cool", "freeze", "marinate", "soak", "rise", "prove", "proof", "knead", "whisk", "beat",
+        "mix", "stir", "blend", "process", "microwave", "toast", "brown", "sear", "braise", "stew", "reduce", "bubble",
+        "leave", "refrigerate", "steep", "infuse", "blanch", "heat", "warm", "melt", "caramelize", "caramelise", "fry,",
+        "set", "drain", "dry", "smoke", "ferment", "cure", "sweat", "soften", "wilt", "char", "crisp", "toss", "shake",
+        "pressure", "roasting", "baking", "cooking", "simmering", "resting", "chilling", "boiling", "frying", "another",
+        "wait", "let", "keep", "continue", "flip", "turn",
+    ]
+
+    static func stepDurations(in text: String) -> [StepDuration] {
+        durations(in: text).map { hit in
+            var start = hit.range.lowerBound
+            let before = String(text[text.startIndex..<hit.range.lowerBound])
+            if let m = durationLead.firstMatch(before) {
+                let verb = m.groups[0]?.lowercased()
+                let connectors: Set<String> = ["for", "about", "another", "further", "around", "approximately", "roughly", "or"]
+                if let verb, durationVerbs.contains(verb) || connectors.contains(verb), let vr = m.groupRanges[0] {
+                    start = text.index(text.startIndex, offsetBy: before.distance(from: before.startIndex, to: vr.lowerBound))
+                } else if let connectors = m.groupRanges[1], !connectors.isEmpty {
+                    start = text.index(text.startIndex, offsetBy: before.distance(from: before.startIndex, to: connectors.lowerBound))
+                }
+            }
+            let phrase = String(text[start..<hit.range.upperBound]).trimmingCharacters(in: .whitespaces)
+            return StepDuration(minutes: round4(hit.minutes), maxMinutes: hit.maxMinutes.map(round4), text: phrase)
+        }
+    }
+
+    static func round4(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
+
+    // MARK: Yields
+
+    static let yieldLabelled = RX(#"^(serves|serving size|servings|serving|portions|feeds|yields?|makes|for)\b\s*:?\s*(?:about|approx\.?|approximately|around|up to|roughly)?\s*("# + num + #")(?:\s*(?:-|–|—|to|or)\s*("# + num + #"))?\b\s*(.*)$"#)
+    static let yieldTrailing = RX(#"^("# + num + #")(?:\s*(?:-|–|—|to)\s*("# + num + #"))?\s+(servings?|portions?|people|persons)\b\s*(.*)$"#)
+    static let yieldLabelOnly = RX(#"^(serves|servings|yields?|makes|portions)\s*:\s*(.+)$"#)
+    static let servingWords: Set<String> = ["serving", "servings", "portion", "portions", "people", "persons", "person", "as", "adults", "hungry"]
+
+    /// Parses a yield line such as "Serves 4-6", "Makes 12 cookies", "Yield: 2 loaves", "Servings: 4".
+    static func parseYield(_ raw: String) -> RecipeYield? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        guard s.count <= 80 else { return nil }
+        if let m = yieldLabelled.firstMatch(s), let a = m.groups[1].flatMap(parseNumber), a > 0 {
+            let label = (m.groups[0] ?? "").lowercased()
+            if label == "for" {
+                // "For 4 people" only; "For the sauce" is not a yield.
+                let rest = (m.groups[3] ?? "").lowercased()
+                guard rest.hasPrefix("people") || rest.hasPrefix("persons") || rest.hasPrefix("servings") else { return nil }
+            }
+            let b = m.groups[2].flatMap(parseNumber)
+            var unit: String? = nil
+            let rest = cleanYieldUnit(m.groups[3] ?? "")
+            if let rest, !(label.hasPrefix("serv") || label == "feeds" || label == "portions") {
+                unit = rest
+            }
+            if (m.groups[3] ?? "").split(separator: " ").count > 8 { return nil }
+            return RecipeYield(servings: a, maxServings: b.flatMap { $0 > a ? $0 : nil }, unit: unit, text: s)
+        }
+        if let m = yieldTrailing.firstMatch(s), let a = m.groups[0].flatMap(parseNumber), a > 0 {
+            if (m.groups[3] ?? "").split(separator: " ").count > 4 { return nil }
+            let b = m.groups[1].flatMap(parseNumber)
+            return RecipeYield(servings: a, maxServings: b.flatMap { $0 > a ? $0 : nil }, unit: nil, text: s)
+        }
+        if let m = yieldLabelOnly.firstMatch(s), let v = m.groups[1], v.count <= 40 {
+            return RecipeYield(text: s)
+        }
+        return nil
+    }
+
+    static func cleanYieldUnit(_ raw: String) -> String? {
+        var r = raw
+        if let p = r.firstIndex(where: { "(,;[".contains($0) }) { r = String(r[..<p]) }
+        r = r.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+        guard !r.isEmpty else { return nil }
+        let words = r.split(separator: " ")
+        if let first = words.first, servingWords.contains(first.lowercased()) { return nil }
+        if words.count > 3 { return nil }
+        return r
+    }
+
+    /// Yield from a number of servings in front matter or a bare number.
+    static func parseYieldValue(_ raw: String, text: String) -> RecipeYield? {
+        if let y = parseYield(raw) { return RecipeYield(servings: y.servings, maxServings: y.maxServings, unit: y.unit, text: text) }
+        let r = RX(#"^("# + num + #")(?:\s*(?:-|–|to)\s*("# + num + #"))?\s*(.*)$"#)
+        if let m = r.firstMatch(raw.trimmingCharacters(in: .whitespaces)), let a = m.groups[0].flatMap(parseNumber), a > 0 {
+            let b = m.groups[1].flatMap(parseNumber)
+            return RecipeYield(servings: a, maxServings: b.flatMap { $0 > a ? $0 : nil }, unit: cleanYieldUnit(m.groups[2] ?? ""), text: text)
+        }
+        return raw.isEmpty ? nil : RecipeYield(text: text)
+    }
+
+    // MARK: Times
+
+    enum TimeKind: String { case prep, cook, total, other }
+
+    static let timeLabelled = RX(#"^(prep(?:aration)?|active|hands[- ]on|cook(?:ing)?|bake|baking|roast(?:ing)?|grill(?:ing)?|fry(?:ing)?|total|ready in|takes|time|rest(?:ing)?|chill(?:ing)?|inactive|marinat(?:e|ing)|freez(?:e|ing)|ris(?:e|ing)|proof(?:ing)?|soak(?:ing)?|set(?:ting)?|cool(?:ing)?|additional)\.?\s*(?:time)?\s*(?::|-|–|=)?\s*(.+)$"#)
+
+    static func timeKind(_ label: String) -> TimeKind {
+        let l = label.lowercased()
+        if l.hasPrefix("prep") || l == "active" || l.hasPrefix("hands") { return .prep }
+        if l.hasPrefix("cook") || l.hasPrefix("bak") || l.hasPrefix("roast") || l.hasPrefix("grill") || l.hasPrefix("fry") { return .cook }
+        if l.hasPrefix("total") || l.hasPrefix("ready") || l == "takes" || l == "time" { return .total }
+        return .other
+    }
+
+    /// Parses a labelled time such as "Prep time: 10 minutes", "Cook: 1 hr 20 min", "Ready in 45 mins".
+    static func parseTime(_ raw: String) -> (TimeKind, Double)? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        guard s.count <= 60, let m = timeLabelled.firstMatch(s), let label = m.groups[0], let value = m.groups[1] else { return nil }
+        // "Time" alone must be followed by a colon ("Time: 30 minutes").
+        if label.lowercased() == "time" && !s.contains(":") { return nil }
+        // Without a colon or the word "time" only "Ready in …" / "Takes …" are times ("Bake for 30 minutes." is a step).
+        let l = label.lowercased()
+        if !s.contains(":") && !s.lowercased().contains("time") && !(l.hasPrefix("ready") || l == "takes") {
+            let v = value.lowercased()
+            if v.hasPrefix("for") || v.hasPrefix("at") || v.hasPrefix("until") || s.hasSuffix(".") { return nil }
+        }
+        guard let (minutes, _) = parseMinutes(value) else { return nil }
+        // A bare number is only accepted after a colon ("Prep: 10").
+        if Double(value.trimmingCharacters(in: .whitespaces)) != nil && !s.contains(":") { return nil }
+        return (timeKind(label), minutes)
+    }
+}

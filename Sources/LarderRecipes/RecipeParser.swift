@@ -1,0 +1,709 @@
+import Foundation
+import LarderIngredients
+
+/// Turns the lines of a recipe document into structured ``Recipe``s.
+///
+/// What it reads:
+/// - **Splitting.** A file may hold several recipes. Boundaries are, in order of trust: PDF lines set notably
+///   larger than the body text (≥ 1.2× and ≥ 1.5 pt above the median line size), Markdown `#` headings, and an
+///   "Ingredients" header that follows a method section, in which case the new recipe starts at the nearest
+///   title-like line above it (a short line without final punctuation that starts a paragraph).
+///   A recipe that runs onto the next page is joined (page numbers and running headers/footers are dropped,
+///   and a repeated or "(continued)" title does not start a new recipe).
+/// - **Title** from front matter `title:`, the large-font line(s), the first Markdown heading, else the first
+///   short line (else the file name).
+/// - **Sections** "Ingredients", "Method", "Directions", "Instructions", "Preparation", "Steps", "Notes", "Tips",
+///   "You will need…" and similar, any case, with or without a colon or Markdown `#`s. Inside ingredients a line
+///   ending in ":" ("For the drizzle:") or a Markdown sub-heading starts a named group. Without headers, lines are
+///   classified: ingredient lines start with a quantity, are short and have no final period; steps are long
+///   sentences, often starting with a verb.
+/// - **Steps**: numbered items ("1.", "1)", "Step 1") or bullets start steps and wrapped lines join them; without
+///   numbering, blank-line separated paragraphs are steps (or, when there are no blank lines, lines ending a
+///   sentence). Each step gets its durations, temperatures and the ingredients it mentions.
+/// - **Meta**: yields, prep/cook/total times, tags, cuisine and course from short lines anywhere outside the method
+///   or from front matter.
+///
+/// **Confidence.** Each ingredient's confidence is the ingredient parser's, × 0.85 when the line was recognised
+/// without an ingredients header, × 0.9 when it was joined from wrapped lines, and at most 0.3 without a name.
+/// The recipe's confidence is `0.2·title + 0.35·ingredients + 0.3·steps + 0.15·structure`, where `title` is 1 for
+/// front matter / heading / large font, 0.8 for a first short line and 0.3 for the file-name fallback;
+/// `ingredients` is the mean ingredient confidence (0 without ingredients); `steps` is 1 with a method header,
+/// 0.75 for steps found without one and 0 without steps; `structure` is 1 with both an ingredients and a method
+/// header, 0.7 with one and 0.5 with none.
+public struct RecipeParser: Sendable {
+    let ingredientParser = IngredientParser()
+
+    /// Creates a parser.
+    public init() {}
+
+    /// Parses every recipe in `source`, in document order. Returns an empty array when nothing recipe-like is found
+    /// (no ingredients and no steps).
+    public func parse(_ source: RecipeSource) -> [Recipe] {
+        let format = source.format.lowercased()
+        let (frontMatter, bodyStart) = LineReader.frontMatter(source.lines)
+        let markdown = format == "markdown" || format == "md" || frontMatter != nil
+        var lines = LineReader.read(Array(source.lines[bodyStart...]), markdown: markdown)
+        if format == "pdf" { LineReader.removePageFurniture(&lines) }
+        var ctx = Context(source: source, format: format, markdown: markdown, lines: lines)
+        let (chunks, skipped) = ctx.chunks()
+        for k in skipped { ctx.lines[k].text = ""; ctx.lines[k].skip = true }
+
+        var recipes: [Recipe] = []
+        var frontMatterUsed = false
+        for chunk in chunks {
+            let fm = frontMatterUsed ? nil : frontMatter
+            guard var recipe = parseChunk(chunk, ctx: ctx, frontMatter: fm) else { continue }
+            if fm != nil { frontMatterUsed = true }
+            if recipe.title.isEmpty { recipe.title = "Untitled recipe" }
+            recipes.append(recipe)
+        }
+        return recipes
+    }
+}
+
+/// A range of lines that holds (at most) one recipe, and where its title is if already known.
+struct Chunk {
+    var range: Range<Int>
+    var titleLines: ClosedRange<Int>?
+    var titleQuality: Double
+}
+
+/// Per-document state shared by the passes.
+struct Context {
+    var source: RecipeSource
+    var format: String
+    var markdown: Bool
+    var lines: [Line]
+    var bodyFontSize: Double?
+
+    init(source: RecipeSource, format: String, markdown: Bool, lines: [Line]) {
+        self.source = source
+        self.format = format
+        self.markdown = markdown
+        self.lines = lines
+        let sizes = lines.filter { !$0.isBlank }.compactMap(\.fontSize).sorted()
+        let nonBlank = lines.filter { !$0.isBlank }.count
+        bodyFontSize = sizes.count * 2 >= max(1, nonBlank) && !sizes.isEmpty ? sizes[sizes.count / 2] : nil
+    }
+
+    var isPDF: Bool { format == "pdf" }
+
+    func isBig(_ l: Line) -> Bool {
+        guard let body = bodyFontSize, let fs = l.fontSize else { return false }
+        return fs >= body * 1.2 && fs - body >= 1.5
+    }
+
+    // MARK: Line classes
+
+    static func endsSentence(_ s: String) -> Bool {
+        guard let last = s.last else { return false }
+        return ".!?".contains(last) || s.hasSuffix(".)") || s.hasSuffix(".\"") || s.hasSuffix(".”")
+    }
+
+    /// A short line that could be a title: no list marker, no final punctuation, not a header or meta line.
+    func isTitleLike(_ l: Line) -> Bool {
+        guard !l.isBlank, l.listNumber == nil, !l.bullet else { return false }
+        if LineReader.section(l) != nil { return false }
+        if l.heading > 0 { return true }
+        let t = l.text
+        guard t.count >= 2, t.count <= 80, t.split(separator: " ").count <= 12 else { return false }
+        if let last = t.last, ".,;:".contains(last) { return false }
+        if Meta.parse(t) != nil { return false }
+        guard let first = t.first, !first.isNumber, !Patterns.fractions.keys.contains(first), !first.isLowercase else { return false }
+        return true
+    }
+
+    static let verbs: Set<String> = [
+        "heat", "preheat", "add", "mix", "stir", "bake", "cook", "combine", "whisk", "place", "put", "pour", "serve",
+        "bring", "remove", "cut", "chop", "slice", "melt", "beat", "fold", "spread", "roll", "let", "allow", "transfer",
+        "season", "sprinkle", "drain", "boil", "simmer", "fry", "saute", "sauté", "roast", "grill", "toss", "blend",
+        "process", "cover", "leave", "set", "make", "in", "on", "meanwhile", "when", "once", "while", "using", "return",
+        "divide", "arrange", "top", "garnish", "finish", "repeat", "spoon", "scrape", "line", "grease", "wash", "rinse",
+        "peel", "dice", "mince", "grate", "squeeze", "knead", "shape", "form", "brush", "drizzle", "turn", "reduce",
+        "increase", "check", "taste", "adjust", "enjoy", "store", "keep", "refrigerate", "chill", "freeze", "cool",
+        "warm", "toast", "crack", "separate", "sift", "pat", "soak", "marinate", "rub", "stuff", "wrap", "insert",
+        "lift", "carve", "tip", "blitz", "pulse", "puree", "purée", "strain", "discard", "flip", "prepare", "start",
+        "begin", "first", "next", "then", "finally", "after", "to", "if", "for", "into", "use", "pick", "trim", "score",
+        "sear", "brown", "deglaze", "whip", "cream", "dissolve", "measure", "weigh", "you", "this", "it", "the", "at",
+        "with", "heat,", "stir-fry", "microwave", "steam", "poach", "blanch", "mash", "press", "pinch", "knock", "punch",
+        "rest", "unmold", "invert", "slide", "take", "get", "give", "do", "don't", "be", "if", "as", "now", "finally,",
+    ]
+    static let ingredientStarts: Set<String> = [
+        "a", "an", "one", "two", "three", "four", "five", "six", "half", "pinch", "handful", "dash", "splash", "few",
+        "some", "juice", "zest", "salt", "pepper", "oil", "butter", "sugar", "flour", "water", "fresh", "freshly",
+        "large", "small", "medium", "ground", "grated", "chopped", "optional", "about", "approx", "generous", "several",
+    ]
+
+    /// How much a line looks like an ingredient line (≥ 2.5: clearly; < 0: clearly not).
+    func ingredientScore(_ l: Line) -> Double {
+        let t = l.text
+        var s = 0.0
+        if l.bullet { s += 2 }
+        if l.listNumber != nil { s -= 1 }
+        guard let first = t.first else { return -10 }
+        let firstWord = t.split(separator: " ").first.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) } ?? ""
+        if first.isNumber || Patterns.fractions.keys.contains(first) { s += 2.5 }
+        else if Context.ingredientStarts.contains(firstWord) { s += 1 }
+        if t.count <= 50 { s += 1 } else if t.count > 90 { s -= 2 }
+        if Context.endsSentence(t) { s -= 1.5 }
+        if Context.verbs.contains(firstWord) && !Context.ingredientStarts.contains(firstWord) { s -= 3 }
+        if t.split(separator: " ").count > 14 { s -= 2 }
+        let lower = t.lowercased()
+        if lower.contains(" minutes") || lower.contains(" mins") || t.contains("°") { s -= 2 }
+        return s
+    }
+
+    // MARK: Splitting
+
+    /// Splits the document into recipe-sized chunks.
+    func chunks() -> ([Chunk], Set<Int>) {
+        // 1. Title lines: large font (PDF) or Markdown level-1 headings.
+        var runs: [ClosedRange<Int>] = []
+        var skipped: Set<Int> = []
+        var previousTitle: String? = nil
+        var k = 0
+        while k < lines.count {
+            let l = lines[k]
+            let eligible = !l.isBlank && l.listNumber == nil && !l.bullet && l.text.count <= 120
+                && LineReader.section(l) == nil && Meta.parse(l.text) == nil
+            if eligible && (isBig(l) || (markdown && l.heading == 1)) {
+                var end = k
+                while !(markdown && l.heading == 1), end + 1 < lines.count, isBig(lines[end + 1]),
+                      abs((lines[end + 1].fontSize ?? 0) - (l.fontSize ?? 0)) < 0.6, lines[end + 1].listNumber == nil,
+                      LineReader.section(lines[end + 1]) == nil {
+                    end += 1
+                }
+                let text = (k...end).map { lines[$0].text }.joined(separator: " ")
+                let key = Context.normalizeTitle(text)
+                if key.contains("continued") || key == previousTitle {
+                    for j in k...end { skipped.insert(j) }
+                } else {
+                    runs.append(k...end)
+                    previousTitle = key
+                }
+                k = end + 1
+                continue
+            }
+            k += 1
+        }
+        var coarse: [Chunk] = []
+        let firstStart = runs.first?.lowerBound ?? lines.count
+        if lines[0..<firstStart].contains(where: { !$0.isBlank }) {
+            coarse.append(Chunk(range: 0..<firstStart, titleLines: nil, titleQuality: 0))
+        }
+        for (i, r) in runs.enumerated() {
+            let end = i + 1 < runs.count ? runs[i + 1].lowerBound : lines.count
+            coarse.append(Chunk(range: r.lowerBound..<end, titleLines: r, titleQuality: 1))
+        }
+        // 2. A new "Ingredients" header after a method section starts another recipe.
+        var result: [Chunk] = []
+        for c in coarse {
+            var current = c
+            var inMethod = false
+            var methodContent = false
+            var lowerBound = c.range.lowerBound
+            for j in c.range where !skipped.contains(j) {
+                let l = lines[j]
+                if let (kind, _) = LineReader.section(l) {
+                    if kind == .ingredients && methodContent {
+                        let title = findTitle(above: j, notBefore: lowerBound)
+                        let cut = title ?? j
+                        if cut > current.range.lowerBound {
+                            result.append(Chunk(range: current.range.lowerBound..<cut, titleLines: current.titleLines, titleQuality: current.titleQuality))
+                            current = Chunk(range: cut..<c.range.upperBound, titleLines: title.map { $0...$0 }, titleQuality: title == nil ? 0 : 0.8)
+                        }
+                        methodContent = false
+                    }
+                    inMethod = kind == .method
+                    lowerBound = j + 1
+                } else if inMethod && !l.isBlank {
+                    methodContent = true
+                }
+                if l.listNumber != nil { lowerBound = j + 1 }
+            }
+            result.append(current)
+        }
+        return (result.filter { !$0.range.isEmpty }, skipped)
+    }
+
+    /// The nearest title-like line above `index` that starts a paragraph, not crossing `notBefore`.
+    func findTitle(above index: Int, notBefore: Int) -> Int? {
+        var j = index - 1
+        var fallback: Int? = nil
+        var seen = 0
+        while j >= notBefore && seen < 15 {
+            let l = lines[j]
+            if l.isBlank { j -= 1; continue }
+            if l.listNumber != nil || LineReader.section(l) != nil { break }
+            seen += 1
+            if isTitleLike(l) {
+                let prevBlank = j == 0 || lines[j - 1].isBlank || l.pageStart || l.heading > 0
+                    || Context.endsSentence(lines[j - 1].text) || isBig(l)
+                if prevBlank { return j }
+                if fallback == nil { fallback = j }
+            }
+            j -= 1
+        }
+        return fallback
+    }
+
+    static func normalizeTitle(_ s: String) -> String {
+        s.lowercased().filter { $0.isLetter || $0.isNumber }
+    }
+}
+
+// MARK: - Chunk parsing
+
+extension RecipeParser {
+    struct Entry {
+        var line: Line
+        var blank: Bool
+        var explicit: Bool
+    }
+
+    struct Draft {
+        var text: String
+        var page: Int
+        var start: Int
+        var end: Int
+        var joined = false
+        var explicit = true
+        var group = 0
+
+        mutating func join(_ l: Line) {
+            text += (text.hasSuffix("-") && !text.hasSuffix(" -") ? "" : " ") + l.text
+            joined = true
+            if l.page == page { end = l.number }
+        }
+
+        var provenance: Provenance { Provenance(page: page, lineStart: start, lineEnd: end) }
+    }
+
+    enum Mode { case preamble, ingredients, method, notes, other }
+
+    func parseChunk(_ chunk: Chunk, ctx: Context, frontMatter: FrontMatter?) -> Recipe? {
+        let lines = ctx.lines
+        var provenance: [String: Provenance] = [:]
+        var title: String? = nil
+        var titleQuality = 0.0
+        var titleSet: Set<Int> = []
+        if let tl = chunk.titleLines {
+            title = tl.map { lines[$0].text }.joined(separator: " ")
+            titleQuality = max(chunk.titleQuality, 0.8)
+            titleSet = Set(tl)
+            let first = lines[tl.lowerBound]
+            let lastOnPage = tl.filter { lines[$0].page == first.page }.last ?? tl.lowerBound
+            provenance["title"] = Provenance(page: first.page, lineStart: first.number, lineEnd: lines[lastOnPage].number)
+        }
+
+        var yields: RecipeYield? = nil
+        var prep: Double? = nil, cook: Double? = nil, total: Double? = nil
+        var tags: [String] = []
+        var cuisine: String? = nil, mealType: String? = nil
+        var descriptionFM: String? = nil
+
+        func record(_ items: [MetaItem], _ prov: Provenance) {
+            for it in items {
+                switch it {
+                case .yield(let y): if yields == nil { yields = y; provenance["yields"] = prov }
+                case .time(let kind, let m):
+                    switch kind {
+                    case .prep: if prep == nil { prep = m; provenance["prepMinutes"] = prov }
+                    case .cook: if cook == nil { cook = m; provenance["cookMinutes"] = prov }
+                    case .total: if total == nil { total = m; provenance["totalMinutes"] = prov }
+                    case .other: break
+                    }
+                case .tags(let t): if tags.isEmpty { tags = t; provenance["tags"] = prov }
+                case .cuisine(let c): if cuisine == nil { cuisine = c; provenance["cuisine"] = prov }
+                case .mealType(let m): if mealType == nil { mealType = m; provenance["mealType"] = prov }
+                case .ignored: break
+                }
+            }
+        }
+
+        // Front matter.
+        if let fm = frontMatter {
+            func prov(_ l: SourceLine) -> Provenance { Provenance(page: l.page, lineStart: l.number, lineEnd: l.number) }
+            if let (t, l) = fm.string("title", "name"), !t.isEmpty {
+                title = t
+                titleQuality = 1
+                provenance["title"] = prov(l)
+                if let tl = chunk.titleLines, Context.normalizeTitle(tl.map { lines[$0].text }.joined(separator: " ")) != Context.normalizeTitle(t) {
+                    // A different heading: keep it out of the recipe text anyway.
+                }
+            }
+            if let (v, l) = fm.string("servings", "serves", "yield", "yields", "makes", "portions", "recipeyield") {
+                let key = ["servings", "serves", "yield", "yields", "makes", "portions", "recipeyield"].first { fm.values[$0] != nil } ?? "servings"
+                let text = l.text.trimmingCharacters(in: .whitespaces)
+                if let y = Patterns.parseYieldValue(v, text: text.isEmpty ? "\(key): \(v)" : text) {
+                    yields = y
+                    provenance["yields"] = prov(l)
+                }
+            }
+            let times: [(Patterns.TimeKind, [String])] = [
+                (.prep, ["prep_time", "preptime", "prep", "preparation_time", "prep-time"]),
+                (.cook, ["cook_time", "cooktime", "cook", "cooking_time", "bake_time", "cook-time"]),
+                (.total, ["total_time", "totaltime", "total", "time", "ready_in", "total-time"]),
+            ]
+            for (kind, keys) in times {
+                for key in keys {
+                    guard let v = fm.values[key], let (m, _) = Patterns.parseMinutes(v.value) else { continue }
+                    record([.time(kind, m)], prov(v.line))
+                    break
+                }
+            }
+            if let (t, l) = fm.list("tags", "keywords", "categories") { tags = t; provenance["tags"] = prov(l) }
+            if let (c, l) = fm.string("cuisine") { cuisine = c; provenance["cuisine"] = prov(l) }
+            if let (m, l) = fm.string("category", "course", "meal", "mealtype", "meal_type") {
+                mealType = m
+                provenance["mealType"] = prov(l)
+            }
+            if let (d, l) = fm.string("description", "summary") {
+                descriptionFM = d
+                provenance["description"] = prov(l)
+            }
+        }
+
+        // Pre-scan headers.
+        var hasIngredientsHeader = false
+        var lastMethodHeader = -1
+        for k in chunk.range {
+            if let (kind, _) = LineReader.section(lines[k]) {
+                if kind == .ingredients { hasIngredientsHeader = true }
+                if kind == .method { lastMethodHeader = k }
+            }
+        }
+        let hasMethodHeader = lastMethodHeader >= 0
+
+        // Pass 1: route lines to sections.
+        var mode = Mode.preamble
+        var explicitIngredients = false
+        var explicitMethod = false
+        var ingEntries: [Entry] = []
+        var methodEntries: [Entry] = []
+        var noteEntries: [Entry] = []
+        var descLines: [(Line, Bool)] = []
+        var blank = true
+        var lastContentWasIngredient = false
+
+        var inlineNoteReturn: Mode? = nil
+        var sawContent = false
+        var sectionHeadingLevel = 0
+        for k in chunk.range {
+            var l = lines[k]
+            if titleSet.contains(k) { blank = true; continue }
+            if l.skip { continue }
+            if l.isBlank {
+                blank = true
+                if let back = inlineNoteReturn { mode = back; inlineNoteReturn = nil }
+                continue
+            }
+            defer { blank = false; sawContent = true }
+            if let back = inlineNoteReturn {
+                if l.heading > 0 || l.listNumber != nil || l.bullet || LineReader.section(l) != nil {
+                    mode = back
+                    inlineNoteReturn = nil
+                } else {
+                    noteEntries.append(Entry(line: l, blank: false, explicit: true))
+                    continue
+                }
+            }
+            if let (kind, inline) = LineReader.section(l), !(mode == .ingredients && kind == .ingredients && l.heading > 1 && !ingEntries.isEmpty) {
+                // "Note: …" wrapped into a numbered step continues the step.
+                if inline != nil && mode == .method && !blank && !methodEntries.isEmpty && kind == .notes {
+                    methodEntries.append(Entry(line: l, blank: false, explicit: explicitMethod))
+                    continue
+                }
+                if kind == .notes, inline != nil, mode != .notes {
+                    inlineNoteReturn = mode
+                }
+                switch kind {
+                case .ingredients: mode = .ingredients; explicitIngredients = true
+                case .method: mode = .method; explicitMethod = true
+                case .notes: mode = .notes
+                case .other: mode = .other
+                }
+                if l.heading > 0 { sectionHeadingLevel = l.heading }
+                if let inline {
+                    l.text = inline
+                    switch mode {
+                    case .ingredients: ingEntries.append(Entry(line: l, blank: true, explicit: true))
+                    case .method: methodEntries.append(Entry(line: l, blank: true, explicit: true))
+                    case .notes: noteEntries.append(Entry(line: l, blank: true, explicit: true))
+                    default: break
+                    }
+                }
+                blank = true
+                continue
+            }
+            // An unknown Markdown heading at the level of the section headings ends the method ("## Served With").
+            if l.heading > 0 && l.heading <= sectionHeadingLevel && mode == .method {
+                mode = .notes
+                continue
+            }
+            if l.listNumber == nil && (mode != .method || (blank && !Context.endsSentence(l.text))), mode != .notes || l.text.count < 40,
+               let items = Meta.parse(l.text) {
+                record(items, l.provenance)
+                continue
+            }
+            // The first line of a recipe followed by a blank or meta line is its title, whatever it looks like.
+            if mode == .preamble && title == nil && !sawContent && l.listNumber == nil && !l.bullet && l.text.count <= 150
+                && !l.text.dropLast().contains(". ") {
+                let next = lines[(k + 1)...].first { !$0.isBlank || true }
+                if next == nil || next!.isBlank || Meta.parse(next!.text) != nil || l.heading > 0 || ctx.isTitleLike(l) {
+                    title = l.text
+                    titleQuality = l.heading > 0 || ctx.isBig(l) ? 1 : 0.8
+                    provenance["title"] = l.provenance
+                    continue
+                }
+            }
+            switch mode {
+            case .preamble:
+                if title == nil && ctx.isTitleLike(l) {
+                    title = l.text
+                    titleQuality = l.heading > 0 || ctx.isBig(l) ? 1 : 0.8
+                    provenance["title"] = l.provenance
+                    continue
+                }
+                // "Three Quick Suppers" / blank / "Garlic Butter Pasta" / "Serves 2": the recipe's own title is the
+                // title-like line that is followed by meta lines or a section header.
+                if title != nil && titleQuality < 1 && descLines.isEmpty && chunk.titleLines == nil && frontMatter == nil
+                    && ctx.isTitleLike(l) && blank {
+                    if let next = lines[(k + 1)..<chunk.range.upperBound].first(where: { !$0.isBlank }),
+                       Meta.parse(next.text) != nil || LineReader.section(next) != nil {
+                        title = l.text
+                        provenance["title"] = l.provenance
+                        continue
+                    }
+                }
+                if l.heading > 0 { continue }
+                if !hasIngredientsHeader && ctx.ingredientScore(l) >= 2.5 {
+                    mode = .ingredients
+                    ingEntries.append(Entry(line: l, blank: blank, explicit: false))
+                    lastContentWasIngredient = true
+                } else if l.listNumber != nil && !hasMethodHeader && (!ingEntries.isEmpty || !hasIngredientsHeader) {
+                    mode = .method
+                    methodEntries.append(Entry(line: l, blank: blank, explicit: false))
+                } else {
+                    descLines.append((l, blank))
+                }
+            case .ingredients:
+                let methodAhead = k < lastMethodHeader
+                if !methodAhead && !l.bullet {
+                    let score = ctx.ingredientScore(l)
+                    let stepLike = l.listNumber != nil || score < 0
+                        || (blank && l.text.count > 60 && Context.endsSentence(l.text))
+                        || (!explicitIngredients && score < 1 && !(lastContentWasIngredient && !blank && score >= 0.5))
+                    if stepLike && !ingEntries.isEmpty && !isSubHeader(l, ctx: ctx) {
+                        mode = .method
+                        methodEntries.append(Entry(line: l, blank: true, explicit: false))
+                        continue
+                    }
+                }
+                if l.listNumber != nil {
+                    // A numbered ingredient line keeps its number ("2 - Brown onions, diced").
+                    l.text = LineReader.cleanInline(l.raw.trimmingCharacters(in: .whitespaces), markdown: ctx.markdown)
+                    l.listNumber = nil
+                }
+                ingEntries.append(Entry(line: l, blank: blank, explicit: explicitIngredients))
+                lastContentWasIngredient = true
+            case .method:
+                methodEntries.append(Entry(line: l, blank: blank, explicit: explicitMethod))
+            case .notes:
+                noteEntries.append(Entry(line: l, blank: blank, explicit: true))
+            case .other:
+                break
+            }
+        }
+
+        var notes: [String] = []
+
+        // Pass 2a: ingredients.
+        var groupNames: [String?] = []
+        var ingDrafts: [Draft] = []
+        let anyBullets = ingEntries.contains { $0.line.bullet }
+        var currentGroup: Int? = nil
+        var lastIndent = 0
+        for e in ingEntries {
+            let l = e.line
+            if isSubHeader(l, ctx: ctx) && !(anyBullets && l.bullet && !l.text.hasSuffix(":")) {
+                var name = l.text
+                while name.hasSuffix(":") { name.removeLast() }
+                groupNames.append(name.trimmingCharacters(in: .whitespaces))
+                currentGroup = groupNames.count - 1
+                continue
+            }
+            if anyBullets && !l.bullet {
+                let lowerStart = l.text.first?.isLowercase ?? false
+                if let last = ingDrafts.indices.last, !e.blank && (l.indent > 0 || lowerStart || ctx.isPDF) {
+                    ingDrafts[last].join(l)
+                    continue
+                }
+                // Prose around a bulleted list ("The quantities are for four.") is a note, not an ingredient.
+                if ctx.markdown || ctx.ingredientScore(l) < 1 {
+                    notes.append(l.text)
+                    continue
+                }
+            } else if !anyBullets && !e.blank, let last = ingDrafts.indices.last, l.indent > lastIndent + 1,
+                      !(l.text.first?.isNumber ?? false) {
+                ingDrafts[last].join(l)
+                continue
+            }
+            if currentGroup == nil {
+                groupNames.append(nil)
+                currentGroup = groupNames.count - 1
+            }
+            lastIndent = l.indent
+            ingDrafts.append(Draft(text: l.text, page: l.page, start: l.number, end: l.number, explicit: e.explicit, group: currentGroup!))
+        }
+
+        // Pass 2b: steps.
+        var stepDrafts: [Draft] = []
+        let numberedMode = methodEntries.contains { $0.line.listNumber != nil }
+        let bulletMode = methodEntries.contains { $0.line.bullet }
+        let blankSeparated = methodEntries.dropFirst().contains { $0.blank }
+        let maxLen = methodEntries.map { $0.line.raw.count }.max() ?? 0
+        var previousText = ""
+        var proseNote = false
+        for e in methodEntries {
+            let l = e.line
+            if l.heading > 0 { previousText = ""; continue }
+            let isLabel = l.listNumber == nil && !l.bullet && l.text.hasSuffix(":") && l.text.count <= 50
+            if isLabel && (numberedMode || bulletMode || e.blank) { previousText = ""; continue }
+            if l.listNumber != nil || l.bullet || stepDrafts.isEmpty {
+                proseNote = false
+                stepDrafts.append(Draft(text: l.text, page: l.page, start: l.number, end: l.number, explicit: e.explicit))
+            } else if numberedMode || bulletMode {
+                if proseNote && !e.blank {
+                    notes[notes.count - 1] += " " + l.text
+                } else if !e.blank || l.indent >= 2 {
+                    proseNote = false
+                    stepDrafts[stepDrafts.count - 1].join(l)
+                } else if ctx.markdown {
+                    // A paragraph after a Markdown list is not part of it.
+                    notes.append(l.text)
+                    proseNote = true
+                } else {
+                    stepDrafts.append(Draft(text: l.text, page: l.page, start: l.number, end: l.number, explicit: e.explicit))
+                }
+            } else {
+                var newStep = e.blank
+                if !e.blank && !blankSeparated && Context.endsSentence(previousText) {
+                    newStep = !ctx.isPDF || Double(previousText.count) < Double(maxLen) * 0.8
+                }
+                if newStep {
+                    stepDrafts.append(Draft(text: l.text, page: l.page, start: l.number, end: l.number, explicit: e.explicit))
+                } else {
+                    stepDrafts[stepDrafts.count - 1].join(l)
+                }
+            }
+            previousText = l.raw.trimmingCharacters(in: .whitespaces)
+        }
+
+        // Pass 2c: notes.
+        var noteDrafts: [Draft] = []
+        let notesBlankSeparated = noteEntries.dropFirst().contains { $0.blank }
+        for e in noteEntries {
+            let l = e.line
+            if l.heading > 0 { continue }
+            if noteDrafts.isEmpty || l.bullet || l.listNumber != nil || e.blank
+                || (!notesBlankSeparated && Context.endsSentence(noteDrafts[noteDrafts.count - 1].text)) {
+                noteDrafts.append(Draft(text: l.text, page: l.page, start: l.number, end: l.number))
+            } else {
+                noteDrafts[noteDrafts.count - 1].join(l)
+            }
+        }
+        notes = noteDrafts.map(\.text) + notes
+
+        guard !ingDrafts.isEmpty || !stepDrafts.isEmpty else { return nil }
+
+        // Build ingredients.
+        var groups: [IngredientGroup] = groupNames.map { IngredientGroup(name: $0) }
+        var ingConfidences: [Double] = []
+        for d in ingDrafts {
+            let ing = makeIngredient(d)
+            ingConfidences.append(ing.confidence)
+            groups[d.group].ingredients.append(ing)
+        }
+        groups.removeAll { $0.ingredients.isEmpty }
+
+        // Build steps.
+        let matcher = IngredientMatcher(groups: groups)
+        let steps: [RecipeStep] = stepDrafts.enumerated().map { (i, d) in
+            RecipeStep(number: i + 1, text: d.text, durations: Patterns.stepDurations(in: d.text),
+                       temperatures: Patterns.temperatures(in: d.text), ingredients: matcher.match(d.text),
+                       provenance: d.provenance)
+        }
+
+        // Description.
+        var description: String? = descriptionFM
+        if description == nil && !descLines.isEmpty {
+            var paragraphs: [String] = []
+            for (l, b) in descLines {
+                if b || paragraphs.isEmpty { paragraphs.append(l.text) } else { paragraphs[paragraphs.count - 1] += " " + l.text }
+            }
+            description = paragraphs.joined(separator: "\n\n")
+            let first = descLines[0].0
+            let lastSamePage = descLines.last { $0.0.page == first.page }!.0
+            provenance["description"] = Provenance(page: first.page, lineStart: first.number, lineEnd: lastSamePage.number)
+        }
+
+        // Title fallback.
+        if title == nil || title!.isEmpty {
+            let base = (ctx.source.file as NSString).lastPathComponent
+            let stem = (base as NSString).deletingPathExtension.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
+            title = stem.isEmpty ? "Untitled recipe" : stem.prefix(1).uppercased() + stem.dropFirst()
+            titleQuality = 0.3
+        }
+
+        // Pages.
+        var pages = Set<Int>()
+        for k in chunk.range where !lines[k].isBlank { pages.insert(lines[k].page) }
+        if pages.isEmpty { pages.insert(1) }
+
+        // Confidence.
+        let ingScore = ingConfidences.isEmpty ? 0 : ingConfidences.reduce(0, +) / Double(ingConfidences.count)
+        let stepScore = steps.isEmpty ? 0 : (explicitMethod ? 1 : 0.75)
+        let structure = explicitIngredients && explicitMethod ? 1 : (explicitIngredients || explicitMethod ? 0.7 : 0.5)
+        let confidence = ((0.2 * titleQuality + 0.35 * ingScore + 0.3 * stepScore + 0.15 * structure) * 100).rounded() / 100
+
+        return Recipe(title: title!, description: description, yields: yields, prepMinutes: prep, cookMinutes: cook,
+                      totalMinutes: total, cuisine: cuisine, mealType: mealType, tags: tags, ingredientGroups: groups,
+                      steps: steps, notes: notes,
+                      source: RecipeSourceInfo(file: ctx.source.file, sha256: ctx.source.sha256, pages: pages.sorted(), format: ctx.format),
+                      provenance: provenance, confidence: min(1, max(0, confidence)))
+    }
+
+    /// A named-group header inside an ingredient list ("For the drizzle:", "### Filling", a bold "Topping").
+    func isSubHeader(_ l: Line, ctx: Context) -> Bool {
+        if l.heading > 0 { return true }
+        let t = l.text
+        guard t.count <= 60, let first = t.first, !first.isNumber, !Patterns.fractions.keys.contains(first) else { return false }
+        if t.hasSuffix(":") { return true }
+        if ctx.isPDF && l.bold && t.count <= 40 && !l.bullet { return true }
+        let lower = t.lowercased()
+        if (lower.hasPrefix("for the ") || lower.hasPrefix("for ")) && t.split(separator: " ").count <= 6 && !l.bullet
+            && !t.contains(where: { $0.isNumber }) && !Context.endsSentence(t) && !lower.contains(" to ") {
+            return true
+        }
+        return false
+    }
+
+    func makeIngredient(_ d: Draft) -> RecipeIngredient {
+        let p = ingredientParser.parse(d.text)
+        var confidence = p.confidence
+        if !d.explicit { confidence *= 0.85 }
+        if d.joined { confidence *= 0.9 }
+        if p.name.trimmingCharacters(in: .whitespaces).isEmpty { confidence = min(confidence, 0.3) }
+        confidence = (min(1, max(0, confidence)) * 100).rounded() / 100
+        let q = p.quantity.map { RecipeQuantity(value: max(0, $0.value), max: $0.max.map { max(0, $0) }) }
+        let extra: [RecipeAmount] = p.additionalAmounts.compactMap { a in
+            guard let q = a.quantity else { return nil }
+            return RecipeAmount(quantity: RecipeQuantity(value: max(0, q.value), max: q.max.map { max(0, $0) }), unit: a.unit)
+        }
+        return RecipeIngredient(text: d.text, quantity: q, unit: p.unit, unitText: p.unitText, additionalAmounts: extra,
+                                name: p.name, size: p.size, preparation: p.preparation, comment: p.comment,
+                                optional: p.optional, purpose: p.purpose, alternatives: p.alternatives,
+                                confidence: confidence, provenance: d.provenance)
+    }
+}
