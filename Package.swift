@@ -58,5 +58,6 @@ let package = Package(
         .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderJSON", "larder"]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
+        .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
     ]
 )

@@ -283,7 +283,9 @@ enum Patterns {
             return RecipeYield(servings: a, maxServings: b.flatMap { $0 > a ? $0 : nil }, unit: unit, text: s)
         }
         if let m = yieldTrailing.firstMatch(s), let a = m.groups[0].flatMap(parseNumber), a > 0 {
-            if (m.groups[3] ?? "").split(separator: " ").count > 4 { return nil }
+            // "4 servings", "4 servings (as a main)"; not "2 servings noodles (of choice)", an ingredient line.
+            let rest = (m.groups[3] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            if !(rest.isEmpty || rest.hasPrefix("(") || rest.hasPrefix(",") || rest.hasPrefix("as ") || rest.hasPrefix("-")) { return nil }
             let b = m.groups[1].flatMap(parseNumber)
             return RecipeYield(servings: a, maxServings: b.flatMap { $0 > a ? $0 : nil }, unit: nil, text: s)
         }

@@ -439,8 +439,7 @@ public enum RecipeEvaluation {
             }
             i += 1
         }
-        guard let dir = data ?? locateSharedData(startingAt: FileManager.default.currentDirectoryPath)
-                ?? locateSharedData(startingAt: "/work") else {
+        guard let dir = data ?? locateSharedData(startingAt: FileManager.default.currentDirectoryPath) else {
             FileHandle.standardError.write(Data("recipe-eval: shared data not found; pass --data DIR or set LARDER_SHARED_DATA\n".utf8))
             return 4
         }

@@ -23,6 +23,9 @@ import LarderIngredients
 /// - **Meta**: yields, prep/cook/total times, tags, cuisine and course from short lines anywhere outside the method
 ///   or from front matter.
 ///
+/// - **JSON** documents (format "json") holding schema.org `Recipe` objects (JSON-LD, `@graph`) or recipe-scrapers
+///   style objects are read field by field; other JSON is parsed as text.
+///
 /// **Confidence.** Each ingredient's confidence is the ingredient parser's, × 0.85 when the line was recognised
 /// without an ingredients header, × 0.9 when it was joined from wrapped lines, and at most 0.3 without a name.
 /// The recipe's confidence is `0.2·title + 0.35·ingredients + 0.3·steps + 0.15·structure`, where `title` is 1 for
@@ -40,6 +43,7 @@ public struct RecipeParser: Sendable {
     /// (no ingredients and no steps).
     public func parse(_ source: RecipeSource) -> [Recipe] {
         let format = source.format.lowercased()
+        if format == "json", let recipes = JSONRecipes.parse(source, parser: self) { return recipes }
         let (frontMatter, bodyStart) = LineReader.frontMatter(source.lines)
         let markdown = format == "markdown" || format == "md" || frontMatter != nil
         var lines = LineReader.read(Array(source.lines[bodyStart...]), markdown: markdown)
@@ -106,7 +110,7 @@ struct Context {
         if LineReader.section(l) != nil { return false }
         if l.heading > 0 { return true }
         let t = l.text
-        guard t.count >= 2, t.count <= 80, t.split(separator: " ").count <= 12 else { return false }
+        guard t.count >= 2, t.count <= 100, t.split(separator: " ").count <= 16 else { return false }
         if let last = t.last, ".,;:".contains(last) { return false }
         if Meta.parse(t) != nil { return false }
         guard let first = t.first, !first.isNumber, !Patterns.fractions.keys.contains(first), !first.isLowercase else { return false }
@@ -127,6 +131,7 @@ struct Context {
         "sear", "brown", "deglaze", "whip", "cream", "dissolve", "measure", "weigh", "you", "this", "it", "the", "at",
         "with", "heat,", "stir-fry", "microwave", "steam", "poach", "blanch", "mash", "press", "pinch", "knock", "punch",
         "rest", "unmold", "invert", "slide", "take", "get", "give", "do", "don't", "be", "if", "as", "now", "finally,",
+        "eat", "enjoy", "pour", "fill", "layer", "sit", "stand", "plate", "ladle",
     ]
     static let ingredientStarts: Set<String> = [
         "a", "an", "one", "two", "three", "four", "five", "six", "half", "pinch", "handful", "dash", "splash", "few",
@@ -387,6 +392,7 @@ extension RecipeParser {
         var lastContentWasIngredient = false
 
         var inlineNoteReturn: Mode? = nil
+        var ingredientsPending = false
         var sawContent = false
         var sectionHeadingLevel = 0
         for k in chunk.range {
@@ -419,7 +425,12 @@ extension RecipeParser {
                 }
                 switch kind {
                 case .ingredients: mode = .ingredients; explicitIngredients = true
-                case .method: mode = .method; explicitMethod = true
+                case .method:
+                    mode = .method
+                    explicitMethod = true
+                    // "Ingredients" directly followed by "Method" (two columns read header-first): the ingredient
+                    // lines come first under the method header.
+                    ingredientsPending = explicitIngredients && ingEntries.isEmpty && methodEntries.isEmpty
                 case .notes: mode = .notes
                 case .other: mode = .other
                 }
@@ -441,7 +452,10 @@ extension RecipeParser {
                 mode = .notes
                 continue
             }
-            if l.listNumber == nil && (mode != .method || (blank && !Context.endsSentence(l.text))), mode != .notes || l.text.count < 40,
+            // Meta lines anywhere but inside the method, where only a labelled one ("Total time: 1 hr") after a
+            // blank line counts ("Bake 25 minutes" there is a step).
+            if l.listNumber == nil && (mode != .method || (blank && !Context.endsSentence(l.text) && l.text.contains(":"))),
+               mode != .notes || l.text.count < 40,
                let items = Meta.parse(l.text) {
                 record(items, l.provenance)
                 continue
@@ -469,8 +483,9 @@ extension RecipeParser {
                 // title-like line that is followed by meta lines or a section header.
                 if title != nil && titleQuality < 1 && descLines.isEmpty && chunk.titleLines == nil && frontMatter == nil
                     && ctx.isTitleLike(l) && blank {
-                    if let next = lines[(k + 1)..<chunk.range.upperBound].first(where: { !$0.isBlank }),
-                       Meta.parse(next.text) != nil || LineReader.section(next) != nil {
+                    let following = lines[(k + 1)..<chunk.range.upperBound].filter { !$0.isBlank }.prefix(3)
+                    if let next = following.first, Meta.parse(next.text) != nil || LineReader.section(next) != nil
+                        || following.dropFirst().contains(where: { Meta.parse($0.text) != nil || LineReader.section($0)?.0 == .ingredients }) {
                         title = l.text
                         provenance["title"] = l.provenance
                         continue
@@ -508,6 +523,15 @@ extension RecipeParser {
                 ingEntries.append(Entry(line: l, blank: blank, explicit: explicitIngredients))
                 lastContentWasIngredient = true
             case .method:
+                if ingredientsPending {
+                    let continuation = !blank && !ingEntries.isEmpty && l.listNumber == nil && !l.bullet
+                        && (l.text.first?.isLowercase ?? false)
+                    if l.listNumber == nil && (l.bullet || ctx.ingredientScore(l) >= 2.5 || continuation) {
+                        ingEntries.append(Entry(line: l, blank: blank, explicit: true))
+                        continue
+                    }
+                    ingredientsPending = false
+                }
                 methodEntries.append(Entry(line: l, blank: blank, explicit: explicitMethod))
             case .notes:
                 noteEntries.append(Entry(line: l, blank: blank, explicit: true))
@@ -589,7 +613,11 @@ extension RecipeParser {
             } else {
                 var newStep = e.blank
                 if !e.blank && !blankSeparated && Context.endsSentence(previousText) {
+                    // In a PDF a full-width line ending a sentence may just wrap; a short one ends the paragraph,
+                    // and so does a next line opening with an imperative verb ("Stir", "Bake").
+                    let firstWord = l.text.split(separator: " ").first.map { $0.lowercased() } ?? ""
                     newStep = !ctx.isPDF || Double(previousText.count) < Double(maxLen) * 0.8
+                        || (l.text.first?.isUppercase == true && Context.verbs.contains(firstWord))
                 }
                 if newStep {
                     stepDrafts.append(Draft(text: l.text, page: l.page, start: l.number, end: l.number, explicit: e.explicit))
@@ -648,6 +676,11 @@ extension RecipeParser {
             provenance["description"] = Provenance(page: first.page, lineStart: first.number, lineEnd: lastSamePage.number)
         }
 
+        // "Recipe: Tomato Soup" → "Tomato Soup".
+        if let t = title, let colon = t.firstIndex(of: ":"), t[..<colon].lowercased() == "recipe" {
+            let rest = t[t.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if !rest.isEmpty { title = rest }
+        }
         // Title fallback.
         if title == nil || title!.isEmpty {
             let base = (ctx.source.file as NSString).lastPathComponent
