@@ -9,7 +9,7 @@ setup:
 	bash scripts/setup.sh
 
 build: setup
-	$(SWIFT) build -c release --product larder
+	$(SWIFT) build -c release --product larder && $(SWIFT) build -c release --product larder-worker
 
 # Ingest samples/ into a fresh database, show the status and export the JSON to .build/demo/out.
 demo: build

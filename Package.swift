@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LarderIngredients", targets: ["LarderIngredients"]),
         .library(name: "LarderRecipes", targets: ["LarderRecipes"]),
         .executable(name: "larder", targets: ["larder"]),
+        .executable(name: "larder-worker", targets: ["larder-worker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -35,17 +36,21 @@ let package = Package(
         // MARK: Recipe structure from a document's lines: recipes, sections, ingredients, steps, times, yields.
         .target(name: "LarderRecipes", dependencies: ["LarderIngredients"]),
 
-        // MARK: Library: stages, checkpoint store, work queue, configuration.
+        // MARK: Library: model, configuration, checkpoint store, work queue, pure-Swift stages, schemas, review.
+        // Links no C library, so the `larder` command starts fast.
         .target(
             name: "LarderCore",
             dependencies: [
-                "CPoppler", "CTesseract", "CCurl", "LarderJSON", "LarderRecipes",
+                "LarderJSON", "LarderRecipes",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        // MARK: Command-line tool: parses arguments, calls LarderCore, maps errors to exit codes.
+        // MARK: The stages that call C (poppler today; tesseract and libcurl next) and `Pipeline.standard`.
+        .target(name: "LarderNative", dependencies: ["LarderCore", "CPoppler", "CTesseract", "CCurl"]),
+
+        // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
             name: "larder",
             dependencies: [
@@ -54,8 +59,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // MARK: The worker process `larder` starts: runs the pipeline, with the native libraries loaded.
+        .executableTarget(
+            name: "larder-worker",
+            dependencies: [
+                "LarderCore", "LarderNative",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
         // MARK: Tests
-        .testTarget(name: "LarderCoreTests", dependencies: ["LarderCore", "LarderJSON", "larder"]),
+        .testTarget(
+            name: "LarderCoreTests", dependencies: ["LarderCore", "LarderNative", "LarderJSON", "LarderRecipes", "larder", "larder-worker"]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),

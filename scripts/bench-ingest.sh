@@ -4,8 +4,8 @@
 # Usage:  scripts/bench-ingest.sh [N]            (default N=500)
 #
 # Environment:
-#   LARDER=path         larder binary (default .build/release/larder; when the default
-#                       is missing it is built with `swift build -c release --product larder`)
+#   LARDER=path         larder binary (default .build/release/larder, with larder-worker beside it;
+#                       when the default is missing both are built with `swift build -c release`)
 #   WORKERS=W           parallelism for both tools (default: nproc)
 #   RUNS=3              timed runs per measurement; the best (lowest) is reported
 #   SEED=1              corpus seed (scripts/make-corpus.py --seed)
@@ -45,10 +45,11 @@ if [ "$SKIP_LARDER" != "1" ]; then
   if [ ! -x "$LARDER" ]; then
     if [ "$LARDER" = "$DEFAULT_LARDER" ]; then
       command -v swift >/dev/null 2>&1 || die "$LARDER is missing and 'swift' is not on PATH to build it.
-Build it (swift build -c release --product larder), set LARDER=/path/to/larder,
+Build it (make build), set LARDER=/path/to/larder,
 or set BENCH_SKIP_LARDER=1 to time pdftotext only."
-      echo "bench-ingest: $LARDER missing; building: swift build -c release --product larder"
-      swift build -c release --product larder || die "swift build -c release --product larder failed"
+      echo "bench-ingest: $LARDER missing; building larder and larder-worker (release)"
+      { swift build -c release --product larder && swift build -c release --product larder-worker; } \
+        || die "swift build -c release failed"
       [ -x "$LARDER" ] || die "build finished but $LARDER still does not exist"
     else
       die "LARDER=$LARDER does not exist or is not executable"

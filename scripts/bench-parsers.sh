@@ -7,7 +7,7 @@ cd "$ROOT"
 DATA="${LARDER_SHARED_DATA:-$ROOT/../shared/data}"
 [ -d "$DATA/ingredients" ] || { echo "bench-parsers: $DATA/ingredients not found (set LARDER_SHARED_DATA)" >&2; exit 1; }
 LARDER="${LARDER:-.build/release/larder}"
-[ -x "$LARDER" ] || swift build -c release --product larder
+[ -x "$LARDER" ] || { swift build -c release --product larder && swift build -c release --product larder-worker; }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 "$LARDER" eval ingredients --labels "$DATA"/ingredients/*.csv --json --bench "${PASSES:-7}"
 "$LARDER" eval recipes --data "$DATA" --json

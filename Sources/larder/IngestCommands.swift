@@ -28,7 +28,7 @@ struct Ingest: ParsableCommand {
             let logger = options.makeLogger()
             let started = Date()
             let batchID = try store.beginBatch(command: "ingest", inputs: paths)
-            let intake = try Intake(store: store, pipeline: .standard, config: config)
+            let intake = try Intake(store: store, manifest: .standard, config: config)
                 .ingest(paths: paths, batchID: batchID)
             try runWorkersAndSummarize(
                 store: store, config: config, options: options, workers: workers, batchID: batchID,
@@ -78,50 +78,20 @@ struct Retry: ParsableCommand {
     }
 }
 
-/// The worker child `larder ingest` starts (see `WorkerProcess`). Not for direct use.
-struct Work: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Process queued documents (started by `larder ingest`, `resume` and `retry`).",
-        shouldDisplay: false)
-
-    @OptionGroup var options: CommonOptions
-
-    @Option var workers: Int?
-
-    func run() throws {
-        try reportingErrors {
-            var config = try options.loadConfig()
-            if let workers { config.workers = workers }
-            let logger = options.makeLogger()
-            WorkerChild.exitWhenSupervisorDies()
-            try WorkerChild.lockDatabase(config.database, logger: logger)
-            let store = try SQLiteCheckpointStore(path: config.database)
-            let queue = try WorkQueue(
-                store: store, pipeline: .standard, config: config, logger: logger,
-                diagnostics: .fromEnvironment())
-            let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)
-            defer { sources.forEach { $0.cancel() } }
-            let progress = ProgressReporter(interval: config.progressIntervalSeconds)
-            let counters = try queue.run(progress: progress)
-            logger.debug("worker processed \(counters.documents) documents, ran \(counters.stagesRun) stages")
-        }
-    }
-}
-
-/// Starts the worker child, waits (restarting it after crashes), then prints and stores the batch summary.
+/// Starts `larder-worker`, waits (restarting it after crashes), then prints and stores the batch summary.
 func runWorkersAndSummarize(
     store: SQLiteCheckpointStore, config: PipelineConfig, options: CommonOptions, workers: Int?, batchID: Int64,
     intake: Intake.Report?, started: Date, logger: Logger
 ) throws {
-    var arguments = ["work"] + options.forwarded(config)
+    var arguments = options.forwarded(config)
     if let workers { arguments += ["--workers", String(workers)] }
-    let before = try store.countDocumentsNeedingWork(pipelineVersion: Pipeline.standard.version)
+    let before = try store.countDocumentsNeedingWork(pipelineVersion: PipelineManifest.standard.version)
     // Documents with stages left `running` by a dead process are still pending, so they count here too.
     let outcome =
         before == 0
         ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
-        : try WorkerProcess(executable: WorkerProcess.currentExecutable, arguments: arguments).run(logger: logger)
-    let after = try store.countDocumentsNeedingWork(pipelineVersion: Pipeline.standard.version)
+        : try WorkerProcess(executable: WorkerProcess.workerExecutable(), arguments: arguments).run(logger: logger)
+    let after = try store.countDocumentsNeedingWork(pipelineVersion: PipelineManifest.standard.version)
     let summary = try BatchSummary.collect(
         store: store, batchID: batchID, intake: intake, processed: max(0, before - after),
         elapsed: Date().timeIntervalSince(started), crashes: outcome.crashes, interrupted: outcome.interrupted)

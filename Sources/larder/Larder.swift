@@ -12,18 +12,16 @@ struct Larder: ParsableCommand {
             Documents are registered by the SHA-256 of their bytes and go through checkpointed stages \
             (detect → extract → route → result) kept in a SQLite database, so an interrupted batch resumes where it stopped.
             """,
-        version: LarderVersion.text,
+        version: LarderVersion.text + " (`larder-worker --version` lists the native libraries)",
         subcommands: [
             Ingest.self, Resume.self, Status.self, Show.self, Export.self, Retry.self, Review.self, Check.self, Eval.self,
-            Validate.self, Work.self,
+            Validate.self,
         ])
 }
 
 enum LarderVersion {
-    static var text: String {
-        let libraries = NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        return "larder \(LarderInfo.version) (\(libraries.joined(separator: ", ")))"
-    }
+    /// `larder-worker --version` names the native libraries it runs.
+    static let text = "larder \(LarderInfo.version)"
 }
 
 /// Options every command takes.
@@ -50,7 +48,7 @@ struct CommonOptions: ParsableArguments {
         return logger
     }
 
-    /// Arguments that give a worker child the same database and configuration.
+    /// Arguments that give the worker process the same database and configuration.
     func forwarded(_ config: PipelineConfig) -> [String] {
         var arguments = ["--db", config.database]
         if let path = self.config { arguments += ["--config", path] }

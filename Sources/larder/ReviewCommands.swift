@@ -202,9 +202,8 @@ struct Check: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            var config = try options.loadConfig()
-            config.database = ":scratch:"  // unused: the check runs in its own scratch database
-            let check = GoldenCheck(goldenDirectory: golden, config: config, update: update)
+            let config = try options.loadConfig()  // its database is not used: the check runs in a scratch one
+            let check = GoldenCheck(goldenDirectory: golden, config: config, configFile: options.config, update: update)
             let outcomes = try check.run(inputs: inputs, logger: options.makeLogger())
             if options.json {
                 try printJSON(outcomes)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LarderCore
+@testable import LarderNative
 
 /// The real `larder` binary on real files, a real SQLite database and real processes.
 @Suite("larder command line", .serialized)

@@ -3,6 +3,7 @@ import LarderRecipes
 import Testing
 
 @testable import LarderCore
+@testable import LarderNative
 
 /// The recipe stage inside the real pipeline (real poppler, real SQLite).
 @Suite("recipe stage")
@@ -13,7 +14,7 @@ struct RecipeStageTests {
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
         for (name, text) in files { try text.write(toFile: folder + "/in/" + name, atomically: true, encoding: .utf8) }
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
-        _ = try Intake(store: store, pipeline: .standard, config: PipelineConfig())
+        _ = try Intake(store: store, manifest: .standard, config: PipelineConfig())
             .ingest(paths: [folder + "/in"], batchID: store.beginBatch(command: "t", inputs: []))
         try WorkQueue(store: store, pipeline: .standard, config: PipelineConfig(), logger: TestSupport.logger).run()
         var results: [String: DocumentResult] = [:]
@@ -55,7 +56,7 @@ struct RecipeStageTests {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
-        _ = try Intake(store: store, pipeline: .standard, config: PipelineConfig())
+        _ = try Intake(store: store, manifest: .standard, config: PipelineConfig())
             .ingest(paths: [TestSupport.repoPath("samples/recipes/two-recipes.pdf")], batchID: store.beginBatch(command: "t", inputs: []))
         try WorkQueue(store: store, pipeline: .standard, config: PipelineConfig(), logger: TestSupport.logger).run()
         let json = try #require(try store.resultVersions(of: 1).last).json

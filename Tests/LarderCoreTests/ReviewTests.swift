@@ -3,6 +3,7 @@ import LarderJSON
 import Testing
 
 @testable import LarderCore
+@testable import LarderNative
 
 @Suite("schemas")
 struct SchemaCatalogTests {
@@ -75,7 +76,7 @@ struct ReviewTests {
         try "Tomato Soup\nIngredients\n2 cups stock\nMethod\nSimmer 10 minutes.\n".write(toFile: folder + "/in/soup.txt", atomically: true, encoding: .utf8)
         try "Dear Sam, see you on Tuesday.\n".write(toFile: folder + "/in/letter.txt", atomically: true, encoding: .utf8)
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
-        _ = try Intake(store: store, pipeline: pipeline("r@1"), config: PipelineConfig())
+        _ = try Intake(store: store, manifest: pipeline("r@1").manifest, config: PipelineConfig())
             .ingest(paths: [folder + "/in"], batchID: store.beginBatch(command: "i", inputs: []))
         return (store, Reviewer(store: store, schemas: try SchemaCatalog.embedded.get()))
     }

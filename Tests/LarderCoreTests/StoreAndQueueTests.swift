@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LarderCore
+@testable import LarderNative
 
 /// The checkpoint store and the work queue on a real SQLite file.
 @Suite("checkpoint store and work queue")
@@ -35,7 +36,7 @@ struct StoreAndQueueTests {
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
         let path = folder + "/a.txt"
         try "2 cups flour".write(toFile: path, atomically: true, encoding: .utf8)
-        let intake = Intake(store: store, pipeline: .standard, config: PipelineConfig())
+        let intake = Intake(store: store, manifest: .standard, config: PipelineConfig())
         #expect(try intake.ingest(paths: [path], batchID: try store.beginBatch(command: "i", inputs: [])).new == 1)
         let identity = try #require(FileIdentity(statingFileAt: path))
         #expect(try store.knownHashes(of: [identity]) == [path: SHA256.hex(Data("2 cups flour".utf8))])
@@ -126,7 +127,7 @@ struct StoreAndQueueTests {
         config.workers = 2
         let first = pipeline(["a@1", "b@1", "c@1"])
         _ = try makeDocuments(5, in: folder + "/in")
-        _ = try Intake(store: store, pipeline: first, config: config).ingest(
+        _ = try Intake(store: store, manifest: first.manifest, config: config).ingest(
             paths: [folder + "/in"],
             batchID: try store.beginBatch(command: "ingest", inputs: []))
         try WorkQueue(store: store, pipeline: first, config: config, logger: TestSupport.logger).run()
@@ -151,7 +152,7 @@ struct StoreAndQueueTests {
             ProbeStage(name: "a", version: "a@1", runs: runs, failure: LarderError(.transient, "flaky disk"))
         ])
         _ = try makeDocuments(1, in: folder + "/in")
-        _ = try Intake(store: store, pipeline: flaky, config: config).ingest(
+        _ = try Intake(store: store, manifest: flaky.manifest, config: config).ingest(
             paths: [folder + "/in"], batchID: try store.beginBatch(command: "ingest", inputs: []))
         let counters = try WorkQueue(store: store, pipeline: flaky, config: config, logger: TestSupport.logger).run()
         #expect(runs.withLock { $0["a"] } == 3)
@@ -175,7 +176,7 @@ struct StoreAndQueueTests {
         defer { TestSupport.cleanUp(folder) }
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
         let config = PipelineConfig()
-        let report = try Intake(store: store, pipeline: .standard, config: config).ingest(
+        let report = try Intake(store: store, manifest: .standard, config: config).ingest(
             paths: [TestSupport.repoPath("samples")], batchID: try store.beginBatch(command: "ingest", inputs: []))
         #expect(report.errors.isEmpty)
         let counters = try WorkQueue(store: store, pipeline: .standard, config: config, logger: TestSupport.logger).run()
@@ -192,5 +193,26 @@ struct StoreAndQueueTests {
         #expect(routes["lemon-drizzle-cake.md"] == .recipe)
         #expect(routes.filter { $0.key.hasSuffix(".png") || $0.key.hasSuffix(".jpg") || $0.key.hasSuffix(".tiff") }
             .allSatisfy { $0.value == .receipt })
+    }
+}
+
+@Suite("pipeline wiring")
+struct PipelineWiringTests {
+    @Test func standardPipelineMatchesItsManifest() {
+        // `larder` registers documents from the manifest; `larder-worker` runs Pipeline.standard.
+        #expect(Pipeline.standard.manifest == PipelineManifest.standard)
+        #expect(PipelineManifest.standard.stageNames == ["detect", "extract", "route", "recipe", "result"])
+        #expect(Pipeline.standard.stages.last?.outputSchema == "result.schema.json")
+    }
+
+    @Test func workerLoadsTheNativeLibrariesAndLarderDoesNot() throws {
+        let worker = URL(fileURLWithPath: try TestSupport.larderExecutable).deletingLastPathComponent().path + "/larder-worker"
+        let version = try TestSupport.finish(TestSupport.start(["--version"], executable: worker))
+        #expect(version.status == 0)
+        for library in ["poppler-glib 22", "tesseract 5", "leptonica", "libcurl/7"] {
+            #expect(version.stdout.contains(library), "\(version.stdout)")
+        }
+        let libraries = try TestSupport.shell("ldd \(try TestSupport.larderExecutable)").stdout
+        #expect(!libraries.contains("poppler") && !libraries.contains("tesseract") && !libraries.contains("libcurl"))
     }
 }

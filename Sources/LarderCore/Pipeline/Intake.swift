@@ -10,12 +10,13 @@ import Foundation
 /// what to do, and the rest go on. Files are hashed and registered in chunks, so memory stays flat.
 public struct Intake: Sendable {
     public let store: any CheckpointStore
-    public let pipeline: Pipeline
+    /// The stages a new document gets a checkpoint row for.
+    public let stages: [String]
     public let config: PipelineConfig
 
-    public init(store: any CheckpointStore, pipeline: Pipeline, config: PipelineConfig) {
+    public init(store: any CheckpointStore, manifest: PipelineManifest, config: PipelineConfig) {
         self.store = store
-        self.pipeline = pipeline
+        self.stages = manifest.stageNames
         self.config = config
     }
 
@@ -87,7 +88,7 @@ public struct Intake: Sendable {
                 report.errors.append(error.record)
             }
         }
-        let registrations = try store.register(files, batchID: batchID, stages: pipeline.stageNames)
+        let registrations = try store.register(files, batchID: batchID, stages: stages)
         report.files += files.count
         for (file, registration) in zip(files, registrations) {
             switch registration {

@@ -1,7 +1,8 @@
-/// The one place that wires the stages: their order is the pipeline.
+/// A pipeline: stages in order. The standard one, `Pipeline.standard`, is wired in `LarderNative` (it includes
+/// the native `extract` stage); tests build their own.
 ///
-/// To add a stage, write it in `Stages/` (one file per stage) and list it here. Its version joins the
-/// pipeline version, so every document is re-examined when any stage changes.
+/// To add a stage, write it in its own file and list it in `Pipeline.standard` and in `PipelineManifest.standard`.
+/// Its version joins the pipeline version, so every document is re-examined when any stage changes.
 public struct Pipeline: Sendable {
     public let stages: [any Stage]
 
@@ -9,17 +10,12 @@ public struct Pipeline: Sendable {
         self.stages = stages
     }
 
-    /// detect → extract → route → recipe → result.
-    public static let standard = Pipeline(stages: [
-        DetectStage(), ExtractStage(), RouteStage(), RecipeStage(), ResultStage(),
-    ])
+    /// The stages' names and versions.
+    public var manifest: PipelineManifest {
+        PipelineManifest(stages: stages.map { StageDeclaration(name: $0.name, version: $0.version) })
+    }
 
-    /// The last stage's output is the document's result: validated, versioned, reviewed, exported.
-    public var resultStage: String? { stages.last?.name }
-
-    public var stageNames: [String] { stages.map(\.name) }
-
-    /// All stage versions together. A document settled under another pipeline version is looked at again; only
-    /// the stages whose own version changed (and those after them) actually rerun.
-    public var version: String { stages.map(\.version).joined(separator: "+") }
+    public var stageNames: [String] { manifest.stageNames }
+    public var version: String { manifest.version }
+    public var resultStage: String? { manifest.resultStage }
 }

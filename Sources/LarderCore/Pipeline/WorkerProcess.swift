@@ -5,7 +5,8 @@ import Logging
 /// Runs the work queue in a child process and restarts it if it crashes, so a native crash on one malicious
 /// file never ends a batch.
 ///
-/// `larder ingest` registers the files itself, then starts `larder work` (same binary) and waits:
+/// `larder ingest` registers the files itself, then starts `larder-worker` (installed next to `larder`; it links the
+/// native libraries, which `larder` itself does not load) and waits:
 /// - the child dies of a signal (SIGSEGV in poppler, say) → it is started again; the stages it left `running`
 ///   have had their attempt counted, run again first one document at a time, and a document that keeps
 ///   crashing is quarantined after `max_attempts` (see ``WorkQueue``);
@@ -14,9 +15,9 @@ import Logging
 /// - the child runs with `OMP_THREAD_LIMIT=1`, which libgomp (tesseract) reads before `main`, in its own process
 ///   group, and exits if `larder ingest` is killed.
 public struct WorkerProcess: Sendable {
-    /// The `larder` executable.
+    /// The `larder-worker` executable.
     public var executable: String
-    /// Arguments after the executable, e.g. `["work", "--db", path]`.
+    /// Arguments after the executable, e.g. `["--db", path]`.
     public var arguments: [String]
     /// Restarts allowed after crashes before giving up (each crash also counts against the documents in flight).
     public var maxRestarts = 100
@@ -42,9 +43,18 @@ public struct WorkerProcess: Sendable {
         }
     }
 
-    /// The path of the running executable, for starting the worker child.
-    public static var currentExecutable: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    /// `larder-worker` next to the running executable, or `$LARDER_WORKER`.
+    public static func workerExecutable() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["LARDER_WORKER"], !path.isEmpty { return path }
+        let current =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent("larder-worker").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw LarderError(
+                .configuration, "larder-worker is not installed next to larder",
+                hint: "build or install both executables (swift build builds both), or set LARDER_WORKER", path: path)
+        }
+        return path
     }
 
     public func run(logger: Logger) throws -> Outcome {

@@ -8,11 +8,14 @@ import Logging
 public struct GoldenCheck: Sendable {
     public var goldenDirectory: String
     public var config: PipelineConfig
+    /// The configuration file the worker reads (limits and so on), if any.
+    public var configFile: String?
     public var update: Bool
 
-    public init(goldenDirectory: String, config: PipelineConfig, update: Bool) {
+    public init(goldenDirectory: String, config: PipelineConfig, configFile: String?, update: Bool) {
         self.goldenDirectory = goldenDirectory
         self.config = config
+        self.configFile = configFile
         self.update = update
     }
 
@@ -48,13 +51,18 @@ public struct GoldenCheck: Sendable {
     public func run(inputs: [String], logger: Logger) throws -> [Outcome] {
         let scratch = NSTemporaryDirectory() + "larder-check-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let store = try SQLiteCheckpointStore(path: scratch + "/check.sqlite")
-        let intake = try Intake(store: store, pipeline: .standard, config: config)
+        let database = scratch + "/check.sqlite"
+        let store = try SQLiteCheckpointStore(path: database)
+        let intake = try Intake(store: store, manifest: .standard, config: config)
             .ingest(paths: inputs, batchID: store.beginBatch(command: "check", inputs: inputs))
         if let error = intake.errors.first {
             throw LarderError(record: error)
         }
-        try WorkQueue(store: store, pipeline: .standard, config: config, logger: logger).run()
+        // The same worker process `larder ingest` runs, on the scratch database.
+        var arguments = ["--db", database, "--workers", String(config.effectiveWorkers)]
+        if let configFile { arguments += ["--config", configFile] }
+        let outcome = try WorkerProcess(executable: WorkerProcess.workerExecutable(), arguments: arguments).run(logger: logger)
+        if outcome.interrupted { throw LarderError(.interrupted, "the check was interrupted") }
         if update {
             try FileManager.default.createDirectory(atPath: goldenDirectory, withIntermediateDirectories: true)
         }

@@ -6,8 +6,9 @@ import Foundation
 /// that contradicts a binary file name (HTML saved as `.pdf`), images over `limits.max_image_pixels`, and files
 /// changed since they were registered.
 public struct DetectStage: Stage {
-    public let name = "detect"
-    public let version = "detect@1"
+    public static let declaration = StageDeclaration(name: "detect", version: "detect@1")
+    public let name = declaration.name
+    public let version = declaration.version
 
     public init() {}
 

@@ -7,8 +7,9 @@ import LarderRecipes
 /// for text the normalised lines — each with its page and line number, so every value keeps its provenance.
 /// Output: ``RecipeStageOutput``. Documents routed elsewhere pass through with no recipes.
 public struct RecipeStage: Stage {
-    public let name = "recipe"
-    public let version = "recipe@1"
+    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@1")
+    public let name = declaration.name
+    public let version = declaration.version
 
     public init() {}
 

@@ -7,8 +7,9 @@ import LarderRecipes
 /// says whether a person should look at it and why. Its output is the document's result: validated against the
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
-    public let name = "result"
-    public let version = "result@3"
+    public static let declaration = StageDeclaration(name: "result", version: "result@3")
+    public let name = declaration.name
+    public let version = declaration.version
     public let outputSchema: String? = "result.schema.json"
     /// Recipes parsed with less confidence than this go to review.
     public static let lowConfidence = 0.5

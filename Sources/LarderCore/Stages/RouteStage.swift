@@ -6,8 +6,9 @@ import Foundation
 /// Images are routed to receipts (receipts arrive as photos); a PDF or text is scored on recipe words
 /// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
 public struct RouteStage: Stage {
-    public let name = "route"
-    public let version = "route@1"
+    public static let declaration = StageDeclaration(name: "route", version: "route@1")
+    public let name = declaration.name
+    public let version = declaration.version
 
     public init() {}
 

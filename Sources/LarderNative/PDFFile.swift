@@ -1,5 +1,6 @@
 import CPoppler
 import Foundation
+import LarderCore
 
 /// A PDF opened with poppler-glib. Owns the `PopplerDocument` and releases it in `deinit`.
 ///
@@ -109,25 +110,3 @@ final class PDFFile {
     }
 }
 
-/// One page's text as poppler reads it, with runs of the same font and size.
-public struct PDFPageText: Codable, Sendable, Equatable {
-    /// 1-based page number.
-    public var number: Int
-    /// Page size in points.
-    public var width: Double
-    public var height: Double
-    public var text: String
-    /// Runs of one font and size over `text`, as Unicode-scalar offsets `[start, end)`.
-    public var spans: [PDFFontSpan]
-    /// The lines in reading order (columns side by side never interleave), with boxes and font sizes.
-    /// Empty for text documents, whose lines are `text`'s.
-    public var lines: [PDFLine] = []
-}
-
-public struct PDFFontSpan: Codable, Sendable, Equatable {
-    public var start: Int
-    public var end: Int
-    public var font: String
-    /// Font size in points; headings stand out by size.
-    public var size: Double
-}

@@ -2,6 +2,7 @@ import CCurl
 import CPoppler
 import CTesseract
 import Foundation
+import LarderCore
 
 /// Versions of the native libraries this build links, for `larder version` and bug reports.
 public enum NativeLibraries {

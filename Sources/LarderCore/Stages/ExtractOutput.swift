@@ -1,95 +1,5 @@
 import Foundation
 
-/// Stage 2, `extract`: the document's text, page by page.
-///
-/// - PDF: per-page text and font-size runs through poppler-glib (``PDFFile``). Fails on encrypted, damaged,
-///   truncated and page-less PDFs, and on PDFs over `limits.max_pdf_pages`. A PDF with no text at all is marked
-///   `needsOCR` (a scan).
-/// - Text, Markdown, HTML, JSON: decoded with the encoding `detect` found and normalised (line ends, NFC,
-///   odd spaces, trailing blanks) into one page. HTML is reduced to its visible text.
-/// - Images: no text yet (`needsOCR`); the OCR stage reads them.
-public struct ExtractStage: Stage {
-    public let name = "extract"
-    public let version = "extract@2"
-
-    public init() {}
-
-    public func run(_ input: StageInput) throws -> StageOutput {
-        let detected = try input.output(of: "detect", as: DetectOutput.self)
-        let path = input.document.path
-        switch detected.format {
-        case .pdf:
-            return try StageOutput(Self.extractPDF(path: path, maxPages: input.config.limits.maxPDFPages))
-        case .png, .jpeg, .tiff:
-            return try StageOutput(ExtractOutput(format: detected.format, pages: [], needsOCR: true))
-        case .text, .markdown, .html, .json:
-            let data = try DetectStage.readRegisteredBytes(of: input.document)
-            guard let decoded = TextDecoding.decode(data) else {
-                throw LarderError(.badInput, "the text can no longer be decoded", path: path)
-            }
-            var text = decoded.text
-            if detected.format == .html { text = HTMLText.visibleText(of: text) }
-            text = TextNormalizer.normalize(text)
-            let page = PDFPageText(number: 1, width: 0, height: 0, text: text, spans: [])
-            return try StageOutput(ExtractOutput(format: detected.format, pages: [page], needsOCR: false))
-        }
-    }
-
-    static func extractPDF(path: String, maxPages: Int) throws -> ExtractOutput {
-        if !Self.hasEndOfFileMarker(path: path) {
-            throw LarderError(
-                .badInput, "truncated PDF: the file ends before its end-of-file marker (%%EOF)",
-                hint: "the download or copy was cut short; get the whole file again", path: path)
-        }
-        let pdf: PDFFile
-        do {
-            pdf = try PDFFile(path: path)
-        } catch .encrypted {
-            throw LarderError(
-                .badInput, "encrypted PDF: it needs a password to open",
-                hint: "save a copy without the password (e.g. `qpdf --decrypt --password=PW in.pdf out.pdf`) and ingest that",
-                path: path)
-        } catch .damaged(let message) {
-            throw LarderError(
-                .badInput, "damaged PDF: poppler could not open it (\(message))",
-                hint: "re-export or re-download the file", path: path)
-        }
-        let count = pdf.pageCount
-        if count == 0 {
-            throw LarderError(
-                .badInput, "the PDF has no pages", hint: "re-export it from the program that made it", path: path)
-        }
-        if count > maxPages {
-            throw LarderError(
-                .overLimit, "the PDF has \(count) pages, over the limit of \(maxPages)",
-                hint: "split it, or raise limits.max_pdf_pages in pipeline.yml", path: path)
-        }
-        var pages: [PDFPageText] = []
-        pages.reserveCapacity(count)
-        for index in 0..<count {
-            guard let page = pdf.page(index) else {
-                throw LarderError(
-                    .badInput, "poppler could not load this page", hint: "re-export the PDF", path: path,
-                    page: index + 1)
-            }
-            pages.append(page)
-        }
-        let hasText = pages.contains { !$0.text.allSatisfy(\.isWhitespace) }
-        return ExtractOutput(format: .pdf, pages: pages, needsOCR: !hasText)
-    }
-
-    /// A complete PDF ends with `%%EOF` (possibly followed by a little whitespace or padding).
-    private static func hasEndOfFileMarker(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return true }  // poppler reports the error
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd() else { return true }
-        let tail = min(size, 2048)
-        try? handle.seek(toOffset: size - tail)
-        guard let data = try? handle.read(upToCount: Int(tail)) else { return true }
-        return data.range(of: Data("%%EOF".utf8)) != nil
-    }
-}
-
 /// What `extract` found: one entry per page (one page for text formats).
 public struct ExtractOutput: Codable, Sendable, Equatable {
     public var format: DocumentFormat
@@ -97,8 +7,30 @@ public struct ExtractOutput: Codable, Sendable, Equatable {
     /// True for images and for PDFs without a text layer: only OCR can read them.
     public var needsOCR: Bool
 
+    public init(format: DocumentFormat, pages: [PDFPageText], needsOCR: Bool) {
+        self.format = format
+        self.pages = pages
+        self.needsOCR = needsOCR
+    }
+
     /// All pages' text, separated by form feeds.
     public var text: String { pages.map(\.text).joined(separator: "\u{0C}") }
+}
+
+/// The text formats' half of `extract` (the PDF half calls poppler and lives in `LarderNative`).
+public enum TextExtraction {
+    /// Text, Markdown, HTML or JSON → one normalised page (HTML reduced to its visible text).
+    public static func extract(_ document: DocumentRecord, format: DocumentFormat) throws -> ExtractOutput {
+        let data = try DetectStage.readRegisteredBytes(of: document)
+        guard let decoded = TextDecoding.decode(data) else {
+            throw LarderError(.badInput, "the text can no longer be decoded", path: document.path)
+        }
+        var text = decoded.text
+        if format == .html { text = HTMLText.visibleText(of: text) }
+        text = TextNormalizer.normalize(text)
+        let page = PDFPageText(number: 1, width: 0, height: 0, text: text, spans: [])
+        return ExtractOutput(format: format, pages: [page], needsOCR: false)
+    }
 }
 
 /// Normalises decoded text so later stages see one form: `\n` line ends, NFC, plain spaces, no trailing blanks,
@@ -136,7 +68,7 @@ public enum TextNormalizer {
 }
 
 /// The visible text of an HTML page: scripts and styles dropped, block elements as line breaks, entities decoded.
-enum HTMLText {
+public enum HTMLText {
     private static let hidden = try! NSRegularExpression(
         pattern: "<(script|style|noscript|template)\\b[^>]*>.*?</\\1\\s*>|<!--.*?-->",
         options: [.caseInsensitive, .dotMatchesLineSeparators])
@@ -147,7 +79,7 @@ enum HTMLText {
     private static let tags = try! NSRegularExpression(pattern: "<[^>]*>", options: [])
     private static let spaces = try! NSRegularExpression(pattern: "[ \\t]+", options: [])
 
-    static func visibleText(of html: String) -> String {
+    public static func visibleText(of html: String) -> String {
         var text = replace(hidden, in: html, with: "")
         text = replace(breaks, in: text, with: "\n")
         text = replace(items, in: text, with: "\n- ")
@@ -169,7 +101,7 @@ enum HTMLText {
         "rdquo": "”", "ldquo": "“", "eacute": "é", "egrave": "è", "times": "×",
     ]
 
-    static func decodeEntities(_ text: String) -> String {
+    public static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var result = ""
         var rest = text[...]
@@ -196,5 +128,66 @@ enum HTMLText {
             rest = after
         }
         return result + rest
+    }
+}
+
+/// One page's text as poppler reads it, with runs of the same font and size.
+public struct PDFPageText: Codable, Sendable, Equatable {
+    /// 1-based page number.
+    public var number: Int
+    /// Page size in points.
+    public var width: Double
+    public var height: Double
+    public var text: String
+    /// Runs of one font and size over `text`, as Unicode-scalar offsets `[start, end)`.
+    public var spans: [PDFFontSpan]
+    /// The lines in reading order (columns side by side never interleave), with boxes and font sizes.
+    /// Empty for text documents, whose lines are `text`'s.
+    public var lines: [PDFLine] = []
+
+    public init(number: Int, width: Double, height: Double, text: String, spans: [PDFFontSpan], lines: [PDFLine] = []) {
+        self.number = number
+        self.width = width
+        self.height = height
+        self.text = text
+        self.spans = spans
+        self.lines = lines
+    }
+}
+
+public struct PDFFontSpan: Codable, Sendable, Equatable {
+    public var start: Int
+    public var end: Int
+    public var font: String
+    /// Font size in points; headings stand out by size.
+    public var size: Double
+
+    public init(start: Int, end: Int, font: String, size: Double) {
+        self.start = start
+        self.end = end
+        self.font = font
+        self.size = size
+    }
+}
+
+/// A line of a PDF page in reading order, with its box (points, origin top-left) and largest font size.
+public struct PDFLine: Codable, Sendable, Equatable {
+    public var text: String
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public var fontSize: Double
+    /// Most of its glyphs are in a bold font.
+    public var bold: Bool
+
+    public init(text: String, x: Double, y: Double, width: Double, height: Double, fontSize: Double, bold: Bool) {
+        self.text = text
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.fontSize = fontSize
+        self.bold = bold
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 
 /// Rebuilds a page's reading order from glyph positions, so that columns side by side never interleave.
 ///
@@ -152,14 +153,3 @@ enum ReadingOrder {
     private static func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 }
 
-/// A line of a PDF page in reading order, with its box (points, origin top-left) and largest font size.
-public struct PDFLine: Codable, Sendable, Equatable {
-    public var text: String
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-    public var fontSize: Double
-    /// Most of its glyphs are in a bold font.
-    public var bold: Bool
-}

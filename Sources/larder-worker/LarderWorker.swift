@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import LarderCore
+import LarderNative
+import Logging
+
+/// The worker process `larder ingest`, `resume`, `retry` and `check` start (see `WorkerProcess`): it links the
+/// native libraries (poppler, tesseract, libcurl) that `larder` itself does not load, runs the standard pipeline
+/// over every document with work left, and exits. Not meant to be run by hand, but harmless if it is.
+@main
+struct LarderWorker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "larder-worker",
+        abstract: "Process queued documents (started by larder ingest, resume, retry and check).",
+        version: "larder-worker \(LarderInfo.version) ("
+            + NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            + ")")
+
+    @Option(help: "Checkpoint database.")
+    var db: String?
+
+    @Option(help: "Pipeline configuration.")
+    var config: String?
+
+    @Option(help: "Documents processed at once.")
+    var workers: Int?
+
+    @Flag(name: .shortAndLong, help: "Log more detail on standard error.")
+    var verbose = false
+
+    func run() throws {
+        var logger = Logger(label: "larder-worker") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .debug : .notice
+        do {
+            precondition(
+                Pipeline.standard.manifest == PipelineManifest.standard,
+                "Pipeline.standard and PipelineManifest.standard disagree: update both")
+            var configuration = try ConfigLocator.resolve(configPath: config, databasePath: db)
+            if let workers { configuration.workers = workers }
+            WorkerChild.exitWhenSupervisorDies()
+            try WorkerChild.lockDatabase(configuration.database, logger: logger)
+            let store = try SQLiteCheckpointStore(path: configuration.database)
+            let queue = try WorkQueue(
+                store: store, pipeline: .standard, config: configuration, logger: logger,
+                diagnostics: .fromEnvironment())
+            let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)
+            defer { sources.forEach { $0.cancel() } }
+            let counters = try queue.run(progress: ProgressReporter(interval: configuration.progressIntervalSeconds))
+            logger.debug("processed \(counters.documents) documents, ran \(counters.stagesRun) stages")
+        } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder-worker: error: \(error)\n".utf8))
+            throw ExitCode(error.kind == .configuration ? 2 : error.kind == .database ? 3 : 1)
+        }
+    }
+}
