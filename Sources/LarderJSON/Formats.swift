@@ -160,7 +160,7 @@ enum FormatValidators {
             let lower = label.lowercased()
             if lower.count >= 4, Array(lower)[2] == "-", Array(lower)[3] == "-", !lower.hasPrefix("xn--") { return false }
             if lower.hasPrefix("xn--") && !idn {
-                guard label.utf8.count > 4, decodePunycode(String(lower.dropFirst(4))) != nil else { return false }
+                guard label.utf8.count > 4, Punycode.decode(String(lower.dropFirst(4))) != nil else { return false }
             }
             for u in label.unicodeScalars {
                 if u.isASCII {
@@ -179,47 +179,6 @@ enum FormatValidators {
         return true
     }
 
-    /// RFC 3492 decoding (only used to check validity).
-    static func decodePunycode(_ s: String) -> [UInt32]? {
-        let base = 36, tmin = 1, tmax = 26, skew = 38, damp = 700
-        var n = 128, i = 0, bias = 72
-        var output: [UInt32] = []
-        var input = Array(s.unicodeScalars)
-        if let d = input.lastIndex(of: "-") {
-            for c in input[..<d] { guard c.isASCII else { return nil }; output.append(c.value) }
-            input = Array(input[(d + 1)...])
-        }
-        var pos = 0
-        while pos < input.count {
-            let oldi = i
-            var w = 1
-            var k = base
-            while true {
-                guard pos < input.count else { return nil }
-                let c = input[pos].value; pos += 1
-                let digit: Int
-                if c >= 48 && c <= 57 { digit = Int(c) - 22 } else if c >= 97 && c <= 122 { digit = Int(c) - 97 } else if c >= 65 && c <= 90 { digit = Int(c) - 65 } else { return nil }
-                i += digit * w
-                if i > 0x10FFFF * 64 { return nil }
-                let t = k <= bias ? tmin : (k >= bias + tmax ? tmax : k - bias)
-                if digit < t { break }
-                w *= base - t
-                k += base
-            }
-            var delta = i - oldi
-            delta = oldi == 0 ? delta / damp : delta / 2
-            delta += delta / (output.count + 1)
-            var kk = 0
-            while delta > ((base - tmin) * tmax) / 2 { delta /= base - tmin; kk += base }
-            bias = kk + (base - tmin + 1) * delta / (delta + skew)
-            n += i / (output.count + 1)
-            i %= output.count + 1
-            guard n <= 0x10FFFF else { return nil }
-            output.insert(UInt32(n), at: i)
-            i += 1
-        }
-        return output
-    }
 
     static func isEmail(_ s: String, idn: Bool) -> Bool {
         guard let at = s.lastIndex(of: "@") else { return false }

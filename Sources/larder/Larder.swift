@@ -62,3 +62,12 @@ func printJSON<T: Encodable>(_ value: T) throws {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
+
+/// The document an argument names (id, SHA-256 prefix or path), or exit 4 with a message.
+func findDocument(_ reference: String, in store: any CheckpointStore) throws -> DocumentRecord {
+    guard let document = try store.document(matching: reference) else {
+        printError("larder: no document matches '\(reference)' (try an id or path from `larder status`)")
+        throw LarderExit.notFound
+    }
+    return document
+}

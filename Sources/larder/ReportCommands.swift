@@ -66,10 +66,7 @@ struct Show: ParsableCommand {
         try reportingErrors {
             let config = try options.loadConfig()
             let store = try SQLiteCheckpointStore(path: config.database)
-            guard let record = try store.document(matching: document) else {
-                printError("larder: no document matches '\(document)' (try an id or path from `larder status`)")
-                throw LarderExit.notFound
-            }
+            let record = try findDocument(document, in: store)
             let rows = try store.stages(of: record.id)
             if options.json {
                 var checkpoints: [[String: Any]] = []

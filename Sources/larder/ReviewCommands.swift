@@ -22,11 +22,7 @@ private func reviewer(_ options: CommonOptions) throws -> (SQLiteCheckpointStore
 }
 
 private func documentID(_ reference: String, in store: SQLiteCheckpointStore) throws -> Int64 {
-    guard let document = try store.document(matching: reference) else {
-        printError("larder: no document matches '\(reference)' (try an id or path from `larder review`)")
-        throw LarderExit.notFound
-    }
-    return document.id
+    try findDocument(reference, in: store).id
 }
 
 struct ReviewList: ParsableCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import LarderCore
+@testable import LarderCore
 import Logging
 import Testing
 
@@ -115,17 +115,5 @@ enum TestSupport {
             Issue.record("cannot decode \(T.self) from stdout:\n\(run.stdout)\nstderr:\n\(run.stderr)")
             throw error
         }
-    }
-}
-
-/// A value behind a lock, for test threads.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
