@@ -18,10 +18,11 @@ demo: build
 	$(LARDER) status --db $(DEMO_DB)
 	$(LARDER) export --db $(DEMO_DB) --out .build/demo/out
 
-# The whole test suite (unit and integration tests with real poppler and SQLite, the crash/resume test).
+# The whole test suite (unit and integration tests with real poppler, tesseract and SQLite, the crash/resume
+# test). OMP_THREAD_LIMIT=1: tesseract's OpenMP threads slow OCR down on 2 cores (libgomp reads it before main).
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	OMP_THREAD_LIMIT=1 $(SWIFT) test --skip-build
 
 # Speed and memory against pdftotext (not part of the tests: this machine is shared and noisy).
 bench: build

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "LarderJSON", targets: ["LarderJSON"]),
         .library(name: "LarderIngredients", targets: ["LarderIngredients"]),
         .library(name: "LarderRecipes", targets: ["LarderRecipes"]),
+        .library(name: "LarderReceipts", targets: ["LarderReceipts"]),
         .executable(name: "larder", targets: ["larder"]),
         .executable(name: "larder-worker", targets: ["larder-worker"]),
     ],
@@ -36,19 +37,30 @@ let package = Package(
         // MARK: Recipe structure from a document's lines: recipes, sections, ingredients, steps, times, yields.
         .target(name: "LarderRecipes", dependencies: ["LarderIngredients"]),
 
+        // MARK: Receipt text → store, date, items, totals; product → base ingredient; allergens; pantry items.
+        // The lexicon is derived from USDA FoodData Central (public domain) and Open Food Facts (ODbL): see
+        // Sources/LarderReceipts/Resources/LEXICON-LICENSE.md.
+        .target(
+            name: "LarderReceipts",
+            exclude: ["Resources/LEXICON-LICENSE.md"],
+            resources: [.copy("Resources/lexicon.tsv")]),
+
+        // MARK: Receipt OCR through tesseract + leptonica, and the receipt evaluation (which runs OCR).
+        .target(name: "LarderOCR", dependencies: ["LarderReceipts", "CTesseract"]),
+
         // MARK: Library: model, configuration, checkpoint store, work queue, pure-Swift stages, schemas, review.
         // Links no C library, so the `larder` command starts fast.
         .target(
             name: "LarderCore",
             dependencies: [
-                "LarderJSON", "LarderRecipes",
+                "LarderJSON", "LarderRecipes", "LarderReceipts",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
         // MARK: The stages that call C (poppler today; tesseract and libcurl next) and `Pipeline.standard`.
-        .target(name: "LarderNative", dependencies: ["LarderCore", "CPoppler", "CTesseract", "CCurl"]),
+        .target(name: "LarderNative", dependencies: ["LarderCore", "LarderOCR", "CPoppler", "CTesseract", "CCurl"]),
 
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
@@ -74,5 +86,6 @@ let package = Package(
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
+        .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
     ]
 )

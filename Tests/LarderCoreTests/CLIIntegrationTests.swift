@@ -181,7 +181,8 @@ struct ResumeTests {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let corpus = folder + "/corpus"
-        try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) \(Self.documentCount) \(corpus) --seed 3")
+        let made = try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) \(Self.documentCount) \(corpus) --seed 3")
+        #expect(made.status == 0, "\(made.stderr)")
         let stagesPerDocument = Pipeline.standard.stages.count
         let total = Self.documentCount * stagesPerDocument
 
@@ -239,7 +240,8 @@ struct ResumeTests {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let corpus = folder + "/corpus"
-        try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) 300 \(corpus) --seed 5")
+        let made = try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) 300 \(corpus) --seed 5")
+        #expect(made.status == 0, "\(made.stderr)")
         let database = folder + "/db.sqlite"
         let started = try TestSupport.start(["ingest", "--json", "--db", database, corpus])
         while started.process.isRunning, try Self.doneStages(database) < 150 { usleep(5_000) }
@@ -254,6 +256,8 @@ struct ResumeTests {
             // In-flight stages finished or were released: nothing is left marked running.
             let running = try SQLiteCheckpointStore(path: database).stageCounts().filter { $0.status == .running }
             #expect(running.isEmpty)
+        } else {
+            #expect(result.status == 0, "the batch finished before the SIGINT: \(result.stderr)")
         }
         let resume = try TestSupport.larder(["resume", "--json", "--db", database])
         #expect(resume.status == 0, "\(resume.stderr)")

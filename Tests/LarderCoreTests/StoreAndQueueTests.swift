@@ -30,6 +30,21 @@ struct StoreAndQueueTests {
         #expect(try store.document(matching: "2")?.path == "/b")
     }
 
+    @Test func manyOpenersOfANewDatabaseAllSucceed() throws {
+        // `larder ingest` creating the database while `larder status` opens it: both must work.
+        for round in 0..<5 {
+            let folder = try TestSupport.temporaryFolder()
+            defer { TestSupport.cleanUp(folder) }
+            let failures = Locked<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                do { _ = try SQLiteCheckpointStore(path: folder + "/new.sqlite").stageCounts() } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty, "round \(round): \(failures.withLock { $0 })")
+        }
+    }
+
     @Test func unchangedFilesAreNotHashedAgain() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }

@@ -22,8 +22,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         do {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrate(pool)
+            pool = try Self.open(path: path, configuration: configuration)
         } catch {
             throw LarderError(
                 .database, "cannot open the checkpoint database: \(error)",
@@ -31,16 +30,22 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         }
     }
 
-    /// Two processes opening a new database at once may both try to create the schema (the migrator reads which
-    /// migrations ran before it takes the write lock); the loser's retry sees the winner's schema.
-    private static func migrate(_ pool: DatabasePool) throws {
-        for attempt in 1...5 {
+    /// Opens the pool and brings the schema up to date. Two processes opening a new database at once (`larder
+    /// ingest` creating it while `larder status` looks) can collide: one switches the file to WAL while the other
+    /// holds it, or both try to create the schema (the migrator reads which migrations ran before it takes the
+    /// write lock). The loser retries for up to about two seconds and then sees the winner's schema.
+    private static func open(path: String, configuration: Configuration) throws -> DatabasePool {
+        let transient: [ResultCode] = [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CONSTRAINT, .SQLITE_ERROR]
+        for attempt in 1... {
             do {
-                return try migrator.migrate(pool)
-            } catch let error as DatabaseError where attempt < 5 && error.message?.contains("already exists") == true {
-                usleep(20_000)
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try migrator.migrate(pool)
+                return pool
+            } catch let error as DatabaseError where attempt < 40 && transient.contains(error.resultCode) {
+                usleep(50_000)
             }
         }
+        fatalError("unreachable")
     }
 
     private static var migrator: DatabaseMigrator {

@@ -1,0 +1,405 @@
+internal import CTesseract
+import Foundation
+import LarderReceipts
+
+/// Resource limits for one recognition.
+public struct OCRLimits: Sendable, Equatable {
+    /// Images with more pixels than this (width × height, read from the file header before decoding)
+    /// are refused with ``ReceiptError/Code/imageTooLarge``. Default 40 megapixels (~350 MiB peak).
+    public var maxPixels: Int
+    /// Deadline for `TessBaseAPIRecognize`, enforced through tesseract's progress monitor
+    /// (`TessMonitorSetDeadlineMSecs`): tesseract stops between words once it passes, and the call throws
+    /// ``ReceiptError/Code/timedOut``. Preprocessing and orientation detection are not covered (they are
+    /// bounded by ``maxPixels``). `nil` = no deadline. Default 60 s.
+    public var timeLimit: Duration?
+
+    /// Creates limits.
+    public init(maxPixels: Int = 40_000_000, timeLimit: Duration? = .seconds(60)) {
+        self.maxPixels = maxPixels
+        self.timeLimit = timeLimit
+    }
+
+    /// 40 MP, 60 s.
+    public static let `default` = OCRLimits()
+}
+
+/// Image preprocessing applied before recognition. Defaults are what measured best on the project
+/// samples and SROIE (see the package README / report).
+public struct OCRPreprocessing: Sendable, Equatable {
+    /// Binarisation methods.
+    public enum Binarization: String, Sendable, Equatable, CaseIterable {
+        /// Leave the 8-bit grayscale image to tesseract's own Otsu thresholding.
+        case none
+        /// Leptonica `pixOtsuAdaptiveThreshold` (tiles 300×300, score fraction 0.1).
+        case otsuAdaptive
+        /// Leptonica `pixSauvolaBinarize` (window 25, k 0.35): local, helps uneven lighting.
+        case sauvola
+    }
+
+    /// Images narrower than this are scaled ×2 (linear interpolation) before recognition; `nil` disables.
+    public var upscaleBelowWidth: Int?
+    /// Find and correct small skew (leptonica `pixFindSkewAndDeskew`).
+    public var deskew: Bool
+    /// Skew angles (degrees) below this are left alone: rotating by a fraction of a degree blurs more
+    /// than it straightens.
+    public var deskewMinAngle: Double
+    /// When to run orientation detection.
+    public enum OrientationDetection: String, Sendable, Equatable, CaseIterable {
+        /// Never: images are used as they are.
+        case never
+        /// Only for landscape images (wider than tall): a receipt photographed sideways. Saves the
+        /// ~0.25 s OSD pass on upright receipts, which are portrait.
+        case whenLandscape
+        /// Every image (also catches upside-down receipts).
+        case always
+    }
+
+    /// Detect sideways / upside-down pages with tesseract OSD (needs `tesseract-ocr-osd`) and rotate by
+    /// quarter turns. Failures (no OSD data, too little text) are ignored: the image is used as is.
+    public var detectOrientation: OrientationDetection
+    /// Minimum OSD orientation confidence before a rotation is applied.
+    public var orientationMinConfidence: Double
+    /// Optional binarisation.
+    public var binarization: Binarization
+    /// Flatten uneven lighting / faded paper with leptonica `pixBackgroundNormSimple` before recognition.
+    public var normalizeBackground: Bool
+    /// When the first pass reads fewer than ``fallbackBelowCharacters`` characters in confident lines
+    /// (confidence ≥ 50), recognise again after thickening dark strokes (grayscale erosion 3×3, joins the
+    /// dots of faint dot-matrix print) and this binarisation, and keep the better pass. `nil` disables.
+    /// Default ``Binarization/otsuAdaptive``.
+    public var fallbackBinarization: Binarization?
+    /// See ``fallbackBinarization``. Default 120 characters.
+    public var fallbackBelowCharacters: Int
+
+    /// Creates a preprocessing configuration.
+    public init(
+        upscaleBelowWidth: Int? = 500,
+        deskew: Bool = true,
+        detectOrientation: OrientationDetection = .whenLandscape,
+        orientationMinConfidence: Double = 2.0,
+        binarization: Binarization = .none,
+        normalizeBackground: Bool = false,
+        deskewMinAngle: Double = 0.0,
+        fallbackBinarization: Binarization? = .otsuAdaptive,
+        fallbackBelowCharacters: Int = 120
+    ) {
+        self.deskewMinAngle = deskewMinAngle
+        self.fallbackBinarization = fallbackBinarization
+        self.fallbackBelowCharacters = fallbackBelowCharacters
+        self.normalizeBackground = normalizeBackground
+        self.upscaleBelowWidth = upscaleBelowWidth
+        self.deskew = deskew
+        self.detectOrientation = detectOrientation
+        self.orientationMinConfidence = orientationMinConfidence
+        self.binarization = binarization
+    }
+
+    /// The defaults.
+    public static let `default` = OCRPreprocessing()
+    /// Grayscale conversion only.
+    public static let minimal = OCRPreprocessing(upscaleBelowWidth: nil, deskew: false, detectOrientation: .never)
+}
+
+/// Tesseract page segmentation modes that suit receipts.
+public enum PageSegmentation: Int32, Sendable, Equatable, CaseIterable {
+    /// PSM 4: a single column of text of variable sizes.
+    case singleColumn = 4
+    /// PSM 6: a single uniform block of text. Keeps each receipt line (name … price) whole.
+    case singleBlock = 6
+    /// PSM 3: tesseract's automatic layout analysis (splits price columns from names on receipts).
+    case automatic = 3
+}
+
+/// An owning wrapper over one tesseract engine (`TessBaseAPI`) with leptonica preprocessing.
+///
+/// **Not `Sendable` and not thread-safe**: a tesseract handle must be used by one thread at a time. Create
+/// one engine per worker thread (init costs 60–100 ms and ~12–30 MiB) and reuse it for many images, off
+/// Swift's cooperative pool (OCR blocks for hundreds of milliseconds).
+///
+/// **OpenMP**: Debian's libtesseract uses libgomp, whose default threading made OCR ~2.5× slower on two
+/// cores. Run processes that use this type with `OMP_THREAD_LIMIT=1` in the environment (setting it inside
+/// `main` is too late), e.g. `OMP_THREAD_LIMIT=1 swift test`, and parallelise by image instead.
+///
+/// Debugging: with `LARDER_OCR_DEBUG_DIR` set to a folder, each preprocessed image is written there as
+/// `<name>.png` exactly as tesseract receives it.
+public final class OCREngine {
+    private let handle: OpaquePointer
+    /// A second handle initialised with the `osd` model, created on first use; `nil` after a failed start.
+    private var osdHandle: OpaquePointer?
+    private var osdUnavailable = false
+    /// The page segmentation mode used for recognition.
+    public let pageSegmentation: PageSegmentation
+    /// The preprocessing applied to each image.
+    public let preprocessing: OCRPreprocessing
+
+    /// Starts tesseract with the English model from the compiled-in tessdata path (or `TESSDATA_PREFIX`,
+    /// which must name the tessdata folder itself).
+    /// - Throws: ``ReceiptError`` `.engineUnavailable` when the model cannot be loaded.
+    public init(pageSegmentation: PageSegmentation = .singleBlock, preprocessing: OCRPreprocessing = .default) throws {
+        // Leptonica reports decode problems on stderr; they reach callers as ReceiptError instead.
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+        guard let api = TessBaseAPICreate() else {
+            throw ReceiptError(.engineUnavailable, path: nil, message: "TessBaseAPICreate returned nil",
+                               hint: "Check that libtesseract is installed correctly.")
+        }
+        if TessBaseAPIInit3(api, nil, "eng") != 0 {
+            TessBaseAPIDelete(api)
+            throw ReceiptError(.engineUnavailable, path: ProcessInfo.processInfo.environment["TESSDATA_PREFIX"],
+                               message: "tesseract could not load the 'eng' model",
+                               hint: "Install tesseract-ocr-eng (and tesseract-ocr-osd); if TESSDATA_PREFIX is set it must name the tessdata folder itself.")
+        }
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        self.handle = api
+        self.pageSegmentation = pageSegmentation
+        self.preprocessing = preprocessing
+    }
+
+    deinit {
+        TessBaseAPIEnd(handle)
+        TessBaseAPIDelete(handle)
+        if let osdHandle {
+            TessBaseAPIEnd(osdHandle)
+            TessBaseAPIDelete(osdHandle)
+        }
+    }
+
+    /// The OSD engine: orientation detection needs a handle started with the `osd` model (an `eng` handle
+    /// returns nonsense from `TessBaseAPIDetectOrientationScript`).
+    private func orientationHandle() -> OpaquePointer? {
+        if let osdHandle { return osdHandle }
+        if osdUnavailable { return nil }
+        guard let api = TessBaseAPICreate() else { osdUnavailable = true; return nil }
+        if TessBaseAPIInit3(api, nil, "osd") != 0 {
+            TessBaseAPIDelete(api)
+            osdUnavailable = true
+            return nil
+        }
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        osdHandle = api
+        return api
+    }
+
+    /// Recognises the image at `path` (PNG, JPEG or TIFF; anything leptonica reads).
+    /// - Parameters:
+    ///   - path: the image file.
+    ///   - limits: pixel and time limits.
+    /// - Returns: the lines with confidences and boxes.
+    /// - Throws: ``ReceiptError`` naming the file: `.imageUnreadable`, `.imageTooLarge`, `.timedOut`,
+    ///   `.recognitionFailed`.
+    public func recognize(imageAt path: String, limits: OCRLimits = .default) throws -> OCRResult {
+        let t0 = ContinuousClock.now
+        // Check the size from the header before decoding anything.
+        var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+        guard FileManager.default.isReadableFile(atPath: path),
+              pixReadHeader(path, &format, &w, &h, &bps, &spp, &cmap) == 0 else {
+            throw ReceiptError(.imageUnreadable, path: path, message: "cannot read the image header",
+                               hint: "Check that the file exists and is a PNG, JPEG or TIFF image.")
+        }
+        let pixels = Int(w) * Int(h)
+        if pixels > limits.maxPixels {
+            throw ReceiptError(.imageTooLarge, path: path,
+                               message: "image is \(w)×\(h) = \(pixels) pixels, over the limit of \(limits.maxPixels)",
+                               hint: "Downscale the photo (receipts read well at 1000–2000 px wide) or raise maxPixels.")
+        }
+        var original: UnsafeMutablePointer<PIX>? = pixRead(path)
+        guard original != nil else {
+            throw ReceiptError(.imageUnreadable, path: path, message: "leptonica could not decode the image",
+                               hint: "Re-save the image as PNG or JPEG.")
+        }
+        defer { pixDestroy(&original) }
+
+        var steps: [String] = []
+        var pix: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
+        defer { pixDestroy(&pix) }
+        guard pix != nil else { throw failure(path, "grayscale conversion failed") }
+        steps.append("gray8")
+        if pixGetXRes(pix) < 70 { pixSetResolution(pix, 300, 300) }
+
+        if let minWidth = preprocessing.upscaleBelowWidth, pixGetWidth(pix) < minWidth {
+            try replace(&pix, with: pixScaleGrayLI(pix, 2, 2), path, "upscaling failed")
+            steps.append("upscale×2")
+        }
+
+        var quarterTurns = 0
+        let wantOrientation = preprocessing.detectOrientation == .always
+            || (preprocessing.detectOrientation == .whenLandscape && pixGetWidth(pix) > pixGetHeight(pix))
+        if wantOrientation, let osd = orientationHandle() {
+            TessBaseAPISetImage2(osd, pix)
+            defer { TessBaseAPIClear(osd) }
+            var degrees: Int32 = 0
+            var confidence: Float = 0
+            var scriptConfidence: Float = 0
+            var script: UnsafePointer<CChar>?
+            if TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0,
+               degrees % 360 != 0, Double(confidence) >= preprocessing.orientationMinConfidence {
+                // `degrees` is how far the text is rotated clockwise; undo it with the remaining quarter turns.
+                quarterTurns = (4 - Int(degrees) / 90 % 4) % 4
+                try replace(&pix, with: pixRotateOrth(pix, Int32(quarterTurns)), path, "rotation failed")
+                steps.append("rotate(\(degrees)°, conf \(String(format: "%.1f", confidence)))")
+            }
+        } else if wantOrientation {
+            steps.append("osd-unavailable")
+        }
+
+        var skew: Double?
+        if preprocessing.deskew {
+            var angle: Float = 0
+            var conf: Float = 0
+            var deskewed: UnsafeMutablePointer<PIX>? = pixFindSkewAndDeskew(pix, 0, &angle, &conf)
+            if deskewed != nil {
+                skew = Double(angle)
+                if Double(abs(angle)) >= preprocessing.deskewMinAngle {
+                    pixDestroy(&pix)
+                    pix = deskewed
+                    // leptonica leaves angles under 0.1° alone.
+                    if abs(angle) >= 0.1 { steps.append(String(format: "deskew(%.2f°)", angle)) }
+                } else {
+                    pixDestroy(&deskewed)
+                }
+            }
+        }
+
+        if preprocessing.normalizeBackground, let normalized = pixBackgroundNormSimple(pix, nil, nil) {
+            pixDestroy(&pix)
+            pix = normalized
+            steps.append("background-norm")
+        }
+
+        if let out = binarize(pix, preprocessing.binarization) {
+            pixDestroy(&pix); pix = out; steps.append(preprocessing.binarization.rawValue)
+        }
+        if let debugDir = ProcessInfo.processInfo.environment["LARDER_OCR_DEBUG_DIR"] {
+            // Debug aid: the image exactly as tesseract receives it.
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            _ = pixWrite((debugDir as NSString).appendingPathComponent(name + ".png"), pix, Int32(IFF_PNG))
+        }
+        let processedW = Int(pixGetWidth(pix)), processedH = Int(pixGetHeight(pix))
+        let t1 = ContinuousClock.now
+        var (lines, mean) = try run(pix, path: path, limits: limits, started: t1)
+
+        // Faint dot-matrix / thermal prints: tesseract's global threshold can lose everything. Retry once
+        // with thickened strokes and the fallback binarisation; keep whichever read more confident text.
+        if let fallback = preprocessing.fallbackBinarization, fallback != preprocessing.binarization,
+           Self.confidentCharacters(lines) < preprocessing.fallbackBelowCharacters,
+           let binarized = Self.withThickenedStrokes(pix, { binarize($0, fallback) }) {
+            var retryPix: UnsafeMutablePointer<PIX>? = binarized
+            defer { pixDestroy(&retryPix) }
+            let (retryLines, retryMean) = try run(retryPix, path: path, limits: limits, started: t1)
+            if Self.confidentCharacters(retryLines) > Self.confidentCharacters(lines) {
+                lines = retryLines
+                mean = retryMean
+                steps.append("retry:\(fallback.rawValue)")
+            }
+        }
+        let t2 = ContinuousClock.now
+        return OCRResult(
+            path: path, lines: lines, meanConfidence: mean,
+            originalSize: OCRBox(x: 0, y: 0, width: Int(w), height: Int(h)),
+            processedSize: OCRBox(x: 0, y: 0, width: processedW, height: processedH),
+            quarterTurnsApplied: quarterTurns, skewAngle: skew, steps: steps,
+            preprocessSeconds: (t1 - t0).seconds, recognizeSeconds: (t2 - t1).seconds)
+    }
+
+    /// Runs `body` on a copy of `pix` whose dark strokes are thickened (grayscale erosion 3×3), which joins
+    /// the dots of faint dot-matrix / thermal print.
+    static func withThickenedStrokes(_ pix: UnsafeMutablePointer<PIX>?,
+                                     _ body: (UnsafeMutablePointer<PIX>?) -> UnsafeMutablePointer<PIX>?) -> UnsafeMutablePointer<PIX>? {
+        var eroded: UnsafeMutablePointer<PIX>? = pixErodeGray(pix, 3, 3)
+        guard eroded != nil else { return body(pix) }
+        defer { pixDestroy(&eroded) }
+        return body(eroded)
+    }
+
+    /// Characters in lines read with confidence ≥ 50.
+    static func confidentCharacters(_ lines: [OCRLine]) -> Int {
+        lines.filter { $0.confidence >= 50 }.reduce(0) { $0 + $1.text.count }
+    }
+
+    /// A binarised copy (caller destroys), or nil for `.none` / on failure.
+    private func binarize(_ pix: UnsafeMutablePointer<PIX>?, _ method: OCRPreprocessing.Binarization) -> UnsafeMutablePointer<PIX>? {
+        var out: UnsafeMutablePointer<PIX>?
+        switch method {
+        case .none:
+            return nil
+        case .otsuAdaptive:
+            guard pixOtsuAdaptiveThreshold(pix, 300, 300, 0, 0, 0.1, nil, &out) == 0 else { return nil }
+        case .sauvola:
+            guard pixSauvolaBinarize(pix, 25, 0.35, 1, nil, nil, nil, &out) == 0 else { return nil }
+        }
+        return out
+    }
+
+    /// One tesseract pass over `pix`, with the deadline counted from `started`.
+    private func run(_ pix: UnsafeMutablePointer<PIX>?, path: String, limits: OCRLimits,
+                     started: ContinuousClock.Instant) throws -> ([OCRLine], Double) {
+        TessBaseAPISetPageSegMode(handle, TessPageSegMode(rawValue: UInt32(pageSegmentation.rawValue)))
+        TessBaseAPISetImage2(handle, pix)
+        defer { TessBaseAPIClear(handle) }
+        let monitor = TessMonitorCreate()
+        defer { TessMonitorDelete(monitor) }
+        if let limit = limits.timeLimit {
+            let remaining = limit - (ContinuousClock.now - started)
+            let ms = max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+            TessMonitorSetDeadlineMSecs(monitor, Int32(clamping: ms))
+        }
+        let status = TessBaseAPIRecognize(handle, monitor)
+        if let limit = limits.timeLimit, ContinuousClock.now - started >= limit {
+            throw ReceiptError(.timedOut, path: path, message: "recognition exceeded the time limit of \(limit)",
+                               hint: "Check the image (is it a receipt?), downscale it, or raise timeLimit.")
+        }
+        guard status == 0 else { throw failure(path, "TessBaseAPIRecognize returned \(status)") }
+
+        var lines: [OCRLine] = []
+        if let iterator = TessBaseAPIGetIterator(handle) {
+            defer { TessResultIteratorDelete(iterator) }
+            let pageIterator = TessResultIteratorGetPageIterator(iterator)
+            repeat {
+                guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_TEXTLINE) else { continue }
+                let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
+                TessDeleteText(cText)
+                if text.isEmpty { continue }
+                let confidence = Double(TessResultIteratorConfidence(iterator, RIL_TEXTLINE))
+                var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+                _ = TessPageIteratorBoundingBox(pageIterator, RIL_TEXTLINE, &left, &top, &right, &bottom)
+                lines.append(OCRLine(text: text, confidence: confidence,
+                                     box: OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))))
+            } while TessResultIteratorNext(iterator, RIL_TEXTLINE) != 0
+        }
+        return (lines, Double(TessBaseAPIMeanTextConf(handle)))
+    }
+
+    /// Writes a copy of an image turned clockwise by `quarterTurns` × 90° as PNG (test fixtures).
+    static func writeRotatedCopy(of path: String, to output: String, quarterTurns: Int) -> Bool {
+        var pix: UnsafeMutablePointer<PIX>? = pixRead(path)
+        guard pix != nil else { return false }
+        defer { pixDestroy(&pix) }
+        var rotated: UnsafeMutablePointer<PIX>? = pixRotateOrth(pix, Int32(quarterTurns))
+        guard rotated != nil else { return false }
+        defer { pixDestroy(&rotated) }
+        return pixWrite(output, rotated, Int32(IFF_PNG)) == 0
+    }
+
+    private func replace(_ pix: inout UnsafeMutablePointer<PIX>?, with new: UnsafeMutablePointer<PIX>?,
+                         _ path: String, _ what: String) throws {
+        guard let new else { throw failure(path, what) }
+        pixDestroy(&pix)
+        pix = new
+    }
+
+    private func failure(_ path: String, _ what: String) -> ReceiptError {
+        ReceiptError(.recognitionFailed, path: path, message: what,
+                     hint: "Re-save the image as an 8-bit PNG or JPEG; report the file if it persists.")
+    }
+}
+
+extension Duration {
+    /// The duration in (fractional) seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// A tesseract handle must not be used from two threads at once: one engine per worker thread.
+@available(*, unavailable, message: "OCREngine wraps a tesseract handle; create one engine per thread")
+extension OCREngine: Sendable {}

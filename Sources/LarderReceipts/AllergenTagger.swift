@@ -1,0 +1,209 @@
+import Foundation
+
+/// The allergens Larder tags: the EU's 14 (with gluten split from wheat, and tree nuts, shellfish =
+/// crustaceans, molluscs) plus corn.
+public enum Allergen: String, Sendable, Codable, CaseIterable, Hashable {
+    case dairy, eggs, peanuts, treeNuts = "tree nuts", wheat, gluten, soy, fish, shellfish, sesame, mustard,
+         celery, lupin, molluscs, sulphites, corn
+}
+
+/// One allergen found in a name, with the keyword that matched.
+public struct AllergenTag: Sendable, Codable, Equatable, Hashable {
+    /// The allergen.
+    public var allergen: Allergen
+    /// The keyword or phrase that matched, lower case (`"peanut butter"`, `"whey"`).
+    public var keyword: String
+
+    /// Creates a tag.
+    public init(allergen: Allergen, keyword: String) {
+        self.allergen = allergen
+        self.keyword = keyword
+    }
+}
+
+/// Tags allergens in any ingredient or product name by whole-word / whole-phrase keyword matching.
+///
+/// Matching works on lower-case words (letters and digits; everything else separates words), so
+/// "eggplant" never matches "egg" and "butternut squash" never matches "nut". Plurals are accepted
+/// (`eggs`, `almonds`, `anchovies`). Each allergen also has **exception phrases** that hide their words
+/// from that allergen only: "peanut butter", "almond butter", "cocoa butter" are not dairy; "coconut milk",
+/// "oat milk" are not dairy; "water chestnut" is not a tree nut; "cream of tartar" is not dairy;
+/// and **free-from phrases** ("gluten-free bread" is not wheat or gluten). Longer keywords do the positive work: "peanut butter"
+/// matches peanuts through "peanut"; "almond milk" matches tree nuts through "almond".
+///
+/// Coconut is not tagged as a tree nut (EU rules; the US FDA listed it until 2025): add it to
+/// ``keywords`` if you need it. Oats are tagged gluten (cross-contamination) unless "gluten free".
+/// A value type: `Sendable`.
+public struct AllergenTagger: Sendable {
+    /// Keywords (lower case, one or more words) per allergen.
+    public var keywords: [Allergen: [String]]
+    /// Phrases whose words are hidden from one allergen before matching.
+    public var exceptions: [Allergen: [String]]
+    /// "Free-from" phrases: when one is present the allergen is not tagged at all
+    /// ("gluten free bread" has neither wheat nor gluten).
+    public var freeFrom: [Allergen: [String]]
+
+    /// Creates a tagger; defaults are ``defaultKeywords`` and ``defaultExceptions``.
+    public init(keywords: [Allergen: [String]] = AllergenTagger.defaultKeywords,
+                exceptions: [Allergen: [String]] = AllergenTagger.defaultExceptions,
+                freeFrom: [Allergen: [String]] = AllergenTagger.defaultFreeFrom) {
+        self.keywords = keywords
+        self.exceptions = exceptions
+        self.freeFrom = freeFrom
+    }
+
+    /// Default free-from phrases.
+    public static let defaultFreeFrom: [Allergen: [String]] = [
+        .dairy: ["dairy free", "non dairy", "nondairy", "lactose free", "vegan"],
+        .eggs: ["egg free", "eggless", "vegan"],
+        .peanuts: ["peanut free", "nut free"],
+        .treeNuts: ["nut free", "tree nut free"],
+        .wheat: ["gluten free", "wheat free"],
+        .gluten: ["gluten free"],
+        .soy: ["soy free"],
+        .sesame: ["sesame free"],
+        .sulphites: ["sulphite free", "sulfite free"],
+    ]
+
+    /// The default keyword database.
+    public static let defaultKeywords: [Allergen: [String]] = [
+        .dairy: ["milk", "cheese", "whey", "casein", "caseinate", "butter", "cream", "yogurt", "yoghurt", "ghee",
+                 "buttermilk", "kefir", "lactose", "curd", "cheddar", "mozzarella", "parmesan", "parmigiano",
+                 "ricotta", "brie", "camembert", "feta", "gouda", "mascarpone", "paneer", "custard", "gelato",
+                 "ice cream", "half and half", "creme fraiche", "quark", "skyr", "labneh", "milk powder",
+                 "condensed milk", "evaporated milk", "sour cream", "cream cheese", "cottage cheese", "halloumi",
+                 "emmental", "gruyere", "provolone", "pecorino", "swiss cheese", "dairy"],
+        .eggs: ["egg", "eggs", "egg white", "egg yolk", "mayonnaise", "mayo", "meringue", "aioli", "albumen",
+                "egg noodles", "eggnog", "custard", "hollandaise", "frittata", "omelet", "omelette", "quiche"],
+        .peanuts: ["peanut", "peanuts", "groundnut", "groundnuts", "peanut butter", "peanut oil", "arachis",
+                   "monkey nuts", "satay"],
+        .treeNuts: ["almond", "almonds", "cashew", "walnut", "pecan", "pistachio", "hazelnut", "filbert",
+                    "macadamia", "brazil nut", "pine nut", "pine nuts", "pinoli", "chestnut", "praline",
+                    "marzipan", "frangipane", "gianduja", "nutella", "nut butter", "mixed nuts", "tree nuts",
+                    "nuts", "nut", "amaretto", "pesto"],
+        .wheat: ["wheat", "flour", "semolina", "durum", "spelt", "farro", "kamut", "einkorn", "emmer", "bulgur",
+                 "bulgar", "couscous", "seitan", "bread", "breadcrumbs", "panko", "pasta", "spaghetti", "macaroni",
+                 "penne", "fusilli", "linguine", "fettuccine", "lasagna", "lasagne", "noodles", "udon", "ramen",
+                 "tortilla", "tortillas", "pita", "bagel", "bagels", "croissant", "baguette", "sourdough",
+                 "crackers", "biscuits", "cookies", "cake", "muffin", "pastry", "pie crust", "orzo", "gnocchi",
+                 "farina", "graham", "bran", "wheat germ", "matzo", "brioche", "naan", "dumpling", "wonton"],
+        .gluten: ["gluten", "wheat", "barley", "rye", "oats", "oat", "oatmeal", "spelt", "farro", "kamut",
+                  "triticale", "malt", "seitan", "semolina", "durum", "bulgur", "couscous", "flour", "bread",
+                  "breadcrumbs", "panko", "pasta", "spaghetti", "macaroni", "noodles", "udon", "ramen", "beer",
+                  "ale", "lager", "stout", "bagel", "sourdough", "tortilla", "pita", "crackers", "cookies", "cake",
+                  "pastry", "brioche", "naan", "orzo", "graham", "bran", "soy sauce"],
+        .soy: ["soy", "soya", "soybean", "soybeans", "tofu", "tempeh", "edamame", "miso", "soy sauce", "tamari",
+               "shoyu", "natto", "soy milk", "soy lecithin", "yuba", "okara"],
+        .fish: ["fish", "salmon", "tuna", "cod", "haddock", "pollock", "tilapia", "trout", "halibut", "mackerel",
+                "sardine", "sardines", "anchovy", "anchovies", "herring", "bass", "snapper", "catfish", "sole",
+                "flounder", "swordfish", "mahi", "carp", "perch", "pike", "eel", "fish sauce", "bonito", "dashi",
+                "worcestershire", "caviar", "roe", "surimi", "kipper", "branzino", "hake", "pangasius", "basa"],
+        .shellfish: ["shellfish", "shrimp", "shrimps", "prawn", "prawns", "crab", "lobster", "crayfish", "crawfish",
+                     "langoustine", "krill", "scampi", "crustacean", "crustaceans"],
+        .sesame: ["sesame", "tahini", "tahina", "halva", "halvah", "gomasio", "benne", "sesame oil", "hummus"],
+        .mustard: ["mustard", "mustard seed", "mustard seeds", "dijon", "mustard greens"],
+        .celery: ["celery", "celeriac", "celery salt", "celery seed"],
+        .lupin: ["lupin", "lupine", "lupini", "lupin flour"],
+        .molluscs: ["mollusc", "molluscs", "mollusk", "mollusks", "clam", "clams", "mussel", "mussels", "oyster",
+                    "oysters", "scallop", "scallops", "squid", "calamari", "octopus", "cuttlefish", "snail",
+                    "snails", "escargot", "abalone", "whelk", "cockle", "cockles", "periwinkle", "oyster sauce"],
+        .sulphites: ["sulphite", "sulphites", "sulfite", "sulfites", "sulphur dioxide", "sulfur dioxide",
+                     "metabisulphite", "metabisulfite", "wine", "dried apricots", "dried fruit", "raisins",
+                     "sultanas", "prunes"],
+        .corn: ["corn", "maize", "cornmeal", "cornstarch", "cornflour", "corn flour", "corn syrup", "popcorn",
+                "polenta", "grits", "hominy", "masa", "masa harina", "tortilla chips", "sweetcorn", "cornflakes",
+                "corn oil", "dextrose"],
+    ]
+
+    /// Default exception phrases per allergen.
+    public static let defaultExceptions: [Allergen: [String]] = [
+        .dairy: ["peanut butter", "almond butter", "cashew butter", "nut butter", "cocoa butter", "shea butter",
+                 "apple butter", "sunflower butter", "sunflower seed butter", "seed butter", "soy butter",
+                 "butter beans", "butter bean", "butternut", "butterhead", "butter lettuce", "coconut milk",
+                 "coconut cream", "coconut yogurt", "almond milk", "oat milk", "soy milk", "soya milk", "rice milk",
+                 "cashew milk", "hemp milk", "pea milk", "coconut butter", "cream of tartar", "cream soda",
+                 "dairy free", "non dairy", "nondairy", "vegan cheese", "milk thistle", "cream crackers",
+                 "milkweed"],
+        .eggs: ["egg free", "eggless", "vegan mayo", "vegan mayonnaise", "egg replacer"],
+        .treeNuts: ["water chestnut", "water chestnuts", "nut free", "butternut", "coconut", "nutmeg",
+                    "doughnut", "doughnuts", "donut", "peanut", "peanuts", "pine nut free", "nut butter free",
+                    "tiger nut", "tiger nuts", "monkey nuts", "ground nut", "groundnut"],
+        .peanuts: ["peanut free"],
+        .wheat: ["buckwheat", "gluten free", "wheat free", "rice flour", "corn flour", "cornflour", "almond flour",
+                 "coconut flour", "chickpea flour", "gram flour", "rice noodles", "rice pasta", "corn tortilla",
+                 "corn tortillas", "rice crackers", "oat flour", "potato flour", "tapioca flour", "cassava flour",
+                 "soy flour", "buckwheat flour", "glass noodles", "bean noodles", "lupin flour"],
+        .gluten: ["buckwheat", "gluten free", "rice flour", "corn flour", "cornflour", "almond flour",
+                  "coconut flour", "chickpea flour", "gram flour", "rice noodles", "rice pasta", "corn tortilla",
+                  "corn tortillas", "rice crackers", "potato flour", "tapioca flour", "cassava flour", "soy flour",
+                  "buckwheat flour", "glass noodles", "bean noodles", "lupin flour", "root beer", "ginger ale",
+                  "malt vinegar free"],
+        .fish: ["fish free", "sole proprietor", "shellfish"],
+        .corn: ["peppercorn", "peppercorns", "corned beef", "corn free"],
+        .soy: ["soy free"],
+        .sulphites: ["sulphite free", "sulfite free", "wine vinegar free"],
+    ]
+
+    /// Allergens in `name`, each with the first keyword that matched (longest keywords first), in
+    /// ``Allergen`` declaration order. Works on any ingredient or product name.
+    public func tags(for name: String) -> [AllergenTag] {
+        let words = Self.words(name)
+        guard !words.isEmpty else { return [] }
+        var out: [AllergenTag] = []
+        for allergen in Allergen.allCases {
+            guard let list = keywords[allergen] else { continue }
+            if (freeFrom[allergen] ?? []).contains(where: { !Self.occurrences(of: Self.words($0), in: words).isEmpty }) {
+                continue
+            }
+            // Hide exception phrases from this allergen.
+            var masked = words.map(Optional.some)
+            for phrase in exceptions[allergen] ?? [] {
+                let p = Self.words(phrase)
+                for range in Self.occurrences(of: p, in: words) { for k in range { masked[k] = nil } }
+            }
+            for keyword in list.sorted(by: { $0.count > $1.count }) {
+                let k = Self.words(keyword)
+                if !Self.occurrences(of: k, in: masked).isEmpty {
+                    out.append(AllergenTag(allergen: allergen, keyword: keyword))
+                    break
+                }
+            }
+        }
+        return out
+    }
+
+    /// Just the allergens.
+    public func allergens(in name: String) -> Set<Allergen> { Set(tags(for: name).map(\.allergen)) }
+
+    static func words(_ s: String) -> [String] {
+        s.lowercased().folding(options: .diacriticInsensitive, locale: nil)
+            .split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+    }
+
+    static func matches(_ word: String?, _ key: String) -> Bool {
+        guard let word else { return false }
+        if word == key { return true }
+        if word == key + "s" || word == key + "es" { return true }
+        if key.hasSuffix("y"), word == String(key.dropLast()) + "ies" { return true }
+        return false
+    }
+
+    static func occurrences(of phrase: [String], in words: [String?]) -> [Range<Int>] {
+        guard !phrase.isEmpty, phrase.count <= words.count else { return [] }
+        var out: [Range<Int>] = []
+        for start in 0...(words.count - phrase.count) {
+            var ok = true
+            for (i, p) in phrase.enumerated() {
+                // Plurals only on the last word of a phrase ("egg whites", but not "eggs white").
+                let w = words[start + i]
+                if i == phrase.count - 1 ? !matches(w, p) : w != p { ok = false; break }
+            }
+            if ok { out.append(start..<(start + phrase.count)) }
+        }
+        return out
+    }
+
+    static func occurrences(of phrase: [String], in words: [String]) -> [Range<Int>] {
+        occurrences(of: phrase, in: words.map(Optional.some))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A food lexicon: lower-case terms (1–4 words) mapped to a base ingredient and a category.
+///
+/// The bundled one (`Resources/lexicon.tsv`, ~4,800 terms, ~280 KB) is derived from the Open Food Facts
+/// ingredients taxonomy (ODbL: attribution and share-alike, see `LEXICON-LICENSE.md`), USDA FoodData
+/// Central (public domain) and a curated list, by `scripts/build-lexicon.py`. A value type: `Sendable`.
+public struct FoodLexicon: Sendable {
+    /// One term.
+    public struct Entry: Sendable, Equatable, Codable {
+        /// The term, lower case (`"baby spinach"`).
+        public var term: String
+        /// The base ingredient it names (`"spinach"`).
+        public var base: String
+        /// A coarse category (`"vegetable"`, `"dairy and egg products"`).
+        public var category: String
+        /// Where it came from: `"off:en:baby-spinach"`, `"fdc:168462"`, `"curated"`.
+        public var source: String
+
+        /// Creates an entry.
+        public init(term: String, base: String, category: String, source: String) {
+            self.term = term
+            self.base = base
+            self.category = category
+            self.source = source
+        }
+    }
+
+    /// Entries by term.
+    public private(set) var entries: [String: Entry]
+    /// Single-word terms grouped by length, for fuzzy matching.
+    private var singleWordsByLength: [Int: [String]]
+
+    /// Builds a lexicon from entries (later duplicates replace earlier ones).
+    public init(entries: [Entry]) {
+        var map: [String: Entry] = [:]
+        for e in entries { map[e.term] = e }
+        self.entries = map
+        var byLength: [Int: [String]] = [:]
+        for term in map.keys where !term.contains(" ") { byLength[term.count, default: []].append(term) }
+        self.singleWordsByLength = byLength
+    }
+
+    /// Parses the TSV format (`term<TAB>base<TAB>category<TAB>source`, `#` comments).
+    public init(tsv: String) {
+        var list: [Entry] = []
+        for line in tsv.split(separator: "\n") where !line.hasPrefix("#") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count >= 4 else { continue }
+            list.append(Entry(term: String(f[0]), base: String(f[1]), category: String(f[2]), source: String(f[3])))
+        }
+        self.init(entries: list)
+    }
+
+    /// The lexicon bundled with the package, loaded once.
+    /// - Throws: ``ReceiptError`` `.lexiconUnavailable` when the resource is missing.
+    public static func bundled() throws -> FoodLexicon {
+        if let cached = bundledLexicon { return cached }
+        throw ReceiptError(.lexiconUnavailable, path: "lexicon.tsv", message: "the bundled lexicon resource is missing or empty",
+                           hint: "Rebuild it with scripts/build-lexicon.py and check Package.swift declares the resource.")
+    }
+
+    private static let bundledLexicon: FoodLexicon? = {
+        guard let url = Bundle.module.url(forResource: "lexicon", withExtension: "tsv"),
+              let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+        let lexicon = FoodLexicon(tsv: text)
+        return lexicon.entries.isEmpty ? nil : lexicon
+    }()
+
+    /// The entry for `term` (lower case), trying simple singular/plural variants.
+    public func lookup(_ term: String) -> Entry? {
+        if let e = entries[term] { return e }
+        for variant in Self.variants(term) { if let e = entries[variant] { return e } }
+        return nil
+    }
+
+    static func variants(_ term: String) -> [String] {
+        var out: [String] = []
+        if term.hasSuffix("ies") { out.append(String(term.dropLast(3)) + "y") }
+        if term.hasSuffix("oes") || term.hasSuffix("ches") || term.hasSuffix("shes") || term.hasSuffix("sses") {
+            out.append(String(term.dropLast(2)))
+        }
+        if term.hasSuffix("s") && !term.hasSuffix("ss") { out.append(String(term.dropLast())) }
+        out.append(term + "s")
+        return out
+    }
+
+    /// The closest single-word term within edit distance 1 (words of 4–6 letters) or 2 (7+ letters).
+    public func fuzzySingleWord(_ word: String) -> (term: String, distance: Int)? {
+        guard word.count >= 4 else { return nil }
+        let maxDistance = word.count >= 7 ? 2 : 1
+        var best: (String, Int)?
+        let chars = Array(word)
+        for length in (word.count - maxDistance)...(word.count + maxDistance) {
+            for candidate in singleWordsByLength[length] ?? [] {
+                let d = EditDistance.levenshtein(chars, Array(candidate))
+                guard d <= maxDistance else { continue }
+                if let current = best, d > current.1 || (d == current.1 && candidate >= current.0) { continue }
+                best = (candidate, d)
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,723 @@
+import Foundation
+
+/// How to read an all-numeric date such as `03/04/2026` when both readings are valid.
+public enum DateOrder: String, Codable, Sendable, Equatable {
+    /// Month first for USD/CAD receipts, day first for every other currency.
+    case automatic
+    /// `MM/DD/YYYY` (United States).
+    case monthFirst
+    /// `DD/MM/YYYY` (most of the world).
+    case dayFirst
+}
+
+/// Settings for ``ReceiptParser``. A plain value with documented defaults.
+public struct ReceiptParserConfiguration: Sendable, Equatable {
+    /// Currency used when the receipt shows no symbol or code. Default `"USD"`.
+    public var defaultCurrency: String
+    /// Day/month order for ambiguous numeric dates. Default ``DateOrder/automatic``.
+    public var dateOrder: DateOrder
+    /// Allowed difference between the computed and the printed total. Default 0.02.
+    public var totalTolerance: Decimal
+    /// Items read from lines with OCR confidence below this (0–100) add a review reason. Default 60.
+    public var minimumLineConfidence: Double
+
+    /// Creates a configuration.
+    public init(defaultCurrency: String = "USD", dateOrder: DateOrder = .automatic,
+                totalTolerance: Decimal = Decimal(2) / 100, minimumLineConfidence: Double = 60) {
+        self.defaultCurrency = defaultCurrency
+        self.dateOrder = dateOrder
+        self.totalTolerance = totalTolerance
+        self.minimumLineConfidence = minimumLineConfidence
+    }
+
+    /// The defaults.
+    public static let `default` = ReceiptParserConfiguration()
+}
+
+/// Turns OCR lines into a ``Receipt``: store, address, date/time, currency, items (with quantities and
+/// weights), discounts attached to items, subtotal, tax, total, tenders and change, and an arithmetic check
+/// (items − discounts + tax ≈ total) that sends mismatches to review with both numbers.
+///
+/// Tolerates common OCR confusions: `0Z`→`OZ`, `1b`→`lb`, `S`→`5` and `O`→`0` inside prices, decimal
+/// commas. A pure value: `Sendable`, safe to share between threads.
+public struct ReceiptParser: Sendable {
+    /// The configuration in use.
+    public var configuration: ReceiptParserConfiguration
+
+    /// Creates a parser.
+    public init(configuration: ReceiptParserConfiguration = .default) {
+        self.configuration = configuration
+    }
+
+    /// Parses plain text, one printed line per text line (confidence 100).
+    public func parse(text: String) -> Receipt {
+        parse(lines: text.split(whereSeparator: \.isNewline).map { OCRLine(text: String($0)) })
+    }
+
+    /// Parses OCR lines (top to bottom).
+    public func parse(lines input: [OCRLine]) -> Receipt {
+        let texts = input.map { Self.clean($0.text) }
+        let (currency, currencyEvidence) = detectCurrency(texts)
+        var receipt = Receipt(currency: currency, currencyEvidence: currencyEvidence)
+        var kinds = [ReceiptLineKind](repeating: .ignored, count: texts.count)
+        var pendingName: (index: Int, text: String)?  // an item name waiting for its quantity/weight line
+        var firstBodyLine: Int?  // first line that is not header
+        var sawTotal = false
+        var totalCandidates: [Decimal] = []
+        var totalEvidence: String?
+
+        for (i, text) in texts.enumerated() {
+            let upper = text.uppercased()
+            if text.isEmpty { continue }
+            let amount = Self.trailingAmount(in: text)
+
+            // Date and time (take the first found; prefer lines that say DATE).
+            if amount == nil || upper.contains("DATE"), let date = parseDate(upper, currency: currency) {
+                if receipt.date == nil { receipt.date = date }
+                if receipt.time == nil { receipt.time = Self.parseTime(upper) }
+                kinds[i] = .date
+                firstBodyLine = firstBodyLine ?? i
+                continue
+            }
+            if receipt.time == nil, amount == nil, let time = Self.parseTime(upper) {
+                receipt.time = time
+            }
+
+            // Summary lines.
+            if let amount, let kind = Self.summaryKind(upper) {
+                firstBodyLine = firstBodyLine ?? i
+                pendingName = nil
+                let afterTender = !receipt.tenders.isEmpty
+                var kind = kind
+                // "ROUNDING RM 52.10" after "ROUNDING ADJUSTMENT": a cash-rounded total, not an adjustment.
+                if kind == .rounding, amount.value > Decimal(10) / 100, let total = receipt.total,
+                   abs(amount.value - total) <= Decimal(10) / 100 {
+                    kind = .total
+                }
+                switch kind {
+                case .subtotal:
+                    if receipt.subtotal == nil { receipt.subtotal = amount.value }
+                    totalCandidates.append(amount.value)
+                case .tax: if !afterTender { receipt.tax = (receipt.tax ?? 0) + amount.signed }
+                case .rounding: if !afterTender { receipt.rounding = (receipt.rounding ?? 0) + amount.signed }
+                case .total:
+                    let compact = upper.replacingOccurrences(of: " ", with: "")
+                    let strong = ["GRAND", "AFTERADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
+                                  "AMOUNTDUE", "TOTALDUE"].contains(where: compact.contains)
+                    if !afterTender { totalCandidates.append(amount.value) }
+                    if !sawTotal {
+                        receipt.total = amount.value
+                        totalEvidence = afterTender ? "total line after payment" : "printed total"
+                    } else if strong && !afterTender {
+                        receipt.total = amount.value
+                        totalEvidence = "printed total (\(compact.contains("ROUND") ? "rounded" : "final"))"
+                    }
+                    sawTotal = true
+                case .change: if receipt.change == nil { receipt.change = amount.value }
+                case .tender:
+                    let kind = Self.cashWords.contains(where: { Self.hasWord(upper, $0) }) ? "cash" : "card"
+                    receipt.tenders.append(ReceiptTender(kind: kind, text: text, amount: amount.value))
+                default: break
+                }
+                kinds[i] = kind
+                continue
+            }
+            if sawTotal {
+                // Anything after the total (tenders aside) is footer: tax summaries, thanks, barcodes.
+                continue
+            }
+
+            // Discounts.
+            if let amount, amount.value != 0, amount.negative || Self.isDiscountText(upper) {
+                firstBodyLine = firstBodyLine ?? i
+                pendingName = nil
+                let description = Self.repairDescription(amount.rest)
+                let (index, how) = attachDiscount(description, to: receipt.items)
+                if let index { receipt.items[index].discount += amount.value }
+                receipt.discounts.append(ReceiptDiscount(lineNumber: i + 1, description: description,
+                                                         amount: amount.value, itemIndex: index, attachment: how))
+                kinds[i] = .discount
+                continue
+            }
+            if Self.isIgnorable(upper) {
+                if amount != nil || firstBodyLine != nil { firstBodyLine = firstBodyLine ?? i }
+                continue
+            }
+
+            // Quantity / weight detail lines ("2.134 lb @ 3.99/lb 8.51", "3 @ 0.50 1.50", "QTY 3").
+            if let detail = Self.parseDetail(text), detail.descriptionPrefix.isEmpty {
+                firstBodyLine = firstBodyLine ?? i
+                if let pending = pendingName, let total = detail.total {
+                    firstBodyLine = min(firstBodyLine ?? pending.index, pending.index)
+                    receipt.items.append(ReceiptItem(
+                        lineNumbers: [pending.index + 1, i + 1], description: pending.text,
+                        quantity: detail.quantity, unit: detail.unit, unitPrice: detail.unitPrice, total: total,
+                        confidence: min(input[pending.index].confidence, input[i].confidence) / 100))
+                    kinds[pending.index] = .item
+                    kinds[i] = .itemDetail
+                    pendingName = nil
+                    continue
+                }
+                if detail.total == nil, let last = receipt.items.indices.last, receipt.items[last].quantity == nil {
+                    // "NAME 3.98" then "2 @ 1.99": the detail explains the previous item.
+                    receipt.items[last].quantity = detail.quantity
+                    receipt.items[last].unit = detail.unit
+                    receipt.items[last].unitPrice = detail.unitPrice
+                    receipt.items[last].lineNumbers.append(i + 1)
+                    kinds[i] = .itemDetail
+                    continue
+                }
+            }
+
+            // Name line, then a line of codes/quantities ending in the price ("8809059 7,90*3 23.70 Z").
+            if let amount, let pending = pendingName, Self.letterCount(amount.rest) < 2, firstBodyLine != nil || receipt.date != nil {
+                firstBodyLine = min(firstBodyLine ?? pending.index, pending.index)
+                receipt.items.append(ReceiptItem(
+                    lineNumbers: [pending.index + 1, i + 1], description: pending.text, total: amount.value,
+                    confidence: min(input[pending.index].confidence, input[i].confidence) / 100))
+                kinds[pending.index] = .item
+                kinds[i] = .itemDetail
+                pendingName = nil
+                continue
+            }
+
+            // Item lines: a description and a price.
+            if let amount, Self.letterCount(amount.rest) >= 2 {
+                firstBodyLine = firstBodyLine ?? i
+                pendingName = nil
+                var description = amount.rest
+                var item = ReceiptItem(lineNumbers: [i + 1], description: "", total: amount.value,
+                                       confidence: input[i].confidence / 100)
+                if let detail = Self.parseDetail(description + " " + amount.token), !detail.descriptionPrefix.isEmpty {
+                    description = detail.descriptionPrefix
+                    item.quantity = detail.quantity
+                    item.unit = detail.unit
+                    item.unitPrice = detail.unitPrice
+                }
+                item.description = Self.repairDescription(description)
+                if item.description.isEmpty { continue }
+                receipt.items.append(item)
+                kinds[i] = .item
+                continue
+            }
+
+            // A name line without a price: maybe an item whose weight line follows, maybe header text.
+            if amount == nil, Self.letterCount(text) >= 3 {
+                pendingName = (i, Self.repairDescription(text))
+            }
+        }
+
+        // Reconcile the total with cash tendered − change (both printed, independent of OCR slips in one).
+        if let cash = receipt.tenders.first(where: { $0.kind == "cash" }), let change = receipt.change, cash.amount >= change {
+            let paid = cash.amount - change
+            if paid > 0, receipt.total != paid,
+               receipt.total == nil || receipt.total == 0 || totalEvidence == "total line after payment"
+                || totalCandidates.contains(paid) {
+                receipt.total = paid
+                totalEvidence = "cash \(Self.format(cash.amount)) − change \(Self.format(change))"
+            }
+        }
+        receipt.totalEvidence = receipt.total == nil ? nil : totalEvidence
+
+        // Header: store name and address from the lines before the body.
+        let headerEnd = firstBodyLine ?? min(texts.count, 6)
+        // Store: the best of the first name-like lines (confident OCR, store words, early position).
+        var best: (index: Int, score: Double)?
+        var considered = 0
+        for i in 0..<headerEnd where kinds[i] == .ignored && considered < 6 {
+            let text = texts[i]
+            let upper = text.uppercased()
+            guard input[i].confidence >= 40, Self.looksLikeName(text) else { continue }
+            considered += 1
+            let storeWord = Self.storeWords.contains { upper.contains($0) }
+            if !storeWord && Self.looksLikeAddress(upper) { continue }
+            let score = input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
+            if score > (best?.score ?? -1) { best = (i, score) }
+        }
+        var addressLines: [String] = []
+        let storeIndex = best?.index ?? headerEnd
+        if let best {
+            receipt.store = Self.trimJunk(texts[best.index])
+            kinds[best.index] = .store
+        }
+        for i in storeIndex..<headerEnd where kinds[i] == .ignored {
+            let text = texts[i]
+            let upper = text.uppercased()
+            if Self.isContactLine(upper) { kinds[i] = .header; if !addressLines.isEmpty { break } else { continue } }
+            if addressLines.count < 3, Self.looksLikeAddress(upper) {
+                addressLines.append(Self.trimJunk(text))
+                kinds[i] = .address
+            } else if !addressLines.isEmpty {
+                break
+            }
+        }
+        if !addressLines.isEmpty { receipt.address = addressLines.joined(separator: ", ") }
+        for i in 0..<headerEnd where kinds[i] == .ignored { kinds[i] = .header }
+
+        receipt.lines = input.indices.map {
+            ReceiptLine(number: $0 + 1, text: input[$0].text, kind: kinds[$0], confidence: input[$0].confidence)
+        }
+        check(&receipt)
+        return receipt
+    }
+
+    // MARK: - Arithmetic check and review
+
+    private func check(_ receipt: inout Receipt) {
+        var reasons: [String] = []
+        let itemsSum = receipt.items.reduce(Decimal(0)) { $0 + $1.total }
+        let discounts = receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
+        let tax = receipt.tax ?? 0
+        let rounding = receipt.rounding ?? 0
+        if receipt.items.isEmpty { reasons.append("no items found") }
+        if let total = receipt.total {
+            let computed = itemsSum - discounts + tax + rounding
+            let taxIncluded = itemsSum - discounts + rounding
+            let tol = configuration.totalTolerance
+            if abs(computed - total) > tol && !(tax != 0 && abs(taxIncluded - total) <= tol) {
+                reasons.append("total mismatch: items \(Self.format(itemsSum)) − discounts \(Self.format(discounts)) + tax \(Self.format(tax))"
+                    + (rounding != 0 ? " + rounding \(Self.format(rounding))" : "")
+                    + " = \(Self.format(computed)), printed total \(Self.format(total))")
+            }
+        } else {
+            reasons.append("no total found")
+        }
+        if receipt.date == nil { reasons.append("no date found") }
+        if let date = receipt.date, date.ambiguous {
+            reasons.append("ambiguous date \(date.printed) read as \(date.iso) (\(date.resolution))")
+        }
+        let low = receipt.items.filter { $0.confidence * 100 < configuration.minimumLineConfidence }
+        if !low.isEmpty {
+            reasons.append("low OCR confidence on \(low.count) item line(s): " + low.map(\.description).joined(separator: "; "))
+        }
+        receipt.reviewReasons = reasons
+        // An ambiguous date resolved by preference alone is recorded but does not by itself need review.
+        receipt.needsReview = reasons.contains { !$0.hasPrefix("ambiguous date") }
+    }
+
+    static func format(_ d: Decimal) -> String {
+        var value = d
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &value, 2, .plain)
+        return String(format: "%.2f", NSDecimalNumber(decimal: rounded).doubleValue)
+    }
+
+    // MARK: - Amounts
+
+    struct Amount {
+        var value: Decimal      // magnitude
+        var negative: Bool
+        var rest: String        // the text before the amount (and flags)
+        var token: String       // the amount as printed
+        var signed: Decimal { negative ? -value : value }
+    }
+
+    /// The money amount at the end of a line, with OCR repairs (`S`→5, `O`→0, decimal comma), an optional
+    /// currency prefix, a leading or trailing minus, and trailing tax flags (`T`, `F`, `SR`, `ZRL`, `*`).
+    static func trailingAmount(in text: String) -> Amount? {
+        var tokens = text.split(separator: " ").map(String.init)
+        guard !tokens.isEmpty else { return nil }
+        var trailingMinus = false
+        // Drop one trailing flag token when the token before it is an amount.
+        if tokens.count >= 2, let last = tokens.last, last.count <= 3,
+           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-",
+           parseAmountToken(tokens[tokens.count - 2]) != nil {
+            if last == "-" { trailingMinus = true }
+            tokens.removeLast()
+        }
+        guard let lastToken = tokens.last, var parsed = parseAmountToken(lastToken) else { return nil }
+        tokens.removeLast()
+        // "$ 3.49", "- 0.50", "RM 2.50"
+        if let prev = tokens.last, ["$", "£", "€", "RM", "-", "USD", "EUR", "GBP", "MYR"].contains(prev.uppercased()) {
+            if prev == "-" { parsed.negative = true }
+            tokens.removeLast()
+        }
+        // A percentage just before (TAX 6.00% 1.21) is kept in the description.
+        parsed.negative = parsed.negative || trailingMinus
+        var rest = tokens.joined(separator: " ")
+        while let c = rest.last, c == ":" || c == " " || c == "-" || c == "=" || c == "." { rest.removeLast() }
+        return Amount(value: parsed.value, negative: parsed.negative, rest: rest, token: lastToken)
+    }
+
+    static func parseAmountToken(_ raw: String) -> (value: Decimal, negative: Bool)? {
+        var s = Substring(raw)
+        var negative = false
+        if s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast(); negative = true }
+        if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
+        if s.hasSuffix("-") { negative = true; s = s.dropLast() }
+        for prefix in ["RM", "$", "£", "€", "USD", "MYR"] where s.uppercased().hasPrefix(prefix) {
+            s = s.dropFirst(prefix.count)
+            break
+        }
+        if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
+        // Trailing tax flag glued on: "75.00SR", "3.55ZRL" (not "3.4S", where S is a misread 5).
+        if let flag = s.range(of: #"\d[.,]\d\d[A-Z*]{1,3}$"#, options: .regularExpression) {
+            s = s[..<s.index(flag.lowerBound, offsetBy: 4)]
+        }
+        // Decimal separator: the last '.' or ',' followed by exactly two characters.
+        let chars = Array(s)
+        guard chars.count >= 4, chars[chars.count - 3] == "." || chars[chars.count - 3] == "," else { return nil }
+        let intPart = chars[0..<(chars.count - 3)].filter { $0 != "," && $0 != "." }
+        let fracPart = chars[(chars.count - 2)...]
+        func repair(_ c: Character) -> Character? {
+            switch c {
+            case "0"..."9": return c
+            case "S", "s": return "5"
+            case "O", "o", "D": return "0"
+            case "l", "I": return "1"
+            default: return nil
+            }
+        }
+        let digitsInt = intPart.map(repair)
+        let digitsFrac = fracPart.map(repair)
+        guard !intPart.isEmpty, intPart.count <= 7, !digitsInt.contains(nil), !digitsFrac.contains(nil) else { return nil }
+        // At least one real digit, and the thousands grouping (if any) is plausible.
+        guard chars.contains(where: \.isNumber) else { return nil }
+        let str = String(digitsInt.compactMap { $0 }) + "." + String(digitsFrac.compactMap { $0 })
+        guard let value = Decimal(string: str, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
+        return (value, negative)
+    }
+
+    // MARK: - Line classes
+
+    static let cashWords = ["CASH"]
+    static let tenderWords = ["CASH", "CARD", "VISA", "MASTERCARD", "MC", "AMEX", "DEBIT", "CREDIT", "EBT",
+                              "TENDER", "TENDERED", "PAID", "PAYMENT", "DISCOVER", "CHECK", "GIFT CARD", "NETS",
+                              "EFTPOS", "CONTACTLESS"]
+
+    static func summaryKind(_ u: String) -> ReceiptLineKind? {
+        let compact = u.replacingOccurrences(of: " ", with: "")
+        if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT") { return .change }
+        if compact.contains("SUBTOTAL") || compact.contains("SUB-TOTAL") { return .subtotal }
+        if compact.contains("ROUNDING") || compact.contains("ROUNDADJ") || compact.contains("RNDADJ") { return .rounding }
+        let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
+        let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST"]
+        let hasTaxWord = taxWords.contains { hasWord(u, $0) } || compact.contains("SALESTAX") || compact.contains("TOTALGST")
+        let inclusive = compact.contains("INCL") || compact.contains("AFTERADJ") || compact.contains("WITH")
+        if hasTotal {
+            let notTotal = ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
+                            "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
+            if notTotal.contains(where: compact.contains) { return .ignored }
+            if compact.contains("EXCL") { return .subtotal }
+            if hasTaxWord && !inclusive { return .tax }
+            return .total
+        }
+        if hasTaxWord {
+            let notTax = ["TAXINVOICE", "GSTID", "GSTREG", "GSTNO", "TAXCODE", "GSTSUMMARY", "TAXID", "VATNO", "VATREG", "TAXABLE"]
+            if notTax.contains(where: compact.contains) { return nil }
+            return .tax
+        }
+        if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") { return .tender }
+        return nil
+    }
+
+    static let discountWords = ["COUPON", "DISCOUNT", "DISC", "SAVINGS", "SAVING", "SAVED", "PROMO", "MARKDOWN",
+                                "REDUCED", "MFR", "VOUCHER", "REBATE", "OFF", "LESS"]
+
+    static func isDiscountText(_ u: String) -> Bool {
+        discountWords.contains { hasWord(u, $0) }
+    }
+
+    static func isIgnorable(_ u: String) -> Bool {
+        let compact = u.replacingOccurrences(of: " ", with: "")
+        let phrases = ["ITEMSSOLD", "ITEMCOUNT", "NO.OFITEMS", "THANKYOU", "CASHIER", "INVOICE", "RECEIPT#",
+                       "GSTID", "GSTREG", "TRANS", "TERMINAL", "OPERATOR", "APPROV", "AUTH", "ACCOUNT", "ACCT",
+                       "SHOPPINGHOURS", "MEMBERNO", "POINTS", "TABLE", "QTYITEM", "S/PRICE", "PLEASECOME", "RETURN"]
+        return phrases.contains(where: compact.contains) || hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX")
+    }
+
+    static func isContactLine(_ u: String) -> Bool {
+        hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX") || u.contains("GST") || u.contains("WWW")
+            || u.contains("@") || u.contains("HTTP") || u.contains("CO. REG") || u.contains("CO.REG")
+            || hasWord(u, "STORE") || hasWord(u, "CASHIER") || hasWord(u, "REG") || hasWord(u, "TERMINAL")
+    }
+
+    static func looksLikeName(_ text: String) -> Bool {
+        let t = trimJunk(text)
+        let letters = letterCount(t)
+        guard letters >= 3 else { return false }
+        let words = t.split(separator: " ").filter { $0.filter(\.isLetter).count >= 2 }
+        guard !words.isEmpty else { return false }
+        let u = t.uppercased()
+        if u.hasPrefix("WELCOME") || u.contains("SHOPPING HOURS") || u.contains("HRS") || isContactLine(u) || u.contains("RECEIPT") || u.contains("INVOICE") { return false }
+        return Double(letters) / Double(max(1, t.filter { !$0.isWhitespace }.count)) >= 0.5
+    }
+
+    /// Words that mark a line as a store name.
+    static let storeWords = ["MARKET", "GROCER", "MART", "FOODS", "STORE", "SUPERMARKET", "CO-OP", "COOP", "DELI",
+                             "BAKERY", "FARM", "FRESH", "SDN", "BHD", "S/B", "ENTERPRISE", "TRADING", "WHOLESALE",
+                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI"]
+
+    static func looksLikeAddress(_ u: String) -> Bool {
+        let hasDigit = u.contains(where: \.isNumber)
+        let words = u.split(whereSeparator: { !$0.isLetter }).filter { $0.count >= 3 }
+        guard !words.isEmpty else { return false }
+        let streetWords: Set<String> = ["ST", "STREET", "AVE", "AVENUE", "RD", "ROAD", "BLVD", "DR", "DRIVE", "LANE", "LN",
+                                        "WAY", "HWY", "HIGHWAY", "JALAN", "JLN", "TAMAN", "LOT", "NO", "PLAZA", "SQ",
+                                        "SQUARE", "CT", "COURT", "PL", "PLACE", "SUITE", "STE", "FLOOR", "FLR", "UNIT", "BATU"]
+        let tokens = Set(u.split(whereSeparator: { !$0.isLetter }).map(String.init))
+        if !tokens.isDisjoint(with: streetWords) { return true }
+        if u.range(of: #"\b[A-Z]{2}\s+\d{5}(-\d{4})?\b"#, options: .regularExpression) != nil { return true }  // VT 05401
+        if u.range(of: #"\b\d{5}\b"#, options: .regularExpression) != nil { return true }  // postcodes
+        return hasDigit && u.contains(",")
+    }
+
+    static func hasWord(_ u: String, _ word: String) -> Bool {
+        var searchRange = u.startIndex..<u.endIndex
+        while let r = u.range(of: word, range: searchRange) {
+            let beforeOK = r.lowerBound == u.startIndex || !u[u.index(before: r.lowerBound)].isLetter
+            let afterOK = r.upperBound == u.endIndex || !u[r.upperBound].isLetter
+            if beforeOK && afterOK { return true }
+            searchRange = r.upperBound..<u.endIndex
+        }
+        return false
+    }
+
+    static func letterCount(_ s: String) -> Int { s.filter(\.isLetter).count }
+
+    static func clean(_ text: String) -> String {
+        var s = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        // OCR border noise at the ends of lines ("CASH RM 11.40 |", "| ASIA MART").
+        let junk: Set<Character> = ["|", "«", "»", "~", "_", "‘", "’", "“", "”", "\"", "'", "`", "¦", "=", "—", "–", "{", "}", "[", "]"]
+        while let c = s.last, junk.contains(c) || c == " " { s.removeLast() }
+        while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
+        // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
+        s = s.replacingOccurrences(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
+        return s
+    }
+
+    /// Strips OCR border junk (`|`, `—`, `‘`) from the ends of a line.
+    static func trimJunk(_ text: String) -> String {
+        let junk = CharacterSet(charactersIn: "|_—–‘’'\"`~«»:;,.!¡ ").union(.whitespaces)
+        return text.trimmingCharacters(in: junk)
+    }
+
+    /// `150Z`→`15OZ`, `12 0Z`→`12 OZ`, `2 1B`→`2 LB`, whitespace collapsed, junk trimmed.
+    static func repairDescription(_ text: String) -> String {
+        var s = trimJunk(text)
+        s = s.replacingOccurrences(of: #"(\d)\s?0Z\b"#, with: "$1OZ", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"(\d)\s?0z\b"#, with: "$1oz", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"(\d)(\s?)[1I][Bb]\b"#, with: "$1$2LB", options: .regularExpression)
+        return s
+    }
+
+    // MARK: - Quantities and weights
+
+    struct Detail {
+        var descriptionPrefix: String
+        var quantity: Decimal?
+        var unit: String?
+        var unitPrice: Decimal?
+        var total: Decimal?
+    }
+
+    /// Reads `0.75 lb @ 2.99/lb 2.24`, `1.234 kg`, `2 @ 1.99 3.98`, `2 x 1.99`, `QTY 3`; the text before
+    /// the match is returned as `descriptionPrefix` (empty on a detail-only line).
+    static func parseDetail(_ raw: String) -> Detail? {
+        var s = raw.uppercased()
+        s = s.replacingOccurrences(of: #"(\d)\s?[1I]B\b"#, with: "$1 LB", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"(\d)\s?0Z\b"#, with: "$1 OZ", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"/\s?[1I]B\b"#, with: "/LB", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"\bK9\b"#, with: "KG", options: .regularExpression)
+        let num = #"(\d+(?:[.,]\d+)?)"#
+        let price = #"\$?\s?(\d+[.,]\d{2,3})"#
+        let unit = #"(LBS?|KG|OZ|G)"#
+        let patterns: [String] = [
+            // weight @ price / unit
+            "^(.*?)\\s*" + num + "\\s*" + unit + "\\s*(?:@|AT|X)\\s*" + price + "\\s*/\\s*" + unit + "\\b",
+            // count @ price   /  count x price
+            "^(.*?)\\s*(\\d{1,3})\\s*(?:@|X|AT)\\s*" + price + "(?:\\s*(?:EA|EACH|/EA))?\\b",
+            // QTY 3
+            "^(.*?)\\s*QTY\\s*:?\\s*(\\d{1,3})\\b",
+            // bare weight: "1.234 KG"
+            "^(.*?)\\s*(\\d+[.,]\\d+)\\s*(KG|LBS?)\\b",
+        ]
+        for (index, pattern) in patterns.enumerated() {
+            guard let regex = try? NSRegularExpression(pattern: pattern),
+                  let m = regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) else { continue }
+            func group(_ n: Int) -> String? {
+                guard n < m.numberOfRanges, let r = Range(m.range(at: n), in: s) else { return nil }
+                return String(s[r])
+            }
+            func dec(_ n: Int) -> Decimal? {
+                group(n).flatMap { Decimal(string: $0.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }
+            }
+            var detail = Detail(descriptionPrefix: "")
+            // Keep the original casing for the description.
+            let prefixLength = group(1)?.count ?? 0
+            detail.descriptionPrefix = String(raw.prefix(prefixLength)).trimmingCharacters(in: .whitespaces)
+            switch index {
+            case 0:
+                detail.quantity = dec(2)
+                detail.unit = normalizedUnit(group(3))
+                detail.unitPrice = dec(4)
+            case 1:
+                detail.quantity = dec(2)
+                detail.unit = "each"
+                detail.unitPrice = dec(3)
+            case 2:
+                detail.quantity = dec(2)
+                detail.unit = "each"
+            default:
+                detail.quantity = dec(2)
+                detail.unit = normalizedUnit(group(3))
+            }
+            // The line total: an amount after the match.
+            let after = Range(m.range, in: s).map { String(s[$0.upperBound...]).trimmingCharacters(in: .whitespaces) } ?? ""
+            if !after.isEmpty, let amount = trailingAmount(in: after) {
+                detail.total = amount.value
+            }
+            return detail
+        }
+        return nil
+    }
+
+    static func normalizedUnit(_ u: String?) -> String? {
+        switch u {
+        case "LB", "LBS": return "lb"
+        case "KG": return "kg"
+        case "OZ": return "oz"
+        case "G": return "g"
+        default: return u?.lowercased()
+        }
+    }
+
+    // MARK: - Discount attachment
+
+    private func attachDiscount(_ description: String, to items: [ReceiptItem]) -> (Int?, String) {
+        guard !items.isEmpty else { return (nil, "unattached") }
+        let generic: Set<String> = ["COUPON", "STORE", "DISCOUNT", "DISC", "MEMBER", "SAVINGS", "SAVING", "OFF",
+                                    "MFR", "MANUFACTURER", "PROMO", "DIGITAL", "INSTANT", "SALE", "YOU", "SAVED",
+                                    "CARD", "CLUB", "BONUS", "VOUCHER", "LESS", "PRICE", "REDUCED"]
+        let words = Set(Self.words(description).filter { $0.count >= 3 && !generic.contains($0) })
+        if !words.isEmpty {
+            var best: (index: Int, score: Int)?
+            for (index, item) in items.enumerated() {
+                let score = words.intersection(Self.words(item.description)).count
+                if score > 0, score >= (best?.score ?? 0) { best = (index, score) }
+            }
+            if let best { return (best.index, "names item") }
+        }
+        return (items.count - 1, "follows item")
+    }
+
+    static func words(_ s: String) -> [String] {
+        s.uppercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+    }
+
+    // MARK: - Currency
+
+    private func detectCurrency(_ lines: [String]) -> (String, String) {
+        let text = lines.joined(separator: "\n")
+        let upper = text.uppercased()
+        if text.contains("£") { return ("GBP", "symbol £") }
+        if text.contains("€") { return ("EUR", "symbol €") }
+        for code in ["MYR", "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "SGD", "CHF", "INR"] where Self.hasWord(upper, code) {
+            return (code, "code \(code)")
+        }
+        if upper.range(of: #"(^|[^A-Z])RM\s?\d|\(RM\)|\bRM\b"#, options: .regularExpression) != nil {
+            return ("MYR", "code RM")
+        }
+        if text.contains("$") {
+            let dollar: Set<String> = ["USD", "CAD", "AUD", "NZD", "SGD", "HKD"]
+            let code = dollar.contains(configuration.defaultCurrency) ? configuration.defaultCurrency : "USD"
+            return (code, "symbol $")
+        }
+        return (configuration.defaultCurrency, "default")
+    }
+
+    // MARK: - Dates and times
+
+    static let monthNames = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+
+    public func parseDate(_ u: String, currency: String) -> ReceiptDate? {
+        func match(_ pattern: String) -> [String]? {
+            guard let regex = try? NSRegularExpression(pattern: pattern),
+                  let m = regex.firstMatch(in: u, range: NSRange(u.startIndex..., in: u)) else { return nil }
+            return (0..<m.numberOfRanges).map { n in
+                Range(m.range(at: n), in: u).map { String(u[$0]) } ?? ""
+            }
+        }
+        func year(_ s: String) -> Int? {
+            guard let y = Int(s) else { return nil }
+            if s.count == 2 { return 2000 + y }
+            return (1990...2099).contains(y) ? y : nil
+        }
+        func valid(_ y: Int, _ m: Int, _ d: Int) -> Bool {
+            guard (1...12).contains(m), d >= 1 else { return false }
+            let days = [31, (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            return d <= days[m - 1]
+        }
+        func month(_ name: String) -> Int? {
+            Self.monthNames.firstIndex(of: String(name.prefix(3))).map { $0 + 1 }
+        }
+        // ISO 2026-03-14 / 2026/03/14
+        if let g = match(#"(?<![\d])(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?![\d])"#),
+           let y = year(g[1]), let m = Int(g[2]), let d = Int(g[3]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "ISO")
+        }
+        // 14 Mar 2026, 05-AUG-2017, 14MAR26
+        if let g = match(#"(?<![\d])(\d{1,2})[\s\-/.]?(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?[\s\-/.,]*(\d{4}|\d{2})(?![\d])"#),
+           let y = year(g[3]), let m = month(g[2]), let d = Int(g[1]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
+        }
+        // Mar 14, 2026 / OCT 3, 2016
+        if let g = match(#"\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+(\d{1,2})(?:ST|ND|RD|TH)?,?\s+(\d{4})(?![\d])"#),
+           let y = year(g[3]), let m = month(g[1]), let d = Int(g[2]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
+        }
+        // 03/14/2026, 14/03/2026, 03-14-26, 14.03.26
+        if let g = match(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d])"#),
+           let a = Int(g[1]), let b = Int(g[3]), let y = year(g[4]) {
+            let monthFirstOK = valid(y, a, b)
+            let dayFirstOK = valid(y, b, a)
+            let preference: DateOrder
+            let why: String
+            switch configuration.dateOrder {
+            case .monthFirst: preference = .monthFirst; why = "by configuration"
+            case .dayFirst: preference = .dayFirst; why = "by configuration"
+            case .automatic:
+                preference = ["USD", "CAD"].contains(currency) ? .monthFirst : .dayFirst
+                why = "by preference (\(currency))"
+            }
+            if monthFirstOK && dayFirstOK {
+                if a == b {
+                    return ReceiptDate(year: y, month: a, day: b, printed: g[0], resolution: "day equals month")
+                }
+                if preference == .monthFirst {
+                    return ReceiptDate(year: y, month: a, day: b, printed: g[0], ambiguous: true, resolution: "month-first \(why)")
+                }
+                return ReceiptDate(year: y, month: b, day: a, printed: g[0], ambiguous: true, resolution: "day-first \(why)")
+            }
+            if monthFirstOK {
+                return ReceiptDate(year: y, month: a, day: b, printed: g[0], resolution: "month-first: second field > 12")
+            }
+            if dayFirstOK {
+                return ReceiptDate(year: y, month: b, day: a, printed: g[0], resolution: "day-first: first field > 12")
+            }
+        }
+        // 20180304 after DATE
+        if u.contains("DATE"), let g = match(#"(?<![\d])(20\d{2})(\d{2})(\d{2})(?![\d])"#),
+           let y = year(g[1]), let m = Int(g[2]), let d = Int(g[3]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "compact ISO")
+        }
+        return nil
+    }
+
+    /// `14:22`, `2:22 PM`, `10:43AM`, `00:06:00` → 24-hour `HH:mm`.
+    static func parseTime(_ u: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: #"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*([AP])?\.?M?\.?(?![\d])"#),
+              let m = regex.firstMatch(in: u, range: NSRange(u.startIndex..., in: u)),
+              let hr = Range(m.range(at: 1), in: u), let mr = Range(m.range(at: 2), in: u),
+              var hour = Int(u[hr]), let minute = Int(u[mr]), minute < 60 else { return nil }
+        if let ar = Range(m.range(at: 3), in: u) {
+            guard (1...12).contains(hour) else { return nil }
+            let pm = u[ar] == "P"
+            if pm && hour != 12 { hour += 12 }
+            if !pm && hour == 12 { hour = 0 }
+        }
+        guard hour < 24 else { return nil }
+        return String(format: "%02d:%02d", hour, minute)
+    }
+}

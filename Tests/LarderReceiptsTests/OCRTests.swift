@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import LarderOCR
+@testable import LarderReceipts
+
+/// Integration tests over the project's sample receipts (real tesseract). Run with OMP_THREAD_LIMIT=1.
+@Suite("OCR of the project samples", .serialized, .enabled(if: TestData.samplesFolder != nil, "samples/receipts not found"))
+struct OCRTests {
+    static let samples = ["corner-grocer.jpg", "freshway-market.png", "valley-foods.tiff"]
+
+    @Test(arguments: samples)
+    func sampleReceipt(file: String) throws {
+        let root = try #require(TestData.samplesFolder)
+        let engine = try OCREngine()
+        let path = "\(root)/receipts/\(file)"
+        let ocr = try engine.recognize(imageAt: path)
+        let texts = ocr.lines.map(\.text)
+        #expect(texts.contains { $0.hasPrefix("TOTAL ") })
+        #expect(ocr.lines.allSatisfy { $0.box.width > 0 && $0.box.height > 0 && $0.confidence > 0 })
+
+        let id = (file as NSString).deletingPathExtension
+        let label = try ReceiptEvaluation.projectLabel(at: "\(root)/expected/receipts/\(id).json")
+        let receipt = ReceiptParser().parse(lines: ocr.lines)
+        #expect(receipt.total.flatMap { Double("\($0)") } == label.total)
+        #expect(receipt.store == label.store)
+        #expect(receipt.date?.iso == label.date)
+        #expect(!receipt.reviewReasons.contains { $0.contains("mismatch") }, "\(receipt.reviewReasons)")
+        #expect(receipt.needsReview == false, "\(receipt.reviewReasons)")
+        // A few items come out with their label prices.
+        let labelItems = try #require(label.items)
+        for item in labelItems.prefix(3) {
+            #expect(receipt.items.contains { $0.description == item.name && Double("\($0.total)") == item.price },
+                    "\(item.name) missing from \(receipt.items.map(\.description))")
+        }
+    }
+
+    @Test func evaluationOverSamplesWithSeparateLabels() throws {
+        let root = try #require(TestData.samplesFolder)
+        let report = try ReceiptEvaluation.run(folder: "\(root)/receipts",
+                                               options: .init(labelsFolder: "\(root)/expected/receipts"))
+        #expect(report.count == 3)
+        #expect(report.store == 1 && report.date == 1 && report.total == 1)
+        #expect((report.itemF1 ?? 0) >= 0.95)
+    }
+
+    @Test func sidewaysPhotoIsRotatedBack() throws {
+        let root = try #require(TestData.samplesFolder)
+        let rotated = NSTemporaryDirectory() + "larder-rotated-\(getpid()).png"
+        defer { try? FileManager.default.removeItem(atPath: rotated) }
+        #expect(OCREngine.writeRotatedCopy(of: "\(root)/receipts/freshway-market.png", to: rotated, quarterTurns: 1))
+        let ocr = try OCREngine().recognize(imageAt: rotated)
+        #expect(ocr.quarterTurnsApplied != 0, "\(ocr.steps)")
+        #expect(ReceiptParser().parse(lines: ocr.lines).total == Decimal(string: "30.96"))
+    }
+
+    @Test func errorsNameTheFile() throws {
+        let root = try #require(TestData.samplesFolder)
+        let engine = try OCREngine()
+        #expect {
+            try engine.recognize(imageAt: "/nonexistent/receipt.png")
+        } throws: { error in
+            let e = error as? ReceiptError
+            return e?.code == .imageUnreadable && e?.path == "/nonexistent/receipt.png"
+        }
+        let path = "\(root)/receipts/freshway-market.png"
+        #expect {
+            try engine.recognize(imageAt: path, limits: OCRLimits(maxPixels: 1000))
+        } throws: { error in
+            let e = error as? ReceiptError
+            return e?.code == .imageTooLarge && e?.path == path && "\(error)".contains("1000×1300")
+        }
+        #expect {
+            try engine.recognize(imageAt: path, limits: OCRLimits(timeLimit: .milliseconds(5)))
+        } throws: { error in
+            (error as? ReceiptError)?.code == .timedOut
+        }
+        // The engine is still usable afterwards.
+        #expect(try engine.recognize(imageAt: path).lines.count > 10)
+    }
+}
