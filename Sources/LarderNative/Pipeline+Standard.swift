@@ -1,9 +1,9 @@
 import LarderCore
 
 extension Pipeline {
-    /// The one place that wires Larder's stages: detect → extract → route → recipe → result.
+    /// The one place that wires Larder's stages: detect → extract → ocr → route → recipe → receipt → result.
     /// It must match `PipelineManifest.standard` (checked by a test).
     public static let standard = Pipeline(stages: [
-        DetectStage(), ExtractStage(), RouteStage(), RecipeStage(), ResultStage(),
+        DetectStage(), ExtractStage(), OCRStage(), RouteStage(), RecipeStage(), ReceiptStage(), ResultStage(),
     ])
 }

@@ -192,6 +192,9 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
     public var confidence: Double
     /// Where the line came from.
     public var provenance: Provenance
+    /// Allergens the ingredient contains, each with the keyword that matched (filled in by the app, which owns
+    /// the allergen database).
+    public var allergens: [IngredientAllergen] = []
 
     /// Creates an ingredient.
     public init(text: String, quantity: RecipeQuantity? = nil, unit: String? = nil, unitText: String? = nil,
@@ -217,7 +220,7 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case text, quantity, unit, unitText, additionalAmounts, name, size, preparation, comment, optional, purpose,
-             alternatives, confidence, provenance
+             alternatives, allergens, confidence, provenance
     }
 
     /// Encodes every key, with explicit `null`s.
@@ -235,6 +238,7 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
         try c.encode(optional, forKey: .optional)
         try c.encode(purpose, forKey: .purpose)
         try c.encode(alternatives, forKey: .alternatives)
+        try c.encode(allergens, forKey: .allergens)
         try c.encode(confidence, forKey: .confidence)
         try c.encode(provenance, forKey: .provenance)
     }
@@ -467,5 +471,16 @@ public struct Recipe: Codable, Sendable, Equatable {
         try c.encode(source, forKey: .source)
         try c.encode(provenance, forKey: .provenance)
         try c.encode(confidence, forKey: .confidence)
+    }
+}
+
+/// An allergen tag: one of the 16 allergens and the keyword that matched it.
+public struct IngredientAllergen: Codable, Sendable, Equatable {
+    public var allergen: String
+    public var keyword: String
+
+    public init(allergen: String, keyword: String) {
+        self.allergen = allergen
+        self.keyword = keyword
     }
 }

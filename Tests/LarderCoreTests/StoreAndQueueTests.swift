@@ -216,7 +216,7 @@ struct PipelineWiringTests {
     @Test func standardPipelineMatchesItsManifest() {
         // `larder` registers documents from the manifest; `larder-worker` runs Pipeline.standard.
         #expect(Pipeline.standard.manifest == PipelineManifest.standard)
-        #expect(PipelineManifest.standard.stageNames == ["detect", "extract", "route", "recipe", "result"])
+        #expect(PipelineManifest.standard.stageNames == ["detect", "extract", "ocr", "route", "recipe", "receipt", "result"])
         #expect(Pipeline.standard.stages.last?.outputSchema == "result.schema.json")
     }
 

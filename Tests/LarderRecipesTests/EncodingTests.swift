@@ -11,7 +11,7 @@ enum SchemaKeys {
     static let source = (required: ["file", "sha256", "pages"], allowed: ["file", "sha256", "pages", "format"])
     static let provenance = (required: ["page", "lineStart", "lineEnd"], allowed: ["page", "lineStart", "lineEnd"])
     static let group = (required: ["name", "ingredients"], allowed: ["name", "ingredients"])
-    static let ingredient = (required: ["text", "quantity", "unit", "name", "optional", "alternatives", "confidence", "provenance"],
+    static let ingredient = (required: ["text", "quantity", "unit", "name", "optional", "alternatives", "allergens", "confidence", "provenance"],
                              allowed: ["text", "quantity", "unit", "unitText", "additionalAmounts", "name", "size", "preparation",
                                        "comment", "optional", "purpose", "alternatives", "allergens", "confidence", "provenance"])
     static let quantity = (required: ["value"], allowed: ["value", "max"])

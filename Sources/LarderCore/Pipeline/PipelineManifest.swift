@@ -12,6 +12,8 @@ public struct StageDeclaration: Sendable, Equatable, Hashable {
     /// which the `larder` command does not link; the command still needs the name and version to register
     /// documents and count their work. Bump the version here when `ExtractStage` changes what it outputs.
     public static let extract = StageDeclaration(name: "extract", version: "extract@2")
+    /// `ocr` calls tesseract and lives in `LarderNative` too.
+    public static let ocr = StageDeclaration(name: "ocr", version: "ocr@1")
 }
 
 /// The standard pipeline's stages, in order, by name and version: what `larder` needs to register documents and
@@ -25,9 +27,10 @@ public struct PipelineManifest: Sendable, Equatable {
         self.stages = stages
     }
 
-    /// detect → extract → route → recipe → result.
+    /// detect → extract → ocr → route → recipe → receipt → result.
     public static let standard = PipelineManifest(stages: [
-        DetectStage.declaration, .extract, RouteStage.declaration, RecipeStage.declaration, ResultStage.declaration,
+        DetectStage.declaration, .extract, .ocr, RouteStage.declaration, RecipeStage.declaration,
+        ReceiptStage.declaration, ResultStage.declaration,
     ])
 
     public var stageNames: [String] { stages.map(\.name) }

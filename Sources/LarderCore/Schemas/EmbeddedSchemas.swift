@@ -11,41 +11,123 @@ enum EmbeddedSchemas {
   "title": "Pantry item",
   "description": "A base ingredient bought on a receipt, as a pantry app reads it.",
   "type": "object",
-  "required": ["ingredient", "product", "source", "allergens", "confidence", "evidence"],
+  "required": [
+    "ingredient",
+    "product",
+    "source",
+    "allergens",
+    "confidence",
+    "evidence",
+    "needsReview"
+  ],
   "additionalProperties": false,
   "properties": {
-    "ingredient": { "type": "string", "minLength": 1, "description": "The base ingredient: 'chicken breast'." },
-    "product": { "type": "string", "minLength": 1, "description": "The receipt line's description: 'BNLS SKNLS CHKN BRST'." },
-    "quantity": { "type": ["number", "null"], "exclusiveMinimum": 0 },
-    "unit": { "type": ["string", "null"] },
-    "price": { "type": ["number", "null"] },
-    "purchaseDate": { "type": ["string", "null"], "format": "date" },
+    "ingredient": {
+      "type": "string",
+      "minLength": 1,
+      "description": "The base ingredient: 'chicken breast'."
+    },
+    "product": {
+      "type": "string",
+      "minLength": 1,
+      "description": "The receipt line's description: 'BNLS SKNLS CHKN BRST'."
+    },
+    "quantity": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "exclusiveMinimum": 0
+    },
+    "unit": {
+      "type": [
+        "string",
+        "null"
+      ]
+    },
+    "price": {
+      "type": [
+        "number",
+        "null"
+      ]
+    },
+    "purchaseDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "date"
+    },
     "source": {
       "type": "object",
-      "required": ["receipt", "line"],
+      "required": [
+        "receipt",
+        "line"
+      ],
       "additionalProperties": false,
       "properties": {
-        "receipt": { "type": "string", "minLength": 1, "description": "The receipt document's SHA-256 (or file name)." },
-        "line": { "type": "integer", "minimum": 1 }
+        "receipt": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The receipt document's SHA-256 (or file name)."
+        },
+        "line": {
+          "type": "integer",
+          "minimum": 1
+        }
       }
     },
     "allergens": {
       "type": "array",
       "items": {
         "type": "object",
-        "required": ["allergen", "keyword"],
+        "required": [
+          "allergen",
+          "keyword"
+        ],
         "additionalProperties": false,
         "properties": {
           "allergen": {
-            "enum": ["dairy", "eggs", "peanuts", "tree nuts", "wheat", "gluten", "soy", "fish", "shellfish", "sesame",
-                     "mustard", "celery", "lupin", "molluscs", "sulphites", "corn"]
+            "enum": [
+              "dairy",
+              "eggs",
+              "peanuts",
+              "tree nuts",
+              "wheat",
+              "gluten",
+              "soy",
+              "fish",
+              "shellfish",
+              "sesame",
+              "mustard",
+              "celery",
+              "lupin",
+              "molluscs",
+              "sulphites",
+              "corn"
+            ]
           },
-          "keyword": { "type": "string", "minLength": 1 }
+          "keyword": {
+            "type": "string",
+            "minLength": 1
+          }
         }
       }
     },
-    "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
-    "evidence": { "type": "string", "minLength": 1, "description": "The rule or lexicon entry the match rests on." }
+    "confidence": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 1
+    },
+    "evidence": {
+      "type": "string",
+      "minLength": 1,
+      "description": "The rule or lexicon entry the match rests on."
+    },
+    "needsReview": {
+      "type": "boolean",
+      "description": "No lexicon entry matched well enough: a person should confirm the ingredient."
+    }
   }
 }
 """#,
@@ -56,48 +138,136 @@ enum EmbeddedSchemas {
   "title": "Receipt",
   "description": "A grocery receipt read by OCR: store, date, line items with discounts attached, and the totals with their arithmetic check.",
   "type": "object",
-  "required": ["store", "date", "currency", "items", "totals", "check", "lines", "confidence"],
+  "required": [
+    "store",
+    "date",
+    "currency",
+    "items",
+    "totals",
+    "check",
+    "lines",
+    "confidence",
+    "reviewReasons"
+  ],
   "additionalProperties": false,
   "properties": {
     "store": {
       "type": "object",
-      "required": ["name"],
+      "required": [
+        "name"
+      ],
       "additionalProperties": false,
       "properties": {
-        "name": { "type": ["string", "null"] },
-        "address": { "type": ["string", "null"] }
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "address": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
       }
     },
-    "date": { "type": ["string", "null"], "format": "date" },
-    "time": { "type": ["string", "null"], "pattern": "^[0-2][0-9]:[0-5][0-9]$" },
-    "dateText": { "type": ["string", "null"], "description": "The date as printed, and how ambiguous day/month was read." },
-    "currency": { "type": ["string", "null"], "pattern": "^[A-Z]{3}$" },
+    "date": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "date"
+    },
+    "time": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[0-2][0-9]:[0-5][0-9]$"
+    },
+    "dateText": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "description": "The date as printed, and how ambiguous day/month was read."
+    },
+    "currency": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[A-Z]{3}$"
+    },
     "items": {
       "type": "array",
       "items": {
         "type": "object",
-        "required": ["description", "total", "line"],
+        "required": [
+          "description",
+          "total",
+          "line"
+        ],
         "additionalProperties": false,
         "properties": {
-          "description": { "type": "string", "minLength": 1 },
-          "quantity": { "type": ["number", "null"], "exclusiveMinimum": 0 },
-          "unit": { "type": ["string", "null"], "description": "lb, kg… for weighed items; null for counted items." },
-          "unitPrice": { "type": ["number", "null"] },
-          "total": { "type": "number" },
+          "description": {
+            "type": "string",
+            "minLength": 1
+          },
+          "quantity": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "exclusiveMinimum": 0
+          },
+          "unit": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "lb, kg… for weighed items; null for counted items."
+          },
+          "unitPrice": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "total": {
+            "type": "number"
+          },
           "discounts": {
             "type": "array",
             "items": {
               "type": "object",
-              "required": ["description", "amount", "line"],
+              "required": [
+                "description",
+                "amount",
+                "line"
+              ],
               "additionalProperties": false,
               "properties": {
-                "description": { "type": "string" },
-                "amount": { "type": "number", "description": "Negative: money off." },
-                "line": { "type": "integer", "minimum": 1 }
+                "description": {
+                  "type": "string"
+                },
+                "amount": {
+                  "type": "number",
+                  "description": "Negative: money off."
+                },
+                "line": {
+                  "type": "integer",
+                  "minimum": 1
+                }
               }
             }
           },
-          "line": { "type": "integer", "minimum": 1, "description": "The OCR line the item starts on (1-based)." }
+          "line": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The OCR line the item starts on (1-based)."
+          }
         }
       }
     },
@@ -105,22 +275,65 @@ enum EmbeddedSchemas {
       "type": "object",
       "additionalProperties": false,
       "properties": {
-        "subtotal": { "type": ["number", "null"] },
-        "tax": { "type": ["number", "null"] },
-        "total": { "type": ["number", "null"] },
-        "tendered": { "type": ["number", "null"] },
-        "change": { "type": ["number", "null"] }
+        "subtotal": {
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "tax": {
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "total": {
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "tendered": {
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "change": {
+          "type": [
+            "number",
+            "null"
+          ]
+        }
       }
     },
     "check": {
       "description": "items − discounts + tax ≈ total, within rounding.",
       "type": "object",
-      "required": ["adds_up"],
+      "required": [
+        "adds_up"
+      ],
       "additionalProperties": false,
       "properties": {
-        "adds_up": { "type": ["boolean", "null"], "description": "null when the receipt shows no total." },
-        "computed": { "type": ["number", "null"] },
-        "printed": { "type": ["number", "null"] }
+        "adds_up": {
+          "type": [
+            "boolean",
+            "null"
+          ],
+          "description": "null when the receipt shows no total."
+        },
+        "computed": {
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "printed": {
+          "type": [
+            "number",
+            "null"
+          ]
+        }
       }
     },
     "lines": {
@@ -128,26 +341,73 @@ enum EmbeddedSchemas {
       "type": "array",
       "items": {
         "type": "object",
-        "required": ["number", "text", "confidence"],
+        "required": [
+          "number",
+          "text",
+          "confidence"
+        ],
         "additionalProperties": false,
         "properties": {
-          "number": { "type": "integer", "minimum": 1 },
-          "text": { "type": "string" },
-          "confidence": { "type": "number", "minimum": 0, "maximum": 100 },
+          "number": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "text": {
+            "type": "string"
+          },
+          "confidence": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 100
+          },
           "box": {
             "type": "object",
-            "required": ["x", "y", "width", "height"],
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ],
             "additionalProperties": false,
             "properties": {
-              "x": { "type": "integer" }, "y": { "type": "integer" },
-              "width": { "type": "integer", "minimum": 0 }, "height": { "type": "integer", "minimum": 0 }
+              "x": {
+                "type": "integer"
+              },
+              "y": {
+                "type": "integer"
+              },
+              "width": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "height": {
+                "type": "integer",
+                "minimum": 0
+              }
             }
           },
-          "role": { "type": ["string", "null"], "description": "item, discount, subtotal, tax, total, tender, change, header, other." }
+          "role": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "item, discount, subtotal, tax, total, tender, change, header, other."
+          }
         }
       }
     },
-    "confidence": { "type": "number", "minimum": 0, "maximum": 1 }
+    "confidence": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 1
+    },
+    "reviewReasons": {
+      "type": "array",
+      "items": {
+        "type": "string"
+      },
+      "description": "Why a person should look: totals that don't add up, no total or date, low OCR confidence."
+    }
   }
 }
 """#,
@@ -158,146 +418,435 @@ enum EmbeddedSchemas {
   "title": "Recipe",
   "description": "One recipe as Larder outputs it. Cooking apps read these fields for guided cooking with timers, servings scaling, pantry matching and allergen checks.",
   "type": "object",
-  "required": ["title", "ingredientGroups", "steps", "notes", "tags", "source", "provenance", "confidence"],
+  "required": [
+    "title",
+    "ingredientGroups",
+    "steps",
+    "notes",
+    "tags",
+    "source",
+    "provenance",
+    "confidence"
+  ],
   "additionalProperties": false,
   "properties": {
-    "title": { "type": "string", "minLength": 1 },
-    "description": { "type": ["string", "null"] },
+    "title": {
+      "type": "string",
+      "minLength": 1
+    },
+    "description": {
+      "type": [
+        "string",
+        "null"
+      ]
+    },
     "yields": {
       "description": "Servings as a number (the lower bound of a range) plus the original text, e.g. 'Serves 4-6'.",
       "oneOf": [
-        { "type": "null" },
+        {
+          "type": "null"
+        },
         {
           "type": "object",
-          "required": ["text"],
+          "required": [
+            "text"
+          ],
           "additionalProperties": false,
           "properties": {
-            "servings": { "type": ["number", "null"], "exclusiveMinimum": 0 },
-            "maxServings": { "type": ["number", "null"], "exclusiveMinimum": 0 },
-            "unit": { "type": ["string", "null"], "description": "What is counted when not servings: loaves, cookies…" },
-            "text": { "type": "string", "minLength": 1 }
+            "servings": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "exclusiveMinimum": 0
+            },
+            "maxServings": {
+              "type": [
+                "number",
+                "null"
+              ],
+              "exclusiveMinimum": 0
+            },
+            "unit": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "description": "What is counted when not servings: loaves, cookies…"
+            },
+            "text": {
+              "type": "string",
+              "minLength": 1
+            }
           }
         }
       ]
     },
-    "prepMinutes": { "$ref": "#/$defs/minutes" },
-    "cookMinutes": { "$ref": "#/$defs/minutes" },
-    "totalMinutes": { "$ref": "#/$defs/minutes" },
-    "cuisine": { "type": ["string", "null"] },
-    "mealType": { "type": ["string", "null"] },
-    "tags": { "type": "array", "items": { "type": "string", "minLength": 1 } },
+    "prepMinutes": {
+      "$ref": "#/$defs/minutes"
+    },
+    "cookMinutes": {
+      "$ref": "#/$defs/minutes"
+    },
+    "totalMinutes": {
+      "$ref": "#/$defs/minutes"
+    },
+    "cuisine": {
+      "type": [
+        "string",
+        "null"
+      ]
+    },
+    "mealType": {
+      "type": [
+        "string",
+        "null"
+      ]
+    },
+    "tags": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
     "ingredientGroups": {
       "type": "array",
-      "items": { "$ref": "#/$defs/ingredientGroup" }
+      "items": {
+        "$ref": "#/$defs/ingredientGroup"
+      }
     },
-    "steps": { "type": "array", "items": { "$ref": "#/$defs/step" } },
-    "notes": { "type": "array", "items": { "type": "string", "minLength": 1 } },
+    "steps": {
+      "type": "array",
+      "items": {
+        "$ref": "#/$defs/step"
+      }
+    },
+    "notes": {
+      "type": "array",
+      "items": {
+        "type": "string",
+        "minLength": 1
+      }
+    },
     "source": {
       "type": "object",
-      "required": ["file", "sha256", "pages"],
+      "required": [
+        "file",
+        "sha256",
+        "pages"
+      ],
       "additionalProperties": false,
       "properties": {
-        "file": { "type": "string", "minLength": 1 },
-        "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$" },
-        "pages": { "type": "array", "items": { "type": "integer", "minimum": 1 }, "minItems": 1 },
-        "format": { "type": "string" }
+        "file": {
+          "type": "string",
+          "minLength": 1
+        },
+        "sha256": {
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$"
+        },
+        "pages": {
+          "type": "array",
+          "items": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "minItems": 1
+        },
+        "format": {
+          "type": "string"
+        }
       }
     },
     "provenance": {
       "description": "Where each recipe-level value came from, by field name (title, yields, prepMinutes, description…).",
       "type": "object",
-      "additionalProperties": { "$ref": "#/$defs/provenance" }
+      "additionalProperties": {
+        "$ref": "#/$defs/provenance"
+      }
     },
-    "confidence": { "$ref": "#/$defs/confidence" }
+    "confidence": {
+      "$ref": "#/$defs/confidence"
+    }
   },
   "$defs": {
-    "minutes": { "type": ["number", "null"], "minimum": 0 },
-    "confidence": { "type": "number", "minimum": 0, "maximum": 1 },
+    "minutes": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "minimum": 0
+    },
+    "confidence": {
+      "type": "number",
+      "minimum": 0,
+      "maximum": 1
+    },
     "provenance": {
       "description": "Page (1-based) and line range (1-based, inclusive, within the page) a value came from.",
       "type": "object",
-      "required": ["page", "lineStart", "lineEnd"],
+      "required": [
+        "page",
+        "lineStart",
+        "lineEnd"
+      ],
       "additionalProperties": false,
       "properties": {
-        "page": { "type": "integer", "minimum": 1 },
-        "lineStart": { "type": "integer", "minimum": 1 },
-        "lineEnd": { "type": "integer", "minimum": 1 }
+        "page": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "lineStart": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "lineEnd": {
+          "type": "integer",
+          "minimum": 1
+        }
       }
     },
     "quantity": {
       "type": "object",
-      "required": ["value"],
+      "required": [
+        "value"
+      ],
       "additionalProperties": false,
       "properties": {
-        "value": { "type": "number", "minimum": 0 },
-        "max": { "type": ["number", "null"], "minimum": 0, "description": "Upper bound of a range: 2-3 cups." }
+        "value": {
+          "type": "number",
+          "minimum": 0
+        },
+        "max": {
+          "type": [
+            "number",
+            "null"
+          ],
+          "minimum": 0,
+          "description": "Upper bound of a range: 2-3 cups."
+        }
       }
     },
     "amount": {
       "type": "object",
-      "required": ["quantity"],
+      "required": [
+        "quantity"
+      ],
       "additionalProperties": false,
       "properties": {
-        "quantity": { "$ref": "#/$defs/quantity" },
-        "unit": { "type": ["string", "null"] }
+        "quantity": {
+          "$ref": "#/$defs/quantity"
+        },
+        "unit": {
+          "type": [
+            "string",
+            "null"
+          ]
+        }
       }
     },
     "ingredientGroup": {
       "type": "object",
-      "required": ["name", "ingredients"],
+      "required": [
+        "name",
+        "ingredients"
+      ],
       "additionalProperties": false,
       "properties": {
-        "name": { "type": ["string", "null"], "description": "e.g. 'For the sauce'; null for the main list." },
-        "ingredients": { "type": "array", "items": { "$ref": "#/$defs/ingredient" } }
+        "name": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "e.g. 'For the sauce'; null for the main list."
+        },
+        "ingredients": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/ingredient"
+          }
+        }
       }
     },
     "ingredient": {
       "type": "object",
-      "required": ["text", "quantity", "unit", "name", "optional", "alternatives", "confidence", "provenance"],
+      "required": [
+        "text",
+        "quantity",
+        "unit",
+        "name",
+        "optional",
+        "alternatives",
+        "allergens",
+        "confidence",
+        "provenance"
+      ],
       "additionalProperties": false,
       "properties": {
-        "text": { "type": "string", "minLength": 1, "description": "The original line." },
-        "quantity": { "oneOf": [{ "type": "null" }, { "$ref": "#/$defs/quantity" }] },
-        "unit": { "type": ["string", "null"], "description": "Canonical unit: tablespoon, cup, gram, ounce, clove…" },
-        "unitText": { "type": ["string", "null"], "description": "The unit as written." },
-        "additionalAmounts": { "type": "array", "items": { "$ref": "#/$defs/amount" }, "description": "1 cup (240 ml): the 240 ml." },
-        "name": { "type": "string" },
-        "size": { "type": ["string", "null"] },
-        "preparation": { "type": ["string", "null"] },
-        "comment": { "type": ["string", "null"] },
-        "optional": { "type": "boolean" },
-        "purpose": { "type": ["string", "null"], "description": "e.g. 'for garnish'." },
-        "alternatives": { "type": "array", "items": { "type": "string" } },
+        "text": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The original line."
+        },
+        "quantity": {
+          "oneOf": [
+            {
+              "type": "null"
+            },
+            {
+              "$ref": "#/$defs/quantity"
+            }
+          ]
+        },
+        "unit": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "Canonical unit: tablespoon, cup, gram, ounce, clove…"
+        },
+        "unitText": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The unit as written."
+        },
+        "additionalAmounts": {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/amount"
+          },
+          "description": "1 cup (240 ml): the 240 ml."
+        },
+        "name": {
+          "type": "string"
+        },
+        "size": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "preparation": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "comment": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "optional": {
+          "type": "boolean"
+        },
+        "purpose": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "e.g. 'for garnish'."
+        },
+        "alternatives": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
         "allergens": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": ["allergen", "keyword"],
+            "required": [
+              "allergen",
+              "keyword"
+            ],
             "additionalProperties": false,
-            "properties": { "allergen": { "type": "string" }, "keyword": { "type": "string" } }
+            "properties": {
+              "allergen": {
+                "enum": [
+                  "dairy",
+                  "eggs",
+                  "peanuts",
+                  "tree nuts",
+                  "wheat",
+                  "gluten",
+                  "soy",
+                  "fish",
+                  "shellfish",
+                  "sesame",
+                  "mustard",
+                  "celery",
+                  "lupin",
+                  "molluscs",
+                  "sulphites",
+                  "corn"
+                ]
+              },
+              "keyword": {
+                "type": "string"
+              }
+            }
           }
         },
-        "confidence": { "$ref": "#/$defs/confidence" },
-        "provenance": { "$ref": "#/$defs/provenance" }
+        "confidence": {
+          "$ref": "#/$defs/confidence"
+        },
+        "provenance": {
+          "$ref": "#/$defs/provenance"
+        }
       }
     },
     "step": {
       "type": "object",
-      "required": ["number", "text", "durations", "temperatures", "ingredients", "provenance"],
+      "required": [
+        "number",
+        "text",
+        "durations",
+        "temperatures",
+        "ingredients",
+        "provenance"
+      ],
       "additionalProperties": false,
       "properties": {
-        "number": { "type": "integer", "minimum": 1 },
-        "text": { "type": "string", "minLength": 1 },
+        "number": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "text": {
+          "type": "string",
+          "minLength": 1
+        },
         "durations": {
           "type": "array",
           "items": {
             "type": "object",
-            "required": ["minutes", "text"],
+            "required": [
+              "minutes",
+              "text"
+            ],
             "additionalProperties": false,
             "properties": {
-              "minutes": { "type": "number", "exclusiveMinimum": 0 },
-              "maxMinutes": { "type": ["number", "null"], "exclusiveMinimum": 0 },
-              "text": { "type": "string", "minLength": 1, "description": "The phrase: 'simmer 10–12 minutes'." }
+              "minutes": {
+                "type": "number",
+                "exclusiveMinimum": 0
+              },
+              "maxMinutes": {
+                "type": [
+                  "number",
+                  "null"
+                ],
+                "exclusiveMinimum": 0
+              },
+              "text": {
+                "type": "string",
+                "minLength": 1,
+                "description": "The phrase: 'simmer 10–12 minutes'."
+              }
             }
           }
         },
@@ -305,13 +854,33 @@ enum EmbeddedSchemas {
           "type": "array",
           "items": {
             "type": "object",
-            "required": ["value", "unit", "text"],
+            "required": [
+              "value",
+              "unit",
+              "text"
+            ],
             "additionalProperties": false,
             "properties": {
-              "value": { "type": "number" },
-              "unit": { "enum": ["C", "F"] },
-              "gasMark": { "type": ["number", "null"], "description": "Set when the text gave a gas mark; value is its °C." },
-              "text": { "type": "string", "minLength": 1 }
+              "value": {
+                "type": "number"
+              },
+              "unit": {
+                "enum": [
+                  "C",
+                  "F"
+                ]
+              },
+              "gasMark": {
+                "type": [
+                  "number",
+                  "null"
+                ],
+                "description": "Set when the text gave a gas mark; value is its °C."
+              },
+              "text": {
+                "type": "string",
+                "minLength": 1
+              }
             }
           }
         },
@@ -320,16 +889,30 @@ enum EmbeddedSchemas {
           "type": "array",
           "items": {
             "type": "object",
-            "required": ["group", "index", "name"],
+            "required": [
+              "group",
+              "index",
+              "name"
+            ],
             "additionalProperties": false,
             "properties": {
-              "group": { "type": "integer", "minimum": 0 },
-              "index": { "type": "integer", "minimum": 0 },
-              "name": { "type": "string" }
+              "group": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "index": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "name": {
+                "type": "string"
+              }
             }
           }
         },
-        "provenance": { "$ref": "#/$defs/provenance" }
+        "provenance": {
+          "$ref": "#/$defs/provenance"
+        }
       }
     }
   }

@@ -1,13 +1,15 @@
 import Foundation
+import LarderReceipts
 import LarderRecipes
 
 /// Stage 4, `recipe`: the recipes in a document routed as a recipe (`LarderRecipes`).
 ///
 /// Input: `extract`'s lines — for PDFs the reading-order lines with their font sizes (titles stand out by size),
 /// for text the normalised lines — each with its page and line number, so every value keeps its provenance.
-/// Output: ``RecipeStageOutput``. Documents routed elsewhere pass through with no recipes.
+/// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains. Documents routed
+/// elsewhere pass through with no recipes.
 public struct RecipeStage: Stage {
-    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@1")
+    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@2")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -23,7 +25,21 @@ public struct RecipeStage: Stage {
         let source = RecipeSource(
             file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
             format: detected.format.rawValue, lines: Self.lines(of: extracted))
-        return try StageOutput(RecipeStageOutput(recipes: RecipeParser().parse(source), skipped: nil))
+        var recipes = RecipeParser().parse(source)
+        // The 16 allergens, matched on the ingredient's name (whole words: "eggplant" is not egg).
+        let tagger = AllergenTagger()
+        for r in recipes.indices {
+            for g in recipes[r].ingredientGroups.indices {
+                for i in recipes[r].ingredientGroups[g].ingredients.indices {
+                    let ingredient = recipes[r].ingredientGroups[g].ingredients[i]
+                    recipes[r].ingredientGroups[g].ingredients[i].allergens =
+                        tagger.tags(for: ingredient.name.isEmpty ? ingredient.text : ingredient.name).map {
+                            IngredientAllergen(allergen: $0.allergen.rawValue, keyword: $0.keyword)
+                        }
+                }
+            }
+        }
+        return try StageOutput(RecipeStageOutput(recipes: recipes, skipped: nil))
     }
 
     /// Every page's lines, numbered from 1 within the page.

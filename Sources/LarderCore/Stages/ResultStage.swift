@@ -7,7 +7,7 @@ import LarderRecipes
 /// says whether a person should look at it and why. Its output is the document's result: validated against the
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
-    public static let declaration = StageDeclaration(name: "result", version: "result@3")
+    public static let declaration = StageDeclaration(name: "result", version: "result@4")
     public let name = declaration.name
     public let version = declaration.version
     public let outputSchema: String? = "result.schema.json"
@@ -37,10 +37,25 @@ public struct ResultStage: Stage {
                     String(format: "'%@' parsed with confidence %.2f (below %.2f)", recipe.title, recipe.confidence, Self.lowConfidence))
             }
         }
+        if let receiptOutput = input.earlierOutputs["receipt"] {
+            let found = try JSONDecoder().decode(ReceiptStageOutput.self, from: Data(receiptOutput.utf8))
+            result.receipt = found.receipt
+            result.pantry = found.pantry
+            if let receipt = found.receipt {
+                if receipt.check.adds_up == false, let reason = receipt.reviewReasons.first(where: { $0.hasPrefix("total mismatch") }) {
+                    result.review.add(.totalsMismatch, reason)
+                }
+                for reason in receipt.reviewReasons where !reason.hasPrefix("total mismatch") {
+                    result.review.add(.lowConfidence, reason)
+                }
+                let unknown = found.pantry.filter(\.needsReview).map(\.product)
+                if !unknown.isEmpty {
+                    result.review.add(.unknownProduct, "\(unknown.count) product(s) not matched to an ingredient: " + unknown.prefix(5).joined(separator: "; "))
+                }
+            }
+        }
         if extracted.needsOCR && !extracted.format.isImage {
             result.review.add(.needsOCR, "the PDF has no text layer (a scan): only OCR can read it")
-        } else if extracted.needsOCR {
-            result.warnings.append("waiting for OCR: photos are read by the OCR stage")
         } else if routed.route == .unknown {
             result.review.add(.notRecognised, "not recognised as a recipe or a receipt (\(routed.signals.count) signals)")
         }
@@ -63,10 +78,10 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     public var kind: Route
     /// Recipes found in the document (`recipe.schema.json`).
     public var recipes: [Recipe]
-    /// The receipt, for documents read as receipts (`receipt.schema.json`); null until OCR has read it.
-    public var receipt: RawJSON?
+    /// The receipt, for documents read as receipts (`receipt.schema.json`).
+    public var receipt: ReceiptRecord?
     /// Pantry items from the receipt (`pantry-item.schema.json`).
-    public var pantry: [RawJSON]
+    public var pantry: [PantryRecord]
     public var review: Review
     public var warnings: [String]
 
