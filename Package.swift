@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "larder-worker",
             dependencies: [
-                "LarderCore", "LarderNative",
+                "LarderCore", "LarderNative", "LarderOCR", "LarderReceipts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

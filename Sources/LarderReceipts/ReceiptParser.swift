@@ -69,7 +69,7 @@ public struct ReceiptParser: Sendable {
         for (i, text) in texts.enumerated() {
             let upper = text.uppercased()
             if text.isEmpty { continue }
-            let amount = Self.trailingAmount(in: text)
+            let amount = Self.trailingAmount(in: text, wholeUnits: Self.wholeUnitCurrencies.contains(currency))
 
             // Date and time (take the first found; prefer lines that say DATE).
             if amount == nil || upper.contains("DATE"), let date = parseDate(upper, currency: currency) {
@@ -194,6 +194,14 @@ public struct ReceiptParser: Sendable {
                     item.unit = detail.unit
                     item.unitPrice = detail.unitPrice
                 }
+                // A leading count, as restaurant and bakery receipts print it: "2 EGG TART 26,000".
+                if item.quantity == nil, let count = description.range(of: #"^\d{1,2}\s*[xX]?\s+(?=\p{L})"#, options: .regularExpression),
+                    let n = Int(description[count].filter(\.isNumber)), n > 0
+                {
+                    item.quantity = Decimal(n)
+                    if n > 1 { item.unitPrice = amount.value / Decimal(n) }
+                    description = String(description[count.upperBound...])
+                }
                 item.description = Self.repairDescription(description)
                 if item.description.isEmpty { continue }
                 receipt.items.append(item)
@@ -314,18 +322,21 @@ public struct ReceiptParser: Sendable {
 
     /// The money amount at the end of a line, with OCR repairs (`S`→5, `O`→0, decimal comma), an optional
     /// currency prefix, a leading or trailing minus, and trailing tax flags (`T`, `F`, `SR`, `ZRL`, `*`).
-    static func trailingAmount(in text: String) -> Amount? {
+    /// Currencies without minor units: their prices are whole numbers with thousands separators ("16,500").
+    static let wholeUnitCurrencies: Set<String> = ["IDR", "JPY", "KRW", "VND", "CLP", "ISK", "UGX", "PYG"]
+
+    static func trailingAmount(in text: String, wholeUnits: Bool = false) -> Amount? {
         var tokens = text.split(separator: " ").map(String.init)
         guard !tokens.isEmpty else { return nil }
         var trailingMinus = false
         // Drop one trailing flag token when the token before it is an amount.
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
            last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-",
-           parseAmountToken(tokens[tokens.count - 2]) != nil {
+           parseAmountToken(tokens[tokens.count - 2], wholeUnits: wholeUnits) != nil {
             if last == "-" { trailingMinus = true }
             tokens.removeLast()
         }
-        guard let lastToken = tokens.last, var parsed = parseAmountToken(lastToken) else { return nil }
+        guard let lastToken = tokens.last, var parsed = parseAmountToken(lastToken, wholeUnits: wholeUnits) else { return nil }
         tokens.removeLast()
         // "$ 3.49", "- 0.50", "RM 2.50"
         if let prev = tokens.last, ["$", "£", "€", "RM", "-", "USD", "EUR", "GBP", "MYR"].contains(prev.uppercased()) {
@@ -339,7 +350,8 @@ public struct ReceiptParser: Sendable {
         return Amount(value: parsed.value, negative: parsed.negative, rest: rest, token: lastToken)
     }
 
-    static func parseAmountToken(_ raw: String) -> (value: Decimal, negative: Bool)? {
+    /// `wholeUnits`: the currency has no minor units, so "16,500", "16.500" and "16500" are whole amounts.
+    static func parseAmountToken(_ raw: String, wholeUnits: Bool = false) -> (value: Decimal, negative: Bool)? {
         var s = Substring(raw)
         var negative = false
         if s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast(); negative = true }
@@ -353,6 +365,9 @@ public struct ReceiptParser: Sendable {
         // Trailing tax flag glued on: "75.00SR", "3.55ZRL" (not "3.4S", where S is a misread 5).
         if let flag = s.range(of: #"\d[.,]\d\d[A-Z*]{1,3}$"#, options: .regularExpression) {
             s = s[..<s.index(flag.lowerBound, offsetBy: 4)]
+        }
+        if wholeUnits, s.range(of: #"^(\d{1,3}([.,]\d{3})+|\d{3,7}|0)$"#, options: .regularExpression) != nil {
+            return Decimal(string: s.filter(\.isNumber)).map { ($0, negative) }
         }
         // Decimal separator: the last '.' or ',' followed by exactly two characters.
         let chars = Array(s)
@@ -408,6 +423,10 @@ public struct ReceiptParser: Sendable {
             return .tax
         }
         if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") { return .tender }
+        // Item counts: "ITEMS: 3", "4.00xITEMs", "QTY 5 ITEMS".
+        if compact.hasPrefix("ITEMS") || compact.hasPrefix("QTYITEM") || compact.contains("XITEMS") || compact.hasSuffix("ITEMS") {
+            return .ignored
+        }
         return nil
     }
 

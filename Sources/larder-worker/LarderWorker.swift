@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import LarderCore
 import LarderNative
+import LarderOCR
+import LarderReceipts
 import Logging
 
 /// The worker process `larder ingest`, `resume`, `retry` and `check` start (see `WorkerProcess`): it links the
@@ -11,10 +13,18 @@ import Logging
 struct LarderWorker: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "larder-worker",
-        abstract: "Process queued documents (started by larder ingest, resume, retry and check).",
+        abstract: "Larder's worker process: runs the pipeline and the OCR evaluation (started by larder).",
         version: "larder-worker \(LarderInfo.version) ("
             + NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            + ")")
+            + ")",
+        subcommands: [Work.self, EvalReceipts.self],
+        defaultSubcommand: Work.self)
+}
+
+/// Runs the standard pipeline over every document with work left, then exits.
+struct Work: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Process queued documents (started by larder ingest, resume, retry and check).")
 
     @Option(help: "Checkpoint database.")
     var db: String?
@@ -50,6 +60,46 @@ struct LarderWorker: ParsableCommand {
         } catch let error as LarderError {
             FileHandle.standardError.write(Data("larder-worker: error: \(error)\n".utf8))
             throw ExitCode(error.kind == .configuration ? 2 : error.kind == .database ? 3 : 1)
+        }
+    }
+}
+
+/// `larder eval receipts` runs here, where tesseract is linked.
+struct EvalReceipts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-receipts", abstract: "Receipt accuracy (run through `larder eval receipts`).")
+
+    @Argument(help: "A folder of receipt images with labels, or the SROIE folder.")
+    var folder: String?
+
+    @Option(help: "Labels folder when the labels are not beside the images.")
+    var labels: String?
+
+    @Option(help: "Score the line-item parser alone on CORD annotations in this folder (no OCR).")
+    var cord: String?
+
+    @Flag var json = false
+
+    @Flag var details = false
+
+    func run() throws {
+        do {
+            let report: ReceiptEvaluationReport
+            if let cord {
+                report = try CORDEvaluation.run(folder: cord, includeDetails: details)
+            } else {
+                guard let folder else { throw ValidationError("give a folder of receipt images, or --cord DIR") }
+                var options = ReceiptEvaluation.Options()
+                options.labelsFolder = labels
+                options.includeDetails = details
+                report = try ReceiptEvaluation.run(folder: folder, options: options)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = json ? [.sortedKeys] : [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } catch let error as ReceiptError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(1)
         }
     }
 }

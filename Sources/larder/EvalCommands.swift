@@ -7,7 +7,7 @@ import LarderRecipes
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure accuracy (and speed) on labelled data; the README quotes these figures.",
-        subcommands: [EvalIngredients.self, EvalRecipes.self])
+        subcommands: [EvalIngredients.self, EvalRecipes.self, EvalReceipts.self])
 }
 
 struct EvalIngredients: ParsableCommand {
@@ -87,6 +87,53 @@ struct EvalRecipes: ParsableCommand {
             if report.parseSeconds > 0 {
                 printError(String(format: "speed: %.0f recipes/s parsed from text", Double(report.overall.count) / report.parseSeconds))
             }
+        }
+    }
+}
+
+struct EvalReceipts: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receipts",
+        abstract: "Receipt accuracy: OCR and parsing over labelled images, or the parser alone on CORD annotations.",
+        discussion: """
+            DIR holds receipt images, each with a label <id>.json {"store", "date": "YYYY-MM-DD", "total", "items": \
+            [{"name", "price"}]} beside it or in --labels DIR; or DIR is the SROIE layout (img/, key/). --cord DIR \
+            scores the line-item parser alone on CORD annotations (lines built from the labelled word boxes, no \
+            OCR). Prints count, store, date, total (fractions right), item_precision, item_recall and item_f1 (an \
+            item matches when its price is equal and its name matches after normalising case and spaces). Runs in \
+            larder-worker, which links tesseract.
+            """)
+
+    @Argument(help: "A folder of receipt images with labels, or the SROIE folder.")
+    var folder: String?
+
+    @Option(help: "Where the labels are, when not beside the images.")
+    var labels: String?
+
+    @Option(help: "Score the parser alone on CORD annotations (shared/data/receipts-cord/json).")
+    var cord: String?
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    @Flag(help: "Include per-receipt results.")
+    var details = false
+
+    func run() throws {
+        try reportingErrors {
+            var arguments = ["larder-worker", "eval-receipts"]
+            if let folder { arguments.append(folder) }
+            if let labels { arguments += ["--labels", labels] }
+            if let cord { arguments += ["--cord", cord] }
+            if json { arguments.append("--json") }
+            if details { arguments.append("--details") }
+            // The worker links tesseract, whose OpenMP threads must be limited before it starts.
+            setenv("OMP_THREAD_LIMIT", "1", 1)
+            let worker = try WorkerProcess.workerExecutable()
+            let argv = arguments.map { strdup($0) } + [nil]
+            execv(worker, argv)
+            throw LarderError(
+                .configuration, "cannot start larder-worker: \(String(cString: strerror(errno)))", path: worker)
         }
     }
 }

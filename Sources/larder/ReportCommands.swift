@@ -139,3 +139,54 @@ struct Export: ParsableCommand {
         }
     }
 }
+
+struct PantryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pantry",
+        abstract: "The pantry: base ingredients bought on the receipts read so far, with quantity, price and date.",
+        discussion: "Items come from each receipt's accepted result, else its latest valid one.")
+
+    @OptionGroup var options: CommonOptions
+
+    @Option(help: "Write the pantry as csv or json (to standard output, or --out FILE).")
+    var export: String?
+
+    @Option(help: "File to write the export to.")
+    var out: String?
+
+    func run() throws {
+        try reportingErrors {
+            let config = try options.loadConfig()
+            let items = try Pantry(store: SQLiteCheckpointStore(path: config.database)).items()
+            let text: String
+            switch export ?? (options.json ? "json" : nil) {
+            case "csv":
+                text = Pantry.csv(items)
+            case "json":
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                text = String(decoding: try encoder.encode(items), as: UTF8.self) + "\n"
+            case nil:
+                if items.isEmpty { print("the pantry is empty: ingest some receipts") }
+                for item in items {
+                    let amount = [item.quantity.map { String(format: "%g", $0) }, item.unit].compactMap { $0 }.joined(separator: " ")
+                    let price = item.price.map { String(format: "%.2f", $0) } ?? "-"
+                    let allergens = item.allergens.isEmpty ? "" : "  [" + item.allergens.map(\.allergen).joined(separator: ", ") + "]"
+                    let flag = item.needsReview ? "  (to review)" : ""
+                    print("\(item.ingredient.padding(toLength: 22, withPad: " ", startingAt: 0)) \(amount.padding(toLength: 10, withPad: " ", startingAt: 0)) \(price.padding(toLength: 8, withPad: " ", startingAt: 0)) \(item.purchaseDate ?? "no date")  \(item.product)\(allergens)\(flag)")
+                }
+                return
+            case let other?:
+                throw LarderError(.configuration, "unknown export format '\(other)'", hint: "use --export csv or --export json")
+            }
+            if let out {
+                do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
+                    throw LarderError(.configuration, "cannot write the pantry export", hint: "check --out", path: out)
+                }
+                print("wrote \(items.count) pantry item(s) to \(out)")
+            } else {
+                print(text, terminator: "")
+            }
+        }
+    }
+}

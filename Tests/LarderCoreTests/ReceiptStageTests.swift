@@ -54,4 +54,26 @@ struct ReceiptStageTests {
         #expect(result.pantry.contains { $0.ingredient == "milk" && $0.allergens.contains { $0.allergen == "dairy" } })
         #expect(result.pantry.allSatisfy { $0.source.receipt == good.sha256 })
     }
+
+    @Test func pantryListsAndExportsTheSampleReceipts() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let db = folder + "/db.sqlite"
+        #expect(try TestSupport.larder(["ingest", "--db", db, TestSupport.repoPath("samples/receipts")]).status == 0)
+        let json = try TestSupport.larder(["pantry", "--db", db, "--export", "json"])
+        let items = try TestSupport.decode([PantryRecord].self, from: json)
+        #expect(items.count >= 20)
+        #expect(items.map(\.ingredient) == items.map(\.ingredient).sorted())
+        let chicken = try #require(items.first { $0.ingredient == "chicken breast" })
+        #expect(chicken.quantity == 2.134 && chicken.unit == "lb" && chicken.price == 8.51)
+        #expect(chicken.purchaseDate == "2026-03-14")
+        // Non-food lines never enter the pantry.
+        #expect(!items.contains { ["tax", "total", "cash", "change", "bag"].contains($0.ingredient) })
+        let csv = try TestSupport.larder(["pantry", "--db", db, "--export", "csv", "--out", folder + "/pantry.csv"])
+        #expect(csv.status == 0)
+        let lines = try String(contentsOfFile: folder + "/pantry.csv", encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "ingredient,product,quantity,unit,price,purchase_date,receipt,line,allergens,confidence,needs_review")
+        #expect(lines.count == items.count + 1)
+        #expect(try TestSupport.larder(["pantry", "--db", db, "--export", "xml"]).status == 2)
+    }
 }

@@ -9,7 +9,7 @@ import LarderReceipts
 /// (tax, bag fees, deposits, payments, household goods…) are blocked with the rule that blocked them; unmatched
 /// products stay in the pantry flagged for review, never dropped.
 public struct ReceiptStage: Stage {
-    public static let declaration = StageDeclaration(name: "receipt", version: "receipt@1")
+    public static let declaration = StageDeclaration(name: "receipt", version: "receipt@2")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -82,8 +82,14 @@ public struct OCRStageOutput: Codable, Sendable, Equatable {
     }
 }
 
+/// Money to the cent.
 private func money(_ value: Decimal?) -> Double? {
     value.map { (NSDecimalNumber(decimal: $0).doubleValue * 100).rounded() / 100 }
+}
+
+/// Quantities (2.134 lb) to the thousandth; zero or less means unknown.
+private func amount(_ value: Decimal?) -> Double? {
+    value.map { (NSDecimalNumber(decimal: $0).doubleValue * 1000).rounded() / 1000 }.flatMap { $0 > 0 ? $0 : nil }
 }
 
 /// A receipt in the shape of `schemas/receipt.schema.json`.
@@ -159,7 +165,7 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         currency = receipt.currency.count == 3 ? receipt.currency.uppercased() : nil
         items = receipt.items.enumerated().map { index, item in
             Item(
-                description: item.description, quantity: money(item.quantity).flatMap { $0 > 0 ? $0 : nil }, unit: item.unit,
+                description: item.description, quantity: amount(item.quantity), unit: item.unit,
                 unitPrice: money(item.unitPrice), total: money(item.total) ?? 0,
                 discounts: receipt.discounts.filter { $0.itemIndex == index }.map {
                     Discount(description: $0.description, amount: -(money($0.amount) ?? 0), line: $0.lineNumber)
@@ -231,7 +237,7 @@ public struct PantryRecord: Codable, Sendable, Equatable {
     public init(_ item: PantryItem, purchaseDate: String?) {
         ingredient = item.baseIngredient ?? item.productDescription.lowercased()
         product = item.productDescription
-        quantity = money(item.quantity).flatMap { $0 > 0 ? $0 : nil }
+        quantity = amount(item.quantity)
         unit = item.unit
         price = money(item.price)
         self.purchaseDate = purchaseDate
