@@ -50,7 +50,12 @@ enum ReadingOrder {
     private static func columnSplit(_ pieces: [PDFLine]) -> Split? {
         var best: (split: Split, score: Int)? = nil
         let minX = pieces.map(\.x).min() ?? 0
-        for gutter in Set(pieces.map(\.x)).sorted() where gutter > minX + 20 {
+        // A column starts where at least two pieces start.
+        var starts: [Double: Int] = [:]
+        for piece in pieces { starts[piece.x.rounded(), default: 0] += 1 }
+        let candidates = starts.filter { $0.value >= 2 && $0.key > minX + 20 }.keys.sorted()
+        for start in candidates {
+            let gutter = pieces.filter { abs($0.x.rounded() - start) < 0.5 }.map(\.x).min() ?? start
             let g = gutter - 2
             let leftSide = pieces.filter { $0.x + $0.width < g }
             let rightSide = pieces.filter { $0.x >= g }

@@ -36,20 +36,38 @@ public struct AllergenTag: Sendable, Codable, Equatable, Hashable {
 /// A value type: `Sendable`.
 public struct AllergenTagger: Sendable {
     /// Keywords (lower case, one or more words) per allergen.
-    public var keywords: [Allergen: [String]]
+    public let keywords: [Allergen: [String]]
     /// Phrases whose words are hidden from one allergen before matching.
-    public var exceptions: [Allergen: [String]]
+    public let exceptions: [Allergen: [String]]
     /// "Free-from" phrases: when one is present the allergen is not tagged at all
     /// ("gluten free bread" has neither wheat nor gluten).
-    public var freeFrom: [Allergen: [String]]
+    public let freeFrom: [Allergen: [String]]
 
     /// Creates a tagger; defaults are ``defaultKeywords`` and ``defaultExceptions``.
+    /// The keyword lists split into words once (longest keyword first), so tagging a name costs little.
+    private struct Prepared: Sendable {
+        var keywords: [(text: String, words: [String])]
+        var exceptions: [[String]]
+        var freeFrom: [[String]]
+    }
+
+    private let prepared: [Allergen: Prepared]
+
     public init(keywords: [Allergen: [String]] = AllergenTagger.defaultKeywords,
                 exceptions: [Allergen: [String]] = AllergenTagger.defaultExceptions,
                 freeFrom: [Allergen: [String]] = AllergenTagger.defaultFreeFrom) {
         self.keywords = keywords
         self.exceptions = exceptions
         self.freeFrom = freeFrom
+        var prepared: [Allergen: Prepared] = [:]
+        for allergen in Allergen.allCases {
+            guard let list = keywords[allergen] else { continue }
+            prepared[allergen] = Prepared(
+                keywords: list.sorted { $0.count > $1.count }.map { ($0, Self.words($0)) },
+                exceptions: (exceptions[allergen] ?? []).map(Self.words),
+                freeFrom: (freeFrom[allergen] ?? []).map(Self.words))
+        }
+        self.prepared = prepared
     }
 
     /// Default free-from phrases.
@@ -151,22 +169,18 @@ public struct AllergenTagger: Sendable {
         guard !words.isEmpty else { return [] }
         var out: [AllergenTag] = []
         for allergen in Allergen.allCases {
-            guard let list = keywords[allergen] else { continue }
-            if (freeFrom[allergen] ?? []).contains(where: { !Self.occurrences(of: Self.words($0), in: words).isEmpty }) {
+            guard let lists = prepared[allergen] else { continue }
+            if lists.freeFrom.contains(where: { !Self.occurrences(of: $0, in: words).isEmpty }) {
                 continue
             }
             // Hide exception phrases from this allergen.
             var masked = words.map(Optional.some)
-            for phrase in exceptions[allergen] ?? [] {
-                let p = Self.words(phrase)
-                for range in Self.occurrences(of: p, in: words) { for k in range { masked[k] = nil } }
+            for phrase in lists.exceptions {
+                for range in Self.occurrences(of: phrase, in: words) { for k in range { masked[k] = nil } }
             }
-            for keyword in list.sorted(by: { $0.count > $1.count }) {
-                let k = Self.words(keyword)
-                if !Self.occurrences(of: k, in: masked).isEmpty {
-                    out.append(AllergenTag(allergen: allergen, keyword: keyword))
-                    break
-                }
+            for keyword in lists.keywords where !Self.occurrences(of: keyword.words, in: masked).isEmpty {
+                out.append(AllergenTag(allergen: allergen, keyword: keyword.text))
+                break
             }
         }
         return out

@@ -15,6 +15,8 @@ public struct RecipeStage: Stage {
 
     public init() {}
 
+    private static let allergens = AllergenTagger()
+
     public func run(_ input: StageInput) throws -> StageOutput {
         let routed = try input.output(of: "route", as: RouteOutput.self)
         guard routed.route == .recipe else {
@@ -27,7 +29,7 @@ public struct RecipeStage: Stage {
             format: detected.format.rawValue, lines: Self.lines(of: extracted))
         var recipes = RecipeParser().parse(source)
         // The 16 allergens, matched on the ingredient's name (whole words: "eggplant" is not egg).
-        let tagger = AllergenTagger()
+        let tagger = Self.allergens
         for r in recipes.indices {
             for g in recipes[r].ingredientGroups.indices {
                 for i in recipes[r].ingredientGroups[g].ingredients.indices {
