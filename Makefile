@@ -19,10 +19,17 @@ demo: build
 	$(LARDER) export --db $(DEMO_DB) --out .build/demo/out
 
 # The whole test suite (unit and integration tests with real poppler, tesseract and SQLite, the crash/resume
-# test). OMP_THREAD_LIMIT=1: tesseract's OpenMP threads slow OCR down on 2 cores (libgomp reads it before main).
+# test, and the LLM stage against a real local model). The local model server is installed while Swift builds
+# (the first time it compiles llama.cpp: 7-20 minutes; later runs reuse it) and stopped at the end.
+# OMP_THREAD_LIMIT=1: tesseract's OpenMP threads slow OCR down on 2 cores (libgomp reads it before main).
 test: setup
-	$(SWIFT) build --build-tests
-	OMP_THREAD_LIMIT=1 $(SWIFT) test --skip-build
+	mkdir -p .build
+	bash scripts/llm-server.sh install > .build/llm-install.log 2>&1 & install=$$!; \
+	$(SWIFT) build --build-tests; built=$$?; \
+	wait $$install || { tail -40 .build/llm-install.log; echo "make test: scripts/llm-server.sh install failed (log above)"; exit 1; }; \
+	[ $$built -eq 0 ] || exit $$built; \
+	OMP_THREAD_LIMIT=1 $(SWIFT) test --skip-build; status=$$?; \
+	bash scripts/llm-server.sh stop; exit $$status
 
 # Speed and memory against pdftotext (not part of the tests: this machine is shared and noisy).
 bench: build

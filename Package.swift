@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LarderIngredients", targets: ["LarderIngredients"]),
         .library(name: "LarderRecipes", targets: ["LarderRecipes"]),
         .library(name: "LarderReceipts", targets: ["LarderReceipts"]),
+        .library(name: "LarderLLM", targets: ["LarderLLM"]),
         .executable(name: "larder", targets: ["larder"]),
         .executable(name: "larder-worker", targets: ["larder-worker"]),
     ],
@@ -59,8 +60,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // MARK: The LLM structuring stage: providers over libcurl, schema-constrained output, validation with re-ask,
+        // grounding, cache, budgets, fallbacks. Prompts and their schemas live in Prompts/ and Schemas/ and are
+        // embedded by scripts/embed-prompts.sh.
+        .target(
+            name: "LarderLLM",
+            dependencies: ["CCurl", "LarderCore", "LarderJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Prompts", "Schemas"]),
+
         // MARK: The stages that call C (poppler today; tesseract and libcurl next) and `Pipeline.standard`.
-        .target(name: "LarderNative", dependencies: ["LarderCore", "LarderOCR", "CPoppler", "CTesseract", "CCurl"]),
+        .target(name: "LarderNative", dependencies: ["LarderCore", "LarderOCR", "LarderLLM", "CPoppler", "CTesseract", "CCurl"]),
 
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
@@ -87,5 +96,6 @@ let package = Package(
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
+        .testTarget(name: "LarderLLMTests", dependencies: ["LarderLLM", "LarderJSON", "LarderCore"], exclude: ["fault_server.py"]),
     ]
 )

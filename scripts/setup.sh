@@ -15,6 +15,7 @@ PACKAGES=(
   tesseract-ocr                              # tesseract CLI: checks the receipt samples are readable
   python3-pil                                # writes the .jpg/.tiff receipt samples (scripts/make-samples.py)
   qpdf                                       # encrypts Tests/Fixtures/encrypted.pdf (scripts/make-fixtures.py)
+  g++ make python3-venv                      # scripts/llm-server.sh builds llama-server (the LLM integration test)
 )
 
 SUDO=""
