@@ -4,7 +4,7 @@ import CTesseract
 import Foundation
 import LarderCore
 
-/// Versions of the native libraries this build links, for `larder version` and bug reports.
+/// Versions of the native libraries `larder-worker` links, for `larder-worker --version` and bug reports.
 public enum NativeLibraries {
     public static var versions: [String: String] {
         var versions: [String: String] = [:]

@@ -10,7 +10,8 @@ struct Larder: ParsableCommand {
         abstract: "Bulk-ingest recipe documents and receipt photos into structured JSON.",
         discussion: """
             Documents are registered by the SHA-256 of their bytes and go through checkpointed stages \
-            (detect → extract → route → result) kept in a SQLite database, so an interrupted batch resumes where it stopped.
+            (detect → extract → ocr → route → recipe → receipt → result) kept in a SQLite database, so an \
+            interrupted batch resumes where it stopped.
             """,
         version: LarderVersion.text + " (`larder-worker --version` lists the native libraries)",
         subcommands: [
