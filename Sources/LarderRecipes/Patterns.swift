@@ -16,40 +16,22 @@ final class RX: @unchecked Sendable {
     }
 
     func matches(_ s: String) -> [Match] {
-        let ns = NSRange(s.startIndex..., in: s)
-        return re.matches(in: s, range: ns).compactMap { m in
-            guard let r = Range(m.range, in: s) else { return nil }
-            var groups: [String?] = []
-            var ranges: [Range<String.Index>?] = []
-            if m.numberOfRanges > 1 {
-                for k in 1..<m.numberOfRanges {
-                    if let gr = Range(m.range(at: k), in: s) {
-                        groups.append(String(s[gr]))
-                        ranges.append(gr)
-                    } else {
-                        groups.append(nil)
-                        ranges.append(nil)
-                    }
-                }
-            }
-            return Match(range: r, groups: groups, groupRanges: ranges)
-        }
+        re.matches(in: s, range: NSRange(s.startIndex..., in: s)).compactMap { Self.match($0, in: s) }
     }
 
     func firstMatch(_ s: String) -> Match? {
-        let ns = NSRange(s.startIndex..., in: s)
-        guard let m = re.firstMatch(in: s, range: ns), let r = Range(m.range, in: s) else { return nil }
+        re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)).flatMap { Self.match($0, in: s) }
+    }
+
+    private static func match(_ m: NSTextCheckingResult, in s: String) -> Match? {
+        guard let r = Range(m.range, in: s) else { return nil }
         var groups: [String?] = []
         var ranges: [Range<String.Index>?] = []
         if m.numberOfRanges > 1 {
             for k in 1..<m.numberOfRanges {
-                if let gr = Range(m.range(at: k), in: s) {
-                    groups.append(String(s[gr]))
-                    ranges.append(gr)
-                } else {
-                    groups.append(nil)
-                    ranges.append(nil)
-                }
+                let group = Range(m.range(at: k), in: s)
+                groups.append(group.map { String(s[$0]) })
+                ranges.append(group)
             }
         }
         return Match(range: r, groups: groups, groupRanges: ranges)

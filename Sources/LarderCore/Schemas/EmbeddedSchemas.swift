@@ -4,6 +4,46 @@
 enum EmbeddedSchemas {
     /// File name → schema text.
     static let files: [String: String] = [
+        "allergen.schema.json": #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://larder.example/schemas/allergen.schema.json",
+  "title": "Allergen tag",
+  "description": "One of the 16 allergens cooking apps expose, with the keyword that matched it (whole words: 'eggplant' is not egg).",
+  "type": "object",
+  "required": [
+    "allergen",
+    "keyword"
+  ],
+  "additionalProperties": false,
+  "properties": {
+    "allergen": {
+      "enum": [
+        "dairy",
+        "eggs",
+        "peanuts",
+        "tree nuts",
+        "wheat",
+        "gluten",
+        "soy",
+        "fish",
+        "shellfish",
+        "sesame",
+        "mustard",
+        "celery",
+        "lupin",
+        "molluscs",
+        "sulphites",
+        "corn"
+      ]
+    },
+    "keyword": {
+      "type": "string",
+      "minLength": 1
+    }
+  }
+}
+"""#,
         "pantry-item.schema.json": #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -80,38 +120,7 @@ enum EmbeddedSchemas {
     "allergens": {
       "type": "array",
       "items": {
-        "type": "object",
-        "required": [
-          "allergen",
-          "keyword"
-        ],
-        "additionalProperties": false,
-        "properties": {
-          "allergen": {
-            "enum": [
-              "dairy",
-              "eggs",
-              "peanuts",
-              "tree nuts",
-              "wheat",
-              "gluten",
-              "soy",
-              "fish",
-              "shellfish",
-              "sesame",
-              "mustard",
-              "celery",
-              "lupin",
-              "molluscs",
-              "sulphites",
-              "corn"
-            ]
-          },
-          "keyword": {
-            "type": "string",
-            "minLength": 1
-          }
-        }
+        "$ref": "allergen.schema.json"
       }
     },
     "confidence": {
@@ -760,37 +769,7 @@ enum EmbeddedSchemas {
         "allergens": {
           "type": "array",
           "items": {
-            "type": "object",
-            "required": [
-              "allergen",
-              "keyword"
-            ],
-            "additionalProperties": false,
-            "properties": {
-              "allergen": {
-                "enum": [
-                  "dairy",
-                  "eggs",
-                  "peanuts",
-                  "tree nuts",
-                  "wheat",
-                  "gluten",
-                  "soy",
-                  "fish",
-                  "shellfish",
-                  "sesame",
-                  "mustard",
-                  "celery",
-                  "lupin",
-                  "molluscs",
-                  "sulphites",
-                  "corn"
-                ]
-              },
-              "keyword": {
-                "type": "string"
-              }
-            }
+            "$ref": "allergen.schema.json"
           }
         },
         "confidence": {
