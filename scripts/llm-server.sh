@@ -150,14 +150,25 @@ start_server() {
 }
 
 stop_server() {
-    if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
-        kill "$(cat "$PIDFILE")"
-        for _ in $(seq 1 50); do kill -0 "$(cat "$PIDFILE")" 2>/dev/null || break; sleep 0.1; done
-        say "stopped"
-    else
-        say "not running (no live pid in $PIDFILE)"
+    # The pid file, else any llama-server of ours on this port (a server whose pid file was lost is still ours).
+    local pids=""
+    if [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then pids="$(cat "$PIDFILE")"; fi
+    [ -n "$pids" ] || pids="$(pgrep -f "llama-server -m $MODEL --host 127.0.0.1 --port $PORT " || true)"
+    if [ -z "$pids" ]; then
+        say "not running"
+        rm -f "$PIDFILE"
+        return 0
     fi
+    kill $pids 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 $pids 2>/dev/null || break; sleep 0.1; done
+    if kill -0 $pids 2>/dev/null; then
+        say "still running after SIGTERM; sending SIGKILL"
+        kill -9 $pids 2>/dev/null || true
+        for _ in $(seq 1 20); do kill -0 $pids 2>/dev/null || break; sleep 0.1; done
+    fi
+    kill -0 $pids 2>/dev/null && die "could not stop llama-server (pid $pids)"
     rm -f "$PIDFILE"
+    say "stopped"
 }
 
 case "${1:-}" in
