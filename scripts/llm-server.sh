@@ -130,9 +130,18 @@ start_server() {
     command -v curl >/dev/null 2>&1 || die "curl (the command) is needed to poll /health"
     t0=$(date +%s%3N)
     # setsid: the server outlives this script and the test process that called it; `stop` ends it.
-    LD_LIBRARY_PATH="$(dirname "$bin"):${LD_LIBRARY_PATH:-}" \
-        setsid nohup "$bin" -m "$MODEL" --host 127.0.0.1 --port "$PORT" -c 4096 -np 1 -t "$THREADS" \
-        >"$LOG" 2>&1 </dev/null &
+    # Every inherited descriptor above 2 is closed first: a caller waiting for this script to exit or for its
+    # output (Foundation's Process watches a descriptor the child inherits; a pipe waits for all its writers)
+    # must not end up waiting for the server as well.
+    (
+        for fd in /proc/$BASHPID/fd/*; do
+            fd="${fd##*/}"
+            if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+        done
+        LD_LIBRARY_PATH="$(dirname "$bin"):${LD_LIBRARY_PATH:-}" \
+            exec setsid nohup "$bin" -m "$MODEL" --host 127.0.0.1 --port "$PORT" -c 4096 -np 1 -t "$THREADS" \
+            >"$LOG" 2>&1 </dev/null
+    ) &
     echo $! >"$PIDFILE"
     for _ in $(seq 1 600); do
         if healthy; then
