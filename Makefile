@@ -11,11 +11,14 @@ setup:
 build: setup
 	$(SWIFT) build -c release --product larder && $(SWIFT) build -c release --product larder-worker
 
-# Ingest samples/ into a fresh database, show the status and export the JSON to .build/demo/out.
+# Ingest the sample recipes and receipts into a fresh database, show the status, the review queue and the
+# pantry, and export the results to .build/demo/out.
 demo: build
 	rm -rf .build/demo && mkdir -p .build/demo
-	$(LARDER) ingest --db $(DEMO_DB) samples
+	$(LARDER) ingest --db $(DEMO_DB) samples/recipes samples/receipts
 	$(LARDER) status --db $(DEMO_DB)
+	$(LARDER) review --db $(DEMO_DB)
+	$(LARDER) pantry --db $(DEMO_DB)
 	$(LARDER) export --db $(DEMO_DB) --out .build/demo/out
 
 # The whole test suite (unit and integration tests with real poppler, tesseract and SQLite, the crash/resume
