@@ -31,7 +31,11 @@ enum Tokenizer {
 
     /// Splits a sentence into tokens, recognising numbers, fractions and ranges.
     static func tokenize(_ line: String) -> [Token] {
-        let chars = Array(line.replacingOccurrences(of: "\u{00AD}", with: "").replacingOccurrences(of: "⁄", with: "/"))
+        // Soft hyphens go, the fraction slash becomes '/'; both are rare, so skip the Foundation calls otherwise.
+        var cleaned = line
+        if cleaned.contains("\u{00AD}") { cleaned = cleaned.replacingOccurrences(of: "\u{00AD}", with: "") }
+        if cleaned.contains("⁄") { cleaned = cleaned.replacingOccurrences(of: "⁄", with: "/") }
+        let chars = Array(cleaned)
         var tokens: [Token] = []
         var i = 0
         var sawSpace = true
