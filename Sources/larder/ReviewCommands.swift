@@ -211,7 +211,7 @@ struct Check: ParsableCommand {
                 let drifted = outcomes.filter { $0.status != .match && $0.status != .updated }.count
                 print("\(outcomes.count) inputs, \(drifted) with drift, missing golden or failure")
             }
-            if !check.passed(outcomes) { throw LarderExit.partial }
+            if !GoldenCheck.passed(outcomes) { throw LarderExit.partial }
         }
     }
 }

@@ -44,8 +44,9 @@ public struct GoldenCheck: Sendable {
         public var error: String?
     }
 
-    public var passed: (_ outcomes: [Outcome]) -> Bool {
-        { outcomes in outcomes.allSatisfy { $0.status == .match || $0.status == .updated } }
+    /// True when every input matched its golden (or `--update` wrote it).
+    public static func passed(_ outcomes: [Outcome]) -> Bool {
+        outcomes.allSatisfy { $0.status == .match || $0.status == .updated }
     }
 
     public func run(inputs: [String], logger: Logger) throws -> [Outcome] {
