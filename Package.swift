@@ -65,10 +65,13 @@ let package = Package(
         // embedded by scripts/embed-prompts.sh.
         .target(
             name: "LarderLLM",
-            dependencies: ["CCurl", "LarderCore", "LarderJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CCurl", "LarderCore", "LarderJSON", "LarderRecipes", "LarderReceipts",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Prompts", "Schemas"]),
 
-        // MARK: The stages that call C (poppler today; tesseract and libcurl next) and `Pipeline.standard`.
+        // MARK: The stages that call C (poppler, tesseract; libcurl through LarderLLM) and `Pipeline.standard(for:)`.
         .target(name: "LarderNative", dependencies: ["LarderCore", "LarderOCR", "LarderLLM", "CPoppler", "CTesseract", "CCurl"]),
 
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
@@ -84,18 +87,22 @@ let package = Package(
         .executableTarget(
             name: "larder-worker",
             dependencies: [
-                "LarderCore", "LarderNative", "LarderOCR", "LarderReceipts",
+                "LarderCore", "LarderNative", "LarderOCR", "LarderReceipts", "LarderLLM",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
         // MARK: Tests
         .testTarget(
-            name: "LarderCoreTests", dependencies: ["LarderCore", "LarderNative", "LarderJSON", "LarderRecipes", "larder", "larder-worker"]),
+            name: "LarderCoreTests",
+            dependencies: ["LarderCore", "LarderNative", "LarderLLM", "LarderJSON", "LarderRecipes", "larder", "larder-worker"]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
-        .testTarget(name: "LarderLLMTests", dependencies: ["LarderLLM", "LarderJSON", "LarderCore"], exclude: ["fault_server.py"]),
+        .testTarget(
+            name: "LarderLLMTests",
+            dependencies: ["LarderLLM", "LarderJSON", "LarderCore", "LarderNative", .product(name: "Logging", package: "swift-log")],
+            exclude: ["fault_server.py"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 
 /// A document's lines keyed `L1`…`Ln` (1-based, blank lines keep their number but are not sent).

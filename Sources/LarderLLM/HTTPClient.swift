@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 internal import CCurl
 
 /// One HTTP request: method, URL, headers and body.

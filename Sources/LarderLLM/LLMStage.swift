@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 
 /// One document to structure.
@@ -250,7 +251,7 @@ public final class LLMStage: Sendable {
             .schemaInvalid,
             "the model's answer did not validate against \(prompt.schemaName) after \(config.maxReasks) re-ask(s): "
                 + lastErrors.joined(separator: "; "),
-            hint: "try a stronger model, or raise maxReasks", provider: lastProvider)
+            hint: "try a stronger model, or raise llm.max_reasks", provider: lastProvider)
         ledger.record(
             DocumentCost(
                 documentID: request.documentID, provider: lastProvider, usage: usage, cost: cost, requests: requests,

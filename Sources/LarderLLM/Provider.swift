@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 
 /// One message of a conversation with a model.
@@ -53,25 +54,6 @@ public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
         case .refused: "refused"
         case .other(let raw): raw
         }
-    }
-}
-
-/// Tokens a call consumed.
-public struct TokenUsage: Sendable, Hashable, Codable {
-    /// Prompt tokens.
-    public var input: Int
-    /// Generated tokens.
-    public var output: Int
-    /// Makes a usage record.
-    public init(input: Int = 0, output: Int = 0) {
-        self.input = input
-        self.output = output
-    }
-    /// `input + output`.
-    public var total: Int { input + output }
-    /// Adds two usages.
-    public static func + (a: TokenUsage, b: TokenUsage) -> TokenUsage {
-        TokenUsage(input: a.input + b.input, output: a.output + b.output)
     }
 }
 

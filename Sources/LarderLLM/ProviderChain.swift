@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 
 /// Waits between retries. Injectable so tests need not sleep for real.
 public protocol RetrySleeper: Sendable {
@@ -130,7 +131,7 @@ public final class ProviderChain: Sendable {
                 attempt += 1
                 if let budget, let reason = budget.refusal() {
                     spent?(usage, cost)
-                    throw LLMError(.budgetExhausted, reason, hint: "raise batchTokenBudget to process the rest")
+                    throw LLMError(.budgetExhausted, reason, hint: "raise llm.batch_token_budget to process the rest")
                 }
                 let request: HTTPRequest
                 do { request = try provider.makeRequest(call, apiKey: apiKey) } catch {
@@ -164,7 +165,7 @@ public final class ProviderChain: Sendable {
                             failure = LLMError(
                                 .truncated,
                                 "the answer was cut off after \(reply.usage.output) tokens (finish reason \(reply.rawFinishReason)); a truncated answer is not used",
-                                hint: "raise maxTokens for \(config.name) (now \(config.maxTokens)) or split the document",
+                                hint: "raise max_tokens for \(config.name) in llm.providers (now \(config.maxTokens)) or split the document",
                                 provider: config.name, status: response.status)
                         case .refused:
                             failure = LLMError(
@@ -208,7 +209,7 @@ public final class ProviderChain: Sendable {
         }
         spent?(usage, cost)
         throw LLMError(
-            .allProvidersFailed, "every provider failed (\(requests) requests)",
+            .allProvidersFailed, "every provider failed (\(requests) request\(requests == 1 ? "" : "s"))",
             hint: failures.last?.hint, causes: failures)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Rules that keep non-food receipt lines out of the pantry. A plain configurable value with defaults; the
-/// main app loads it from `pipeline.yml` (keys `rules: [{id, phrases}]`, `genericTerms: [...]`).
+/// Rules that keep non-food receipt lines out of the pantry. A plain configurable value with defaults; Larder
+/// applies `receipts.blocklist` from `pipeline.yml` (`rules`, `generic_terms`, `disable`) to ``default``.
 public struct IngredientBlocklist: Sendable, Codable, Equatable {
     /// A named list of phrases; a description containing any phrase as whole words is blocked by it.
     public struct Rule: Sendable, Codable, Equatable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderLLM
 import LarderNative
 import LarderOCR
 import LarderReceipts
@@ -42,16 +43,27 @@ struct Work: ParsableCommand {
         var logger = Logger(label: "larder-worker") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .notice
         do {
-            precondition(
-                Pipeline.standard.manifest == PipelineManifest.standard,
-                "Pipeline.standard and PipelineManifest.standard disagree: update both")
             var configuration = try ConfigLocator.resolve(configPath: config, databasePath: db)
             if let workers { configuration.workers = workers }
             WorkerChild.exitWhenSupervisorDies()
             try WorkerChild.lockDatabase(configuration.database, logger: logger)
             let store = try SQLiteCheckpointStore(path: configuration.database)
+            // A restarted worker counts what the batch already spent against the LLM token budget.
+            let spent = try store.latestBatchID().map { try LLMBatchReport.tokensSpent(store: store, batchID: $0) } ?? 0
+            let llmLogger = logger
+            let pipeline = try Pipeline.standard(
+                for: configuration, llmTokensSpent: spent, llmLog: { llmLogger.info("llm: \($0)") })
+            let prompts = try? StructureStage.promptVersions
+            guard pipeline.manifest == PipelineManifest.standard(for: configuration), prompts == StageDeclaration.llmPrompts
+            else {
+                // A build defect, not a crash to retry: `larder` registers documents from the manifest.
+                throw LarderError(
+                    .configuration,
+                    "this build's stages disagree with PipelineManifest.standard (prompts: \(prompts ?? "unreadable") vs \(StageDeclaration.llmPrompts))",
+                    hint: "update PipelineManifest.swift to match Pipeline+Standard.swift and the prompt library, then rebuild")
+            }
             let queue = try WorkQueue(
-                store: store, pipeline: .standard, config: configuration, logger: logger,
+                store: store, pipeline: pipeline, config: configuration, logger: logger,
                 diagnostics: .fromEnvironment())
             let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)
             defer { sources.forEach { $0.cancel() } }

@@ -24,7 +24,7 @@ enum LarderExit {
         case .configuration: configuration
         case .database: database
         case .interrupted: interrupted
-        case .badInput, .overLimit, .unreadable, .transient, .crashed: partial
+        case .badInput, .overLimit, .unreadable, .transient, .service, .crashed: partial
         }
     }
 }

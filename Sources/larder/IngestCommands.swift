@@ -28,7 +28,7 @@ struct Ingest: ParsableCommand {
             let logger = options.makeLogger()
             let started = Date()
             let batchID = try store.beginBatch(command: "ingest", inputs: paths)
-            let intake = try Intake(store: store, manifest: .standard, config: config)
+            let intake = try Intake(store: store, manifest: .standard(for: config), config: config)
                 .ingest(paths: paths, batchID: batchID)
             try runWorkersAndSummarize(
                 store: store, config: config, options: options, workers: workers, batchID: batchID,
@@ -85,13 +85,13 @@ func runWorkersAndSummarize(
 ) throws {
     var arguments = options.forwarded(config)
     if let workers { arguments += ["--workers", String(workers)] }
-    let before = try store.countDocumentsNeedingWork(pipelineVersion: PipelineManifest.standard.version)
+    let before = try store.countDocumentsNeedingWork(pipelineVersion: PipelineManifest.standard(for: config).version)
     // Documents with stages left `running` by a dead process are still pending, so they count here too.
     let outcome =
         before == 0
         ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
         : try WorkerProcess(executable: WorkerProcess.workerExecutable(), arguments: arguments).run(logger: logger)
-    let after = try store.countDocumentsNeedingWork(pipelineVersion: PipelineManifest.standard.version)
+    let after = try store.countDocumentsNeedingWork(pipelineVersion: PipelineManifest.standard(for: config).version)
     let summary = try BatchSummary.collect(
         store: store, batchID: batchID, intake: intake, processed: max(0, before - after),
         elapsed: Date().timeIntervalSince(started), crashes: outcome.crashes, interrupted: outcome.interrupted)

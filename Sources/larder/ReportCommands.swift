@@ -25,8 +25,8 @@ struct Status: ParsableCommand {
                 database: config.database,
                 documents: Dictionary(uniqueKeysWithValues: documents.map { ($0.key.rawValue, $0.value) }),
                 stages: try store.stageCounts().sorted {
-                    (PipelineManifest.standard.stageNames.firstIndex(of: $0.stage) ?? 99, $0.status.rawValue)
-                        < (PipelineManifest.standard.stageNames.firstIndex(of: $1.stage) ?? 99, $1.status.rawValue)
+                    (PipelineManifest.standardStageNames.firstIndex(of: $0.stage) ?? 99, $0.status.rawValue)
+                        < (PipelineManifest.standardStageNames.firstIndex(of: $1.stage) ?? 99, $1.status.rawValue)
                 },
                 problems: try store.problems(batchID: nil, limit: 100_000),
                 inputErrors: try store.latestBatchID().map { try store.inputErrors(batchID: $0) } ?? [])
@@ -36,7 +36,7 @@ struct Status: ParsableCommand {
             print(
                 "documents: \(total) (" + DocumentState.allCases.map { "\(documents[$0] ?? 0) \($0.rawValue)" }
                     .joined(separator: ", ") + ")")
-            for stage in PipelineManifest.standard.stageNames {
+            for stage in PipelineManifest.standardStageNames {
                 let counts = report.stages.filter { $0.stage == stage }.map { "\($0.count) \($0.status.rawValue)" }
                 print("  \(stage.padding(toLength: 8, withPad: " ", startingAt: 0)) \(counts.joined(separator: ", "))")
             }
@@ -95,7 +95,7 @@ struct Show: ParsableCommand {
             print("document \(record.id) [\(record.state.rawValue)] \(record.path)")
             print("sha256 \(record.sha256), \(record.byteCount) bytes")
             for path in try store.paths(of: record.id) where path != record.path { print("also at \(path)") }
-            for name in PipelineManifest.standard.stageNames where stage == nil || stage == name {
+            for name in PipelineManifest.standardStageNames where stage == nil || stage == name {
                 guard let row = rows.first(where: { $0.stage == name }) else { continue }
                 let duration = row.durationMilliseconds.map { String(format: ", %.1f ms", $0) } ?? ""
                 print("\n== \(name): \(row.status.rawValue) (\(row.version ?? "not run"), attempts \(row.attempts)\(duration))")

@@ -183,7 +183,7 @@ struct ResumeTests {
         let corpus = folder + "/corpus"
         let made = try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) \(Self.documentCount) \(corpus) --seed 3")
         #expect(made.status == 0, "\(made.stderr)")
-        let stagesPerDocument = Pipeline.standard.stages.count
+        let stagesPerDocument = try Pipeline.standard(for: PipelineConfig()).stages.count
         let total = Self.documentCount * stagesPerDocument
 
         // The reference: one uninterrupted run. Every stage runs exactly once.

@@ -14,9 +14,9 @@ struct RecipeStageTests {
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
         for (name, text) in files { try text.write(toFile: folder + "/in/" + name, atomically: true, encoding: .utf8) }
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
-        _ = try Intake(store: store, manifest: .standard, config: PipelineConfig())
+        _ = try Intake(store: store, manifest: .standard(for: PipelineConfig()), config: PipelineConfig())
             .ingest(paths: [folder + "/in"], batchID: store.beginBatch(command: "t", inputs: []))
-        try WorkQueue(store: store, pipeline: .standard, config: PipelineConfig(), logger: TestSupport.logger).run()
+        try WorkQueue(store: store, pipeline: try .standard(for: PipelineConfig()), config: PipelineConfig(), logger: TestSupport.logger).run()
         var results: [String: DocumentResult] = [:]
         try store.forEachDocument(in: .done) { document in
             let json = try #require(try store.resultVersions(of: document.id).last).json
@@ -56,9 +56,9 @@ struct RecipeStageTests {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
-        _ = try Intake(store: store, manifest: .standard, config: PipelineConfig())
+        _ = try Intake(store: store, manifest: .standard(for: PipelineConfig()), config: PipelineConfig())
             .ingest(paths: [TestSupport.repoPath("samples/recipes/two-recipes.pdf")], batchID: store.beginBatch(command: "t", inputs: []))
-        try WorkQueue(store: store, pipeline: .standard, config: PipelineConfig(), logger: TestSupport.logger).run()
+        try WorkQueue(store: store, pipeline: try .standard(for: PipelineConfig()), config: PipelineConfig(), logger: TestSupport.logger).run()
         let json = try #require(try store.resultVersions(of: 1).last).json
         let recipes = try JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8)).recipes
         #expect(recipes.map(\.title) == ["Garlic Roast Chicken", "Green Salad"])

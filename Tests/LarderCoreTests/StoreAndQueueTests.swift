@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LarderCore
+import LarderLLM
 @testable import LarderNative
 
 /// The checkpoint store and the work queue on a real SQLite file.
@@ -51,7 +52,7 @@ struct StoreAndQueueTests {
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
         let path = folder + "/a.txt"
         try "2 cups flour".write(toFile: path, atomically: true, encoding: .utf8)
-        let intake = Intake(store: store, manifest: .standard, config: PipelineConfig())
+        let intake = Intake(store: store, manifest: .standard(for: PipelineConfig()), config: PipelineConfig())
         #expect(try intake.ingest(paths: [path], batchID: try store.beginBatch(command: "i", inputs: [])).new == 1)
         let identity = try #require(FileIdentity(statingFileAt: path))
         #expect(try store.knownHashes(of: [identity]) == [path: SHA256.hex(Data("2 cups flour".utf8))])
@@ -191,10 +192,10 @@ struct StoreAndQueueTests {
         defer { TestSupport.cleanUp(folder) }
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
         let config = PipelineConfig()
-        let report = try Intake(store: store, manifest: .standard, config: config).ingest(
+        let report = try Intake(store: store, manifest: .standard(for: config), config: config).ingest(
             paths: [TestSupport.repoPath("samples")], batchID: try store.beginBatch(command: "ingest", inputs: []))
         #expect(report.errors.isEmpty)
-        let counters = try WorkQueue(store: store, pipeline: .standard, config: config, logger: TestSupport.logger).run()
+        let counters = try WorkQueue(store: store, pipeline: try .standard(for: config), config: config, logger: TestSupport.logger).run()
         #expect(counters.failed == 0 && counters.quarantined == 0)
         #expect(counters.done == report.new)
         var routes: [String: Route] = [:]
@@ -213,11 +214,34 @@ struct StoreAndQueueTests {
 
 @Suite("pipeline wiring")
 struct PipelineWiringTests {
-    @Test func standardPipelineMatchesItsManifest() {
-        // `larder` registers documents from the manifest; `larder-worker` runs Pipeline.standard.
-        #expect(Pipeline.standard.manifest == PipelineManifest.standard)
-        #expect(PipelineManifest.standard.stageNames == ["detect", "extract", "ocr", "route", "recipe", "receipt", "result"])
-        #expect(Pipeline.standard.stages.last?.outputSchema == "result.schema.json")
+    @Test func standardPipelineMatchesItsManifest() throws {
+        // `larder` registers documents from the manifest; `larder-worker` runs Pipeline.standard(for:).
+        let config = PipelineConfig()
+        #expect(try Pipeline.standard(for: config).manifest == PipelineManifest.standard(for: config))
+        #expect(
+            PipelineManifest.standard(for: config).stageNames
+                == ["detect", "extract", "ocr", "route", "recipe", "receipt", "llm", "result"])
+        #expect(try Pipeline.standard(for: config).stages.last?.outputSchema == "result.schema.json")
+        // The manifest's prompt versions and schema hashes are the prompt library's.
+        #expect(try StructureStage.promptVersions == StageDeclaration.llmPrompts)
+    }
+
+    @Test func theLLMStageVersionFollowsItsSettings() throws {
+        var config = PipelineConfig()
+        let off = StageDeclaration.llm(config.llm).version
+        config.llm.mode = .always
+        config.llm.providers = [ProviderConfig(name: "local", kind: .openAICompatible, baseURL: "http://127.0.0.1:1/v1", model: "m")]
+        let always = StageDeclaration.llm(config.llm).version
+        config.llm.providers[0].model = "other"
+        let otherModel = StageDeclaration.llm(config.llm).version
+        config.llm.batchTokenBudget = 1000
+        let budget = StageDeclaration.llm(config.llm).version
+        #expect(Set([off, always, otherModel, budget]).count == 4)
+        #expect(off.hasSuffix(StageDeclaration.llmPrompts) && always.hasSuffix(StageDeclaration.llmPrompts))
+        // Prices, timeouts and concurrency do not change what the stage outputs.
+        config.llm.providers[0].pricePerInputToken = 0.5
+        config.llm.providers[0].timeoutSeconds = 5
+        #expect(StageDeclaration.llm(config.llm).version == budget)
     }
 
     @Test func workerLoadsTheNativeLibrariesAndLarderDoesNot() throws {

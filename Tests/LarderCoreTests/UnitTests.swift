@@ -88,6 +88,100 @@ struct ConfigTests {
         #expect(syntax?.kind == .configuration)
     }
 
+    @Test func readsTheLLMSection() throws {
+        let config = try PipelineConfig.parse(
+            yaml: """
+                llm:
+                  mode: fallback
+                  confidence_threshold: 0.4
+                  max_reasks: 1
+                  reask_ungrounded: false
+                  batch_token_budget: 50000
+                  cache: answers.sqlite
+                  retry: {attempts_per_provider: 2, base_delay_seconds: 0.5, max_delay_seconds: 8, max_retry_after_seconds: 20}
+                  providers:
+                    - name: hosted
+                      kind: openai-compatible
+                      base_url: https://api.openai.com/v1
+                      model: gpt-4o-mini
+                      api_key_env: OPENAI_API_KEY
+                      timeout_seconds: 30
+                      max_tokens: 1024
+                      price_per_input_token: 0.00000015
+                      price_per_output_token: 0.0000006
+                      concurrency: 4
+                    - {name: claude, kind: anthropic, base_url: "https://api.anthropic.com", model: claude-x, api_key_env: ANTHROPIC_API_KEY}
+                """)
+        let llm = config.llm
+        #expect(llm.mode == .fallback && llm.confidenceThreshold == 0.4 && llm.maxReasks == 1 && !llm.reaskUngrounded)
+        #expect(llm.batchTokenBudget == 50000 && llm.cachePath == "answers.sqlite")
+        #expect(llm.retry == RetryPolicy(attemptsPerProvider: 2, baseDelaySeconds: 0.5, maxDelaySeconds: 8, maxRetryAfterSeconds: 20))
+        #expect(llm.providers.map(\.name) == ["hosted", "claude"])
+        #expect(llm.providers[0] == ProviderConfig(
+            name: "hosted", kind: .openAICompatible, baseURL: "https://api.openai.com/v1", model: "gpt-4o-mini",
+            apiKeyEnv: "OPENAI_API_KEY", timeoutSeconds: 30, maxTokens: 1024, pricePerInputToken: 0.00000015,
+            pricePerOutputToken: 0.0000006, concurrency: 4))
+        #expect(llm.providers[1].kind == .anthropic && llm.providers[1].maxTokens == 2048)
+    }
+
+    @Test func llmSectionErrorsNameTheKeyAndLine() {
+        func error(_ yaml: String) -> LarderError? {
+            #expect(throws: LarderError.self) { try PipelineConfig.parse(yaml: yaml, path: "p.yml") }
+        }
+        let mode = error("llm:\n  mode: sometimes\n")
+        #expect(mode?.line == 2 && mode?.message.contains("llm.mode") == true)
+        let noChain = error("llm:\n  mode: always\n")
+        #expect(noChain?.message.contains("llm.providers") == true)
+        let kind = error("llm:\n  providers:\n    - name: a\n      kind: bard\n      base_url: http://x\n      model: m\n")
+        #expect(kind?.line == 4 && kind?.message.contains("llm.providers[0].kind") == true)
+        let missing = error("llm:\n  providers:\n    - name: a\n      kind: gemini\n      model: m\n")
+        #expect(missing?.message.contains("base_url") == true)
+        let unknown = error("llm:\n  providers:\n    - name: a\n      kind: gemini\n      base_url: http://x\n      model: m\n      api_key: sk-123\n")
+        #expect(unknown?.line == 7 && unknown?.message.contains("api_key") == true)
+        // A key pasted where the variable's name belongs is refused, and the error does not repeat it whole.
+        let pasted = error("llm:\n  providers:\n    - {name: a, kind: gemini, base_url: 'http://x', model: m, api_key_env: 'sk-abc.def/ghi'}\n")
+        #expect(pasted?.message.contains("api_key_env") == true)
+        #expect(pasted.map { "\($0)".contains("sk-abc") } == false)
+        let twice = error("llm:\n  providers:\n    - {name: a, kind: gemini, base_url: 'http://x', model: m}\n    - {name: a, kind: gemini, base_url: 'http://y', model: m}\n")
+        #expect(twice?.line == 4 && twice?.message.contains("two providers") == true)
+        let url = error("llm:\n  providers:\n    - {name: a, kind: gemini, base_url: 'ftp://x', model: m}\n")
+        #expect(url?.message.contains("base_url") == true)
+    }
+
+    @Test func readsTheBlocklist() throws {
+        let config = try PipelineConfig.parse(
+            yaml: """
+                receipts:
+                  blocklist:
+                    rules:
+                      household: [kitchen roll]
+                      alcohol: [BEER, WINE]
+                    generic_terms: [Decor]
+                    disable: [bottle-deposit]
+                """)
+        let rules = config.blocklist.rules
+        #expect(rules.first { $0.id == "household" }?.phrases.last == "KITCHEN ROLL")
+        #expect(rules.last == .init(id: "alcohol", phrases: ["BEER", "WINE"]))
+        #expect(!rules.contains { $0.id == "bottle-deposit" })
+        #expect(config.blocklist.genericTerms.last == "decor")
+        #expect(config.blocklist.blockingRule(for: "LAGER BEER 6PK") == "alcohol: BEER")
+        // A changed blocklist changes the receipt stage's version (every receipt is looked at again).
+        #expect(ReceiptStage.declaration(for: config).version != ReceiptStage.declaration(for: PipelineConfig()).version)
+        let unknown = #expect(throws: LarderError.self) {
+            try PipelineConfig.parse(yaml: "receipts:\n  blocklist:\n    disable: [snacks]\n", path: "p.yml")
+        }
+        #expect(unknown?.line == 3 && unknown?.message.contains("household") == true)
+    }
+
+    @Test func relativeLLMCacheIsResolvedAgainstTheConfigFolder() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        try "database: data/x.sqlite\n".write(toFile: folder + "/pipeline.yml", atomically: true, encoding: .utf8)
+        #expect(try PipelineConfig.load(path: folder + "/pipeline.yml").llmCachePath == folder + "/data/llm-cache.sqlite")
+        try "llm:\n  cache: c/answers.sqlite\n".write(toFile: folder + "/pipeline.yml", atomically: true, encoding: .utf8)
+        #expect(try PipelineConfig.load(path: folder + "/pipeline.yml").llmCachePath == folder + "/c/answers.sqlite")
+    }
+
     @Test func relativeDatabaseIsResolvedAgainstTheConfigFolder() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 import Testing
 
@@ -89,7 +90,7 @@ struct FaultPathTests {
         let stage = stage(Fixtures.config([Fixtures.provider("a", server.baseURL(s))]))
         let error = try #require(throws: LLMError.self) { try stage.structure(Fixtures.request()) }
         #expect(error.causes.map(\.code) == [.truncated])
-        #expect(error.description.contains("maxTokens"))
+        #expect(error.description.contains("max_tokens"))
         #expect(try server.log(s).count == 1)
         // The tokens of the truncated answer were still spent and are reported.
         #expect(stage.costReport.usage.total == 150)

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 import Testing
 
@@ -126,5 +127,57 @@ struct LocalModelIntegrationTests {
         print("[llm] receipt structured in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         check(result, prompt: prompt, lines: lines, arrays: ["items"])
         #expect((result.llmOutput["items"]?.arrayValue?.count ?? 0) + result.rejected.count > 0, "the model returned no items")
+    }
+
+    /// The same kind of text through the whole pipeline (`mode: always`): the `llm` stage asks the real model,
+    /// validates, grounds and merges, and `result` stays valid against its schema with the model named in it.
+    @Test func batchThroughTheRealModel() throws {
+        let url = try stage().config.providers[0].baseURL
+        let recipe = """
+            Garlic Butter Rice
+            Serves 2
+            Ingredients
+            1 cup rice
+            2 cups water
+            2 tbsp butter
+            2 cloves garlic, minced
+            Method
+            Melt the butter and fry the garlic for 1 minute.
+            Add the rice and water, cover and simmer for 18 minutes.
+
+            """
+        let receipt = """
+            CORNER SHOP
+            2024-05-02 09:10
+            APPLES 2.40
+            RICE 1KG 1.80
+            TOTAL 4.20
+
+            """
+        let started = Date()
+        let batch = try PipelineStageTests.run(["rice.txt": recipe, "shop.txt": receipt]) { folder in
+            var config = PipelineStageTests.config(
+                folder, mode: .always,
+                providers: [
+                    ProviderConfig(
+                        name: "local-llama", kind: .openAICompatible, baseURL: url, model: "qwen2.5-coder-0.5b-instruct-q4_k_m",
+                        timeoutSeconds: 400, maxTokens: 1536, concurrency: 1)
+                ], maxReasks: 1)
+            config.llm.reaskUngrounded = false
+            return config
+        }
+        print("[llm] pipeline batch of 2 in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        for line in batch.log.all { print("[llm] log: \(line)") }
+        let problems = try batch.store.problems(batchID: batch.batchID, limit: 5)
+        #expect(batch.counters.done == 2, "problems: \(problems)")
+        for name in ["rice.txt", "shop.txt"] {
+            let result = try #require(try batch.result(name))
+            #expect(try batch.isValid(name), "\(name): the merged result is valid against result.schema.json")
+            let answer = try #require(result.llm?.answers.first, "\(name) was structured")
+            #expect(answer.provider == "local-llama" && !answer.model.isEmpty && !answer.cached)
+        }
+        let report = try #require(try batch.report)
+        #expect(report.structured == 2 && report.requests >= 2 && report.outputTokens > 0 && report.cost == 0)
+        print("[llm] \(report.text)")
     }
 }

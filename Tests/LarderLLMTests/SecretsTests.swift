@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 import Testing
 

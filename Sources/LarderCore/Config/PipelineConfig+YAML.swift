@@ -1,4 +1,5 @@
 import Foundation
+import LarderReceipts
 import Yams
 
 /// Reads `pipeline.yml`. Every key is listed here with its meaning; an unknown key or a bad value is an error
@@ -13,6 +14,30 @@ import Yams
 ///   max_file_bytes: 104857600 # larger files are not registered
 ///   max_pdf_pages: 500        # longer PDFs fail at extract
 ///   max_image_pixels: 40000000  # larger images fail at detect
+/// receipts:
+///   blocklist:                # non-food lines kept out of the pantry (IngredientBlocklist.default, changed)
+///     rules: {alcohol: [BEER, WINE], household: [KITCHEN ROLL]}  # a new id adds a rule; a known id gets phrases
+///     generic_terms: [decor]  # added to the generic terms never taken as an ingredient
+///     disable: [household]    # default rules switched off, by id
+/// llm:                        # the optional LLM structuring stage (LLMConfig)
+///   mode: off                 # off | fallback | always
+///   confidence_threshold: 0.6 # fallback: documents parsed with less confidence go to the LLM
+///   max_reasks: 2             # re-asks after a schema-invalid answer
+///   reask_ungrounded: true    # re-ask about items that cite lines not holding them
+///   batch_token_budget: 200000  # tokens a batch may spend; absent = no limit
+///   cache: llm-cache.sqlite   # answer cache; absent = llm-cache.sqlite beside the database
+///   retry: {attempts_per_provider: 3, base_delay_seconds: 1, max_delay_seconds: 30, max_retry_after_seconds: 60}
+///   providers:                # the chain, tried in order
+///     - name: local
+///       kind: openai-compatible   # openai-compatible | anthropic | gemini
+///       base_url: http://127.0.0.1:8080/v1
+///       model: qwen2.5-coder-0.5b-instruct
+///       api_key_env: OPENAI_API_KEY   # the variable's NAME; the key itself is never written anywhere
+///       timeout_seconds: 120
+///       max_tokens: 2048
+///       price_per_input_token: 0
+///       price_per_output_token: 0
+///       concurrency: 2
 /// ```
 extension PipelineConfig {
     /// Loads the file at `path`. Relative paths inside it are resolved against its folder.
@@ -26,9 +51,12 @@ extension PipelineConfig {
                 path: path)
         }
         var config = try parse(yaml: text, path: path)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !config.database.hasPrefix("/") {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             config.database = folder + "/" + config.database
+        }
+        if let cache = config.llm.cachePath, !cache.hasPrefix("/") {
+            config.llm.cachePath = folder + "/" + cache
         }
         return config
     }
@@ -67,10 +95,170 @@ extension PipelineConfig {
                     default: throw reader.unknownKey(limitKey, in: "limits")
                     }
                 }
+            case "llm": config.llm = try parseLLM(value, reader: reader)
+            case "receipts":
+                for (receiptKey, receiptValue) in try reader.mapping(value, at: "receipts") {
+                    guard receiptKey.string == "blocklist" else { throw reader.unknownKey(receiptKey, in: "receipts") }
+                    config.blocklist = try parseBlocklist(receiptValue, reader: reader)
+                }
             default: throw reader.unknownKey(key, in: "the top level")
             }
         }
         return config
+    }
+
+    /// `receipts.blocklist`: changes to ``IngredientBlocklist/default``.
+    private static func parseBlocklist(_ node: Node, reader: KeyReader) throws -> IngredientBlocklist {
+        var blocklist = IngredientBlocklist.default
+        var disabled: [(String, Node)] = []
+        for (key, value) in try reader.mapping(node, at: "receipts.blocklist") {
+            let name = "receipts.blocklist." + (key.string ?? "")
+            switch key.string ?? "" {
+            case "rules":
+                for (idNode, phrasesNode) in try reader.mapping(value, at: name) {
+                    let id = try reader.string(idNode, key: name)
+                    let phrases = try reader.strings(phrasesNode, key: "\(name).\(id)").map { $0.uppercased() }
+                    if let index = blocklist.rules.firstIndex(where: { $0.id == id }) {
+                        blocklist.rules[index].phrases += phrases
+                    } else {
+                        blocklist.rules.append(.init(id: id, phrases: phrases))
+                    }
+                }
+            case "generic_terms": blocklist.genericTerms += try reader.strings(value, key: name).map { $0.lowercased() }
+            case "disable":
+                guard let items = value.sequence else { throw reader.badValue(value, key: name, expected: "a list of rule ids") }
+                disabled += try items.map { (try reader.string($0, key: name), $0) }
+            default: throw reader.unknownKey(key, in: "receipts.blocklist")
+            }
+        }
+        for (id, node) in disabled {
+            guard blocklist.rules.contains(where: { $0.id == id }) else {
+                throw reader.badValue(
+                    node, key: "receipts.blocklist.disable",
+                    expected: "a rule id: " + blocklist.rules.map(\.id).joined(separator: ", "))
+            }
+            blocklist.rules.removeAll { $0.id == id }
+        }
+        return blocklist
+    }
+
+    /// The `llm:` section. A chain is required unless the mode is `off`.
+    private static func parseLLM(_ node: Node, reader: KeyReader) throws -> LLMConfig {
+        var llm = LLMConfig()
+        var providersNode: Node? = nil
+        for (key, value) in try reader.mapping(node, at: "llm") {
+            let name = "llm." + (key.string ?? "")
+            switch key.string ?? "" {
+            case "mode":
+                let text = value.scalar?.string ?? ""
+                guard let mode = LLMMode(rawValue: text) else {
+                    throw reader.badValue(value, key: name, expected: "off, fallback or always")
+                }
+                llm.mode = mode
+            case "confidence_threshold": llm.confidenceThreshold = try reader.double(value, key: name, range: 0...1)
+            case "max_reasks": llm.maxReasks = try reader.int(value, key: name, range: 0...10)
+            case "reask_ungrounded": llm.reaskUngrounded = try reader.bool(value, key: name)
+            case "batch_token_budget": llm.batchTokenBudget = try reader.int(value, key: name, range: 1...Int.max)
+            case "cache": llm.cachePath = try reader.string(value, key: name)
+            case "retry":
+                for (retryKey, retryValue) in try reader.mapping(value, at: name) {
+                    let full = name + "." + (retryKey.string ?? "")
+                    switch retryKey.string ?? "" {
+                    case "attempts_per_provider":
+                        llm.retry.attemptsPerProvider = try reader.int(retryValue, key: full, range: 1...20)
+                    case "base_delay_seconds":
+                        llm.retry.baseDelaySeconds = try reader.double(retryValue, key: full, range: 0...600)
+                    case "max_delay_seconds":
+                        llm.retry.maxDelaySeconds = try reader.double(retryValue, key: full, range: 0...3600)
+                    case "max_retry_after_seconds":
+                        llm.retry.maxRetryAfterSeconds = try reader.double(retryValue, key: full, range: 0...3600)
+                    default: throw reader.unknownKey(retryKey, in: name)
+                    }
+                }
+            case "providers":
+                providersNode = value
+                guard let items = value.sequence else {
+                    throw reader.badValue(value, key: name, expected: "a list of providers (- name: …)")
+                }
+                for item in items {
+                    let provider = try parseProvider(item, index: llm.providers.count, reader: reader)
+                    if llm.providers.contains(where: { $0.name == provider.name }) {
+                        throw LarderError(
+                            .configuration, "two providers are named '\(provider.name)' in llm.providers",
+                            hint: "give each chain entry its own name", path: reader.path, line: reader.line(item))
+                    }
+                    llm.providers.append(provider)
+                }
+            default: throw reader.unknownKey(key, in: "llm")
+            }
+        }
+        if llm.mode != .off && llm.providers.isEmpty {
+            throw LarderError(
+                .configuration, "llm.mode is \(llm.mode.rawValue) but llm.providers lists no provider",
+                hint: "add a provider chain (see pipeline.yml), or set llm.mode: off", path: reader.path,
+                line: providersNode.flatMap(reader.line) ?? reader.line(node))
+        }
+        return llm
+    }
+
+    private static func parseProvider(_ node: Node, index: Int, reader: KeyReader) throws -> ProviderConfig {
+        let place = "llm.providers[\(index)]"
+        var fields: [String: Node] = [:]
+        for (key, value) in try reader.mapping(node, at: place) {
+            let known = [
+                "name", "kind", "base_url", "model", "api_key_env", "timeout_seconds", "max_tokens",
+                "price_per_input_token", "price_per_output_token", "concurrency",
+            ]
+            guard let name = key.string, known.contains(name) else { throw reader.unknownKey(key, in: place) }
+            fields[name] = value
+        }
+        func required(_ key: String) throws -> Node {
+            guard let value = fields[key] else {
+                throw LarderError(
+                    .configuration, "\(place) has no '\(key)'", hint: "every provider needs name, kind, base_url and model",
+                    path: reader.path, line: reader.line(node))
+            }
+            return value
+        }
+        let kindNode = try required("kind")
+        guard let kind = ProviderKind(rawValue: kindNode.string ?? "") else {
+            throw reader.badValue(kindNode, key: "\(place).kind", expected: "openai-compatible, anthropic or gemini")
+        }
+        let urlNode = try required("base_url")
+        let url = try reader.string(urlNode, key: "\(place).base_url")
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw reader.badValue(urlNode, key: "\(place).base_url", expected: "an http:// or https:// URL")
+        }
+        var provider = ProviderConfig(
+            name: try reader.string(try required("name"), key: "\(place).name"), kind: kind, baseURL: url,
+            model: try reader.string(try required("model"), key: "\(place).model"))
+        if let value = fields["api_key_env"] {
+            let variable = try reader.string(value, key: "\(place).api_key_env")
+            guard variable.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                // Not echoed: it may be a pasted key.
+                throw LarderError(
+                    .configuration, "'\(place).api_key_env' must be the NAME of an environment variable (letters, digits, _)",
+                    hint: "put the key in the environment (export OPENAI_API_KEY=…) and its name here; never the key itself",
+                    path: reader.path, line: reader.line(value))
+            }
+            provider.apiKeyEnv = variable
+        }
+        if let value = fields["timeout_seconds"] {
+            provider.timeoutSeconds = try reader.double(value, key: "\(place).timeout_seconds", range: 1...3600)
+        }
+        if let value = fields["max_tokens"] {
+            provider.maxTokens = try reader.int(value, key: "\(place).max_tokens", range: 16...1_000_000)
+        }
+        if let value = fields["price_per_input_token"] {
+            provider.pricePerInputToken = try reader.double(value, key: "\(place).price_per_input_token", range: 0...1)
+        }
+        if let value = fields["price_per_output_token"] {
+            provider.pricePerOutputToken = try reader.double(value, key: "\(place).price_per_output_token", range: 0...1)
+        }
+        if let value = fields["concurrency"] {
+            provider.concurrency = try reader.int(value, key: "\(place).concurrency", range: 1...64)
+        }
+        return provider
     }
 }
 
@@ -111,6 +299,18 @@ private struct KeyReader {
         guard node.scalar != nil, let value = node.int, range.contains(value) else {
             let upper = range.upperBound == Int.max ? "" : " to \(range.upperBound)"
             throw badValue(node, key: key, expected: "a whole number from \(range.lowerBound)\(upper)")
+        }
+        return value
+    }
+
+    func strings(_ node: Node, key: String) throws -> [String] {
+        guard let items = node.sequence else { throw badValue(node, key: key, expected: "a list of strings") }
+        return try items.map { try string($0, key: key) }
+    }
+
+    func bool(_ node: Node, key: String) throws -> Bool {
+        guard node.scalar != nil, let value = node.bool else {
+            throw badValue(node, key: key, expected: "true or false")
         }
         return value
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LarderReceipts
 
 /// Everything `pipeline.yml` can set, with the defaults used when a key is absent.
 ///
@@ -14,6 +15,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Seconds between progress lines when the output is not a terminal.
     public var progressIntervalSeconds: Double = 10
     public var limits = Limits()
+    /// What keeps non-food receipt lines out of the pantry (`receipts.blocklist`): the defaults (tax, bag fees,
+    /// deposits, coupons, totals, payments, household goods; generic terms) with the file's changes applied.
+    public var blocklist = IngredientBlocklist.default
+    /// The optional LLM structuring stage (`llm:`): off by default, so the pipeline works offline.
+    public var llm = LLMConfig()
 
     /// Limits that keep one bad file from taking the batch down.
     public struct Limits: Sendable, Equatable {
@@ -28,6 +34,11 @@ public struct PipelineConfig: Sendable, Equatable {
     }
 
     public init() {}
+
+    /// Where the LLM stage caches answers: `llm.cache`, or `llm-cache.sqlite` beside the database.
+    public var llmCachePath: String {
+        llm.cachePath ?? URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("llm-cache.sqlite").path
+    }
 
     /// `workers`, with `0` resolved to the number of cores.
     public var effectiveWorkers: Int {

@@ -20,6 +20,9 @@ public struct LarderError: Error, Sendable, Equatable, CustomStringConvertible {
         case database
         /// Something that may succeed on another attempt (I/O hiccup, a native library error).
         case transient
+        /// An outside service (an LLM provider) still failed after its own retries and every fallback; the
+        /// document fails at once (retrying the stage at once would repeat them) — `larder retry` tries again later.
+        case service
         /// The process died while this stage ran on this document, more than `max_attempts` times.
         case crashed
         /// The batch was interrupted (SIGINT/SIGTERM).

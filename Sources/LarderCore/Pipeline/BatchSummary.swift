@@ -26,6 +26,8 @@ public struct BatchSummary: Codable, Sendable, Equatable {
     /// Worker crashes survived.
     public var crashes: Int
     public var interrupted: Bool
+    /// The LLM stage's tokens and cost in this run; nil when it did not run (mode off).
+    public var llm: LLMBatchReport?
 
     /// Builds the summary from the store after the workers stopped.
     public static func collect(
@@ -41,7 +43,7 @@ public struct BatchSummary: Codable, Sendable, Equatable {
             pending: states[.pending] ?? 0, failures: try store.problems(batchID: batchID, limit: 10_000),
             processed: processed, elapsedSeconds: elapsed,
             documentsPerSecond: elapsed > 0 ? Double(processed) / elapsed : 0, crashes: crashes,
-            interrupted: interrupted)
+            interrupted: interrupted, llm: try LLMBatchReport.collect(store: store, batchID: batchID))
     }
 
     /// True when every input became a document and every document is done.
@@ -61,6 +63,7 @@ public struct BatchSummary: Codable, Sendable, Equatable {
             String(
                 format: "processed %d documents in %.2f s (%.1f docs/s)%@", processed, elapsedSeconds,
                 documentsPerSecond, crashes > 0 ? ", survived \(crashes) worker crash(es)" as NSString : "" as NSString))
+        if let llm { lines.append(llm.text) }
         for duplicate in duplicates.prefix(20) {
             lines.append("  duplicate: \(duplicate.path) has the same bytes as \(duplicate.sameAs)")
         }

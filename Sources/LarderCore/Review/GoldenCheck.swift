@@ -54,7 +54,7 @@ public struct GoldenCheck: Sendable {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let database = scratch + "/check.sqlite"
         let store = try SQLiteCheckpointStore(path: database)
-        let intake = try Intake(store: store, manifest: .standard, config: config)
+        let intake = try Intake(store: store, manifest: .standard(for: config), config: config)
             .ingest(paths: inputs, batchID: store.beginBatch(command: "check", inputs: inputs))
         if let error = intake.errors.first {
             throw LarderError(record: error)

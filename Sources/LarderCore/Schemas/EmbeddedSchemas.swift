@@ -904,7 +904,7 @@ enum EmbeddedSchemas {
   "title": "Document result",
   "description": "What Larder made of one document: the output of the final `result` stage, the unit that is validated, versioned, reviewed, exported and compared with goldens.",
   "type": "object",
-  "required": ["document", "kind", "recipes", "receipt", "pantry", "review", "warnings"],
+  "required": ["document", "kind", "recipes", "receipt", "pantry", "llm", "review", "warnings"],
   "additionalProperties": false,
   "properties": {
     "document": {
@@ -925,6 +925,35 @@ enum EmbeddedSchemas {
       "oneOf": [{ "type": "null" }, { "$ref": "receipt.schema.json" }]
     },
     "pantry": { "type": "array", "items": { "$ref": "pantry-item.schema.json" } },
+    "llm": {
+      "description": "What the optional LLM stage contributed: null when it structured nothing here (mode off, a confident parse, or the token budget spent). Each answer names the provider and model and, per merged field, whether the model's value (llm) or the parser's (parser) was kept.",
+      "type": ["object", "null"],
+      "additionalProperties": false,
+      "required": ["answers"],
+      "properties": {
+        "answers": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["target", "prompt", "provider", "model", "cached", "fields", "rejected"],
+            "properties": {
+              "target": { "type": "string", "description": "What was structured: recipes/N or receipt." },
+              "prompt": { "type": "string", "description": "The prompt version, e.g. recipe-v1." },
+              "provider": { "type": "string" },
+              "model": { "type": "string" },
+              "cached": { "type": "boolean" },
+              "fields": { "type": "object", "additionalProperties": { "enum": ["llm", "parser"] } },
+              "rejected": {
+                "type": "array",
+                "items": { "type": "string" },
+                "description": "Items the model returned that no input line holds: left out of the result."
+              }
+            }
+          }
+        }
+      }
+    },
     "review": {
       "type": "object",
       "required": ["needed", "reasons"],

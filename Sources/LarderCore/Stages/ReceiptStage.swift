@@ -9,14 +9,44 @@ import LarderReceipts
 /// (tax, bag fees, deposits, payments, household goods…) are blocked with the rule that blocked them; unmatched
 /// products stay in the pantry flagged for review, never dropped.
 public struct ReceiptStage: Stage {
-    public static let declaration = StageDeclaration(name: "receipt", version: "receipt@2")
-    public let name = declaration.name
-    public let version = declaration.version
+    public static let baseVersion = "receipt@2"
+    public let name = "receipt"
+    public let version: String
+    /// The non-food rules (`receipts.blocklist` in `pipeline.yml`).
+    public let blocklist: IngredientBlocklist
 
-    public init() {}
+    /// The stage's name and version for a configuration: a changed blocklist is part of the version, so the
+    /// next run re-examines every receipt with it.
+    public static func declaration(for config: PipelineConfig) -> StageDeclaration {
+        StageDeclaration(
+            name: "receipt",
+            version: config.blocklist == .default
+                ? baseVersion
+                : baseVersion + "+blocklist-" + SHA256.hex(Self.canonical(config.blocklist)).prefix(12))
+    }
+
+    private static func canonical(_ blocklist: IngredientBlocklist) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(blocklist)) ?? Data()
+    }
+
+    public init(config: PipelineConfig = PipelineConfig()) {
+        version = Self.declaration(for: config).version
+        blocklist = config.blocklist
+    }
 
     /// Loaded once: the lexicon has thousands of entries.
-    private static let normalizer = Result { try IngredientNormalizer() }
+    private static let lexicon = Result { try FoodLexicon.bundled() }
+
+    /// The normaliser with `blocklist` over the bundled lexicon.
+    public static func normalizer(blocklist: IngredientBlocklist) throws -> IngredientNormalizer {
+        do {
+            return IngredientNormalizer(lexicon: try lexicon.get(), blocklist: blocklist)
+        } catch {
+            throw LarderError(.transient, "cannot load the food lexicon: \(error)", hint: "reinstall larder")
+        }
+    }
 
     public func run(_ input: StageInput) throws -> StageOutput {
         let routed = try input.output(of: "route", as: RouteOutput.self)
@@ -33,12 +63,7 @@ public struct ReceiptStage: Stage {
             lines = extracted.text.split(separator: "\n").map { OCRLine(text: String($0)) }
         }
         let receipt = ReceiptParser().parse(lines: lines)
-        let normalizer: IngredientNormalizer
-        do {
-            normalizer = try Self.normalizer.get()
-        } catch {
-            throw LarderError(.transient, "cannot load the food lexicon: \(error)", hint: "reinstall larder")
-        }
+        let normalizer = try Self.normalizer(blocklist: blocklist)
         let extraction = PantryExtraction(receipt: receipt, receiptID: input.document.sha256, normalizer: normalizer)
         return try StageOutput(
             ReceiptStageOutput(
@@ -107,6 +132,19 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         public var total: Double
         public var discounts: [Discount]
         public var line: Int
+
+        public init(
+            description: String, quantity: Double? = nil, unit: String? = nil, unitPrice: Double? = nil, total: Double,
+            discounts: [Discount] = [], line: Int
+        ) {
+            self.description = description
+            self.quantity = quantity
+            self.unit = unit
+            self.unitPrice = unitPrice
+            self.total = total
+            self.discounts = discounts
+            self.line = line
+        }
     }
 
     public struct Discount: Codable, Sendable, Equatable {

@@ -45,7 +45,7 @@ public struct RecipeStage: Stage {
     }
 
     /// Every page's lines, numbered from 1 within the page.
-    static func lines(of extracted: ExtractOutput) -> [SourceLine] {
+    public static func lines(of extracted: ExtractOutput) -> [SourceLine] {
         extracted.pages.flatMap { page -> [SourceLine] in
             if !page.lines.isEmpty {
                 return page.lines.enumerated().map { index, line in

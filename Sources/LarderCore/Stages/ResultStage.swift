@@ -7,7 +7,7 @@ import LarderRecipes
 /// says whether a person should look at it and why. Its output is the document's result: validated against the
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
-    public static let declaration = StageDeclaration(name: "result", version: "result@4")
+    public static let declaration = StageDeclaration(name: "result", version: "result@5")
     public let name = declaration.name
     public let version = declaration.version
     public let outputSchema: String? = "result.schema.json"
@@ -24,7 +24,7 @@ public struct ResultStage: Stage {
             document: .init(
                 file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
                 format: detected.format, pages: extracted.pages.count),
-            kind: routed.route, recipes: [], receipt: nil, pantry: [], review: .init(needed: false, reasons: []),
+            kind: routed.route, recipes: [], receipt: nil, pantry: [], llm: nil, review: .init(needed: false, reasons: []),
             warnings: detected.warnings)
         if let recipeOutput = input.earlierOutputs["recipe"] {
             result.recipes = try JSONDecoder().decode(RecipeStageOutput.self, from: Data(recipeOutput.utf8)).recipes
@@ -54,12 +54,36 @@ public struct ResultStage: Stage {
                 }
             }
         }
+        if let llmOutput = input.earlierOutputs["llm"] {
+            Self.merge(try JSONDecoder().decode(LLMStageOutput.self, from: Data(llmOutput.utf8)), into: &result)
+        }
         if extracted.needsOCR && !extracted.format.isImage {
             result.review.add(.needsOCR, "the PDF has no text layer (a scan): only OCR can read it")
         } else if routed.route == .unknown {
             result.review.add(.notRecognised, "not recognised as a recipe or a receipt (\(routed.signals.count) signals)")
         }
         return try StageOutput(result)
+    }
+}
+
+extension ResultStage {
+    /// What the `llm` stage structured replaces the parsers' recipes or receipt (and pantry); the answers'
+    /// provenance goes under `llm`.
+    static func merge(_ llm: LLMStageOutput, into result: inout DocumentResult) {
+        if llm.budgetReached {
+            result.warnings.append(
+                "not sent to the LLM: the batch's token budget was spent (raise llm.batch_token_budget and run `larder resume`)")
+        }
+        guard !llm.answers.isEmpty else { return }
+        if let recipes = llm.recipes { result.recipes = recipes }
+        if let receipt = llm.receipt { result.receipt = receipt }
+        if let pantry = llm.pantry { result.pantry = pantry }
+        result.llm = DocumentResult.LLMContribution(
+            answers: llm.answers.map {
+                .init(
+                    target: $0.target, prompt: $0.prompt, provider: $0.provider, model: $0.model, cached: $0.cached,
+                    fields: $0.fields, rejected: $0.rejected)
+            })
     }
 }
 
@@ -82,6 +106,8 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     public var receipt: ReceiptRecord?
     /// Pantry items from the receipt (`pantry-item.schema.json`).
     public var pantry: [PantryRecord]
+    /// What the LLM stage contributed, with provenance; nil when it structured nothing here.
+    public var llm: LLMContribution?
     public var review: Review
     public var warnings: [String]
 
@@ -92,8 +118,26 @@ public struct DocumentResult: Codable, Sendable, Equatable {
         try container.encode(recipes, forKey: .recipes)
         try container.encode(receipt, forKey: .receipt)  // null, not absent
         try container.encode(pantry, forKey: .pantry)
+        try container.encode(llm, forKey: .llm)  // null, not absent
         try container.encode(review, forKey: .review)
         try container.encode(warnings, forKey: .warnings)
+    }
+
+    /// The LLM stage's answers for this document: who answered and which fields they supplied.
+    public struct LLMContribution: Codable, Sendable, Equatable {
+        public struct Answer: Codable, Sendable, Equatable {
+            public var target: String
+            public var prompt: String
+            public var provider: String
+            public var model: String
+            public var cached: Bool
+            /// Field → `llm` or `parser`.
+            public var fields: [String: String]
+            /// Items the model returned that no input line holds (left out).
+            public var rejected: [String]
+        }
+
+        public var answers: [Answer]
     }
 
     /// Whether a person should look, and why.

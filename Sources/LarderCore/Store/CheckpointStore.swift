@@ -76,6 +76,9 @@ public protocol CheckpointStore: Sendable {
     func problems(batchID: Int64?, limit: Int) throws -> [Problem]
     /// Document states of the documents a batch registered (new, known or duplicate).
     func documentCounts(batchID: Int64) throws -> [DocumentState: Int]
+    /// Outputs of `stage` that finished (done) since the batch started: what this run made, e.g. the `llm`
+    /// stage's token counts for the batch's cost report and budget.
+    func stageOutputs(stage: String, finishedSinceBatch batchID: Int64) throws -> [String]
     /// Paths a document was registered from, first one first.
     func paths(of documentID: Int64) throws -> [String]
     /// Calls `body` for every settled-done document, in id order, without loading them all at once.

@@ -483,6 +483,19 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         }
     }
 
+    public func stageOutputs(stage: String, finishedSinceBatch batchID: Int64) throws -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT output FROM stage_run
+                    WHERE stage = ? AND status = 'done' AND output IS NOT NULL
+                      AND finished_at >= (SELECT started_at FROM batch WHERE id = ?)
+                    """,
+                arguments: [stage, batchID])
+        }
+    }
+
     public func problems(batchID: Int64?, limit: Int) throws -> [Problem] {
         try read { db in
             let inBatch =

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 
 /// Anthropic Messages (`POST {baseURL}/v1/messages`), with one tool whose `input_schema` is the target schema

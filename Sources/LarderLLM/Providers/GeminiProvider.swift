@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 
 /// Gemini `generateContent` (`POST {baseURL}/v1beta/models/{model}:generateContent`) with

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderJSON
 
 /// OpenAI-compatible chat completions (`POST {baseURL}/chat/completions`) with

@@ -112,6 +112,9 @@ public struct LLMConfig: Sendable, Codable, Hashable {
     public var batchTokenBudget: Int?
     /// Retries per provider. Default ``RetryPolicy/init(attemptsPerProvider:baseDelaySeconds:maxDelaySeconds:maxRetryAfterSeconds:)``.
     public var retry: RetryPolicy
+    /// The answer cache (SQLite). nil (the default) puts `llm-cache.sqlite` beside the checkpoint database;
+    /// `pipeline.yml` resolves a relative path against its own folder.
+    public var cachePath: String?
 
     /// Makes a configuration with the documented defaults.
     public init(
@@ -127,6 +130,22 @@ public struct LLMConfig: Sendable, Codable, Hashable {
         self.retry = retry
     }
 
+    /// What decides which documents the stage structures and who answers: mode, threshold (in fallback), the
+    /// token budget, and each provider's name, kind, URL and model. Part of the `llm` stage's version, so changing
+    /// any of them re-examines every document (answers already made come from the cache).
+    public var fingerprint: String {
+        switch mode {
+        case .off: return "off"
+        case .always, .fallback:
+            var parts = [mode.rawValue]
+            if mode == .fallback { parts.append("below \(confidenceThreshold)") }
+            // Raising the budget re-examines documents the old one left unstructured (the rest hit the cache).
+            parts.append("budget \(batchTokenBudget.map(String.init) ?? "none")")
+            parts += providers.map { "\($0.name)=\($0.kind.rawValue):\($0.baseURL):\($0.model)" }
+            return parts.joined(separator: ";")
+        }
+    }
+
     /// Whether a document (or line) with this deterministic confidence goes to the LLM.
     public func shouldStructure(confidence: Double) -> Bool {
         switch mode {
@@ -139,5 +158,24 @@ public struct LLMConfig: Sendable, Codable, Hashable {
     /// The indices of `confidences` that go to the LLM in this mode (all, none, or those under the threshold).
     public func linesToStructure(confidences: [Double]) -> [Int] {
         confidences.indices.filter { shouldStructure(confidence: confidences[$0]) }
+    }
+}
+
+/// Tokens a call consumed.
+public struct TokenUsage: Sendable, Hashable, Codable {
+    /// Prompt tokens.
+    public var input: Int
+    /// Generated tokens.
+    public var output: Int
+    /// Makes a usage record.
+    public init(input: Int = 0, output: Int = 0) {
+        self.input = input
+        self.output = output
+    }
+    /// `input + output`.
+    public var total: Int { input + output }
+    /// Adds two usages.
+    public static func + (a: TokenUsage, b: TokenUsage) -> TokenUsage {
+        TokenUsage(input: a.input + b.input, output: a.output + b.output)
     }
 }
