@@ -144,11 +144,14 @@ public enum ReceiptEvaluation {
         public var limits: OCRLimits
         /// Include per-receipt details in the report.
         public var includeDetails: Bool
+        /// A folder for OCR lines per image (`<id>.json`): read when present, written otherwise. Lets parser
+        /// changes be measured without running OCR again; leave nil to always run OCR.
+        public var ocrCache: String?
 
         /// Creates options with the library defaults.
         public init(labelsFolder: String? = nil, limit: Int? = nil, parser: ReceiptParserConfiguration = .default,
                     pageSegmentation: PageSegmentation = .singleBlock, preprocessing: OCRPreprocessing = .default,
-                    limits: OCRLimits = .default, includeDetails: Bool = false) {
+                    limits: OCRLimits = .default, includeDetails: Bool = false, ocrCache: String? = nil) {
             self.labelsFolder = labelsFolder
             self.limit = limit
             self.parser = parser
@@ -156,6 +159,7 @@ public enum ReceiptEvaluation {
             self.preprocessing = preprocessing
             self.limits = limits
             self.includeDetails = includeDetails
+            self.ocrCache = ocrCache
         }
     }
 
@@ -199,8 +203,7 @@ public enum ReceiptEvaluation {
             var receipt: Receipt?
             var errorText: String?
             do {
-                let ocr = try engine.recognize(imageAt: c.image, limits: options.limits)
-                receipt = parser.parse(lines: ocr.lines)
+                receipt = parser.parse(lines: try ocrLines(c.id, c.image, engine: engine, options: options))
             } catch {
                 errorText = "\(error)"
             }
@@ -208,6 +211,18 @@ public enum ReceiptEvaluation {
                                  error: errorText))
         }
         return summarize(details, includeDetails: options.includeDetails)
+    }
+
+    private static func ocrLines(_ id: String, _ image: String, engine: OCREngine, options: Options) throws -> [OCRLine] {
+        guard let cache = options.ocrCache else { return try engine.recognize(imageAt: image, limits: options.limits).lines }
+        let path = (cache as NSString).appendingPathComponent(id + ".json")
+        if let data = FileManager.default.contents(atPath: path), let lines = try? JSONDecoder().decode([OCRLine].self, from: data) {
+            return lines
+        }
+        let lines = try engine.recognize(imageAt: image, limits: options.limits).lines
+        try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        try? JSONEncoder().encode(lines).write(to: URL(fileURLWithPath: path))
+        return lines
     }
 
     /// Scores one parsed receipt (nil after an OCR failure) against its label.
