@@ -116,7 +116,8 @@ public struct ReceiptEvaluationReport: Codable, Sendable, Equatable {
 ///   ``Options/labelsFolder`` (the project's `samples/expected/receipts`). Images without a label are skipped.
 /// - **SROIE**: a folder with `img/<id>.jpg` and `key/<id>.json` (detected automatically). SROIE dates are
 ///   read day-first and totals may carry `RM`; its receipts are Malaysian, so unless the caller changed the
-///   parser configuration the default currency becomes MYR (day-first dates).
+///   parser configuration the default currency becomes MYR and numeric dates are read day-first (also when
+///   OCR noise puts a `$` on the receipt).
 ///
 /// Matching rules:
 /// - **store**: both names are upper-cased, every run of non-alphanumerics becomes one space; they match
@@ -177,7 +178,10 @@ public enum ReceiptEvaluation {
         let keyDir = (folder as NSString).appendingPathComponent("key")
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: imgDir, isDirectory: &isDir), isDir.boolValue, fm.fileExists(atPath: keyDir) {
-            if options.parser == .default { options.parser.defaultCurrency = "MYR" }
+            if options.parser == .default {
+                options.parser.defaultCurrency = "MYR"
+                options.parser.dateOrder = .dayFirst
+            }
             for name in try list(imgDir) where imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
                 let id = (name as NSString).deletingPathExtension
                 let keyPath = (keyDir as NSString).appendingPathComponent(id + ".json")

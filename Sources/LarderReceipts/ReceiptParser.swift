@@ -70,6 +70,9 @@ public struct ReceiptParser: Sendable {
         var roundingAfterTotal: Decimal?  // "TOTAL 41.48" then "ROUNDING 0.02": the amount due is 41.50
         var lastItemLeft: Int?          // left edge of the last item line, to tell indented modifiers apart
         let wholeUnits = Self.wholeUnitCurrencies.contains(currency)
+        // A change line was printed (even one OCR could not read the amount of): a lone tender is then not
+        // the exact amount paid.
+        let sawChangeWord = texts.contains { Self.hasWord($0.uppercased(), "CHANGE") || Self.hasWord($0.uppercased(), "KEMBALI") }
 
         for (i, raw) in texts.enumerated() {
             var text = raw
@@ -121,7 +124,7 @@ public struct ReceiptParser: Sendable {
                     if sawTotal && !afterTender { roundingAfterTotal = (roundingAfterTotal ?? 0) + amount.signed }
                 case .total:
                     let compact = upper.replacingOccurrences(of: " ", with: "")
-                    let strong = ["GRAND", "AFTERADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
+                    let strong = ["GRAND", "AFTERADJ", "ADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
                                   "AMOUNTDUE", "TOTALDUE"].contains(where: compact.contains)
                     if !afterTender { totalCandidates.append(amount.value) }
                     if !sawTotal {
@@ -296,7 +299,8 @@ public struct ReceiptParser: Sendable {
             paid = cash.amount - change
             paidByCash = true
             paidEvidence = "cash \(Self.format(cash.amount)) − change \(Self.format(change))"
-        } else if receipt.tenders.count == 1, receipt.change == nil || receipt.change == 0, let tender = receipt.tenders.first {
+        } else if receipt.tenders.count == 1, receipt.change == 0 || receipt.change == nil && !sawChangeWord,
+                  let tender = receipt.tenders.first {
             paid = tender.amount
             paidEvidence = "\(tender.kind) payment \(Self.format(tender.amount))"
         }
@@ -339,7 +343,7 @@ public struct ReceiptParser: Sendable {
             let upper = text.uppercased()
             guard input[i].confidence >= 40, Self.looksLikeName(text) else { continue }
             considered += 1
-            let storeWord = Self.storeWords.contains { upper.contains($0) }
+            let storeWord = Self.hasStoreWord(upper)
             if !storeWord && Self.looksLikeAddress(upper) { continue }
             let score = input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
             if score > (best?.score ?? -1) { best = (i, score) }
@@ -347,7 +351,7 @@ public struct ReceiptParser: Sendable {
         var addressLines: [String] = []
         let storeIndex = best?.index ?? headerEnd
         if let best {
-            receipt.store = Self.trimJunk(texts[best.index])
+            receipt.store = Self.storeName(texts[best.index])
             kinds[best.index] = .store
         }
         for i in storeIndex..<headerEnd where kinds[i] == .ignored {
@@ -463,6 +467,7 @@ public struct ReceiptParser: Sendable {
     static func parseAmountToken(_ raw: String, wholeUnits: Bool = false) -> (value: Decimal, negative: Bool)? {
         var s = Substring(raw)
         var negative = false
+        while s.first == "=" { s = s.dropFirst() }  // "=RM108.50"
         if s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast(); negative = true }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
         if s.hasSuffix("-") { negative = true; s = s.dropLast() }
@@ -528,7 +533,8 @@ public struct ReceiptParser: Sendable {
         let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK"]
         let hasTaxWord = taxWords.contains { hasWord(u, $0) } || compact.contains("SALESTAX") || compact.contains("TOTALGST")
             || compact.hasPrefix("PB1") || compact.hasPrefix("P.REST")
-        let inclusive = compact.contains("INCL") || compact.contains("AFTERADJ") || compact.contains("WITH")
+        // "Incl", "Inc", "After Adj", OCR-garbled "Inc] GST", "Atter Adj".
+        let inclusive = compact.contains("INCL") || compact.contains("INC") || compact.contains("ADJ") || compact.contains("WITH")
         if hasTotal {
             let notTotal = ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
                             "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
@@ -642,8 +648,31 @@ public struct ReceiptParser: Sendable {
             || hasWord(u, "STORE") || hasWord(u, "CASHIER") || hasWord(u, "REG") || hasWord(u, "TERMINAL")
     }
 
+    /// Whole words (or word endings: "FAMILYMART", "MINIMARKET") from ``storeWords``; "HARTAMAS" is no MART.
+    static func hasStoreWord(_ u: String) -> Bool {
+        let tokens = u.split(whereSeparator: { !($0.isLetter || $0 == "/" || $0 == "-") }).map(String.init)
+        return tokens.contains { token in storeWords.contains { token == $0 || (token.count > $0.count && token.hasSuffix($0)) } }
+    }
+
+    /// A company registration number printed after the name: "(519537-X)", "(126926-H)", "{519537-X)".
+    static let registrationNumber = #"\s*[({\[]?\s*[0-9S$]{5,8}\s*[-~]\s*[A-Za-z]\s*[)}\]?]?\s*$"#
+
+    /// The store line without border junk, a leading stray mark ("* AEON") or a trailing registration number.
+    static func storeName(_ text: String) -> String {
+        var t = trimJunk(text)
+        // A stray mark or digit before the name ("* AEON", "7 AEGON"), or a lone letter before a number ("P 99 SPEED").
+        while case let tokens = t.split(separator: " "), tokens.count > 2, let first = tokens.first, first.count == 1,
+              !first.allSatisfy(\.isLetter) || tokens[1].first?.isNumber == true {
+            t = trimJunk(String(t.dropFirst(first.count)))
+        }
+        let stripped = t.replacingOccurrences(of: registrationNumber, with: "", options: .regularExpression)
+        if letterCount(stripped) >= 3 { t = trimJunk(stripped) }
+        return t
+    }
+
     static func looksLikeName(_ text: String) -> Bool {
-        let t = trimJunk(text)
+        // Registration numbers and other digit runs ("(519537-X)") do not count against a name.
+        let t = trimJunk(text).split(separator: " ").filter { $0.filter(\.isNumber).count < 4 }.joined(separator: " ")
         let letters = letterCount(t)
         guard letters >= 3 else { return false }
         let words = t.split(separator: " ").filter { $0.filter(\.isLetter).count >= 2 }
@@ -693,6 +722,7 @@ public struct ReceiptParser: Sendable {
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
         s = s.replacingOccurrences(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"(RM ?)[iIl](\d{0,3} \d\d)$"#, with: "$11$2", options: .regularExpression)  // "RMi 00"
         s = s.replacingOccurrences(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
         return s
     }
@@ -842,7 +872,8 @@ public struct ReceiptParser: Sendable {
 
     static let monthNames = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 
-    public func parseDate(_ u: String, currency: String) -> ReceiptDate? {
+    public func parseDate(_ raw: String, currency: String) -> ReceiptDate? {
+        let u = Self.repairDateDigits(raw)
         func match(_ pattern: String) -> [String]? {
             guard let regex = try? NSRegularExpression(pattern: pattern),
                   let m = regex.firstMatch(in: u, range: NSRange(u.startIndex..., in: u)) else { return nil }
@@ -914,6 +945,29 @@ public struct ReceiptParser: Sendable {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "compact ISO")
         }
         return nil
+    }
+
+    /// OCR letters for digits inside a numeric date: `O6/03/2018`, `l2-01-18`, `12/O1/2O18` → digits.
+    static func repairDateDigits(_ u: String) -> String {
+        let d = "[0-9OoIlDQ]"
+        guard let regex = try? NSRegularExpression(pattern: "(?<![A-Za-z0-9])\(d){1,4}\\s?[-/.]\\s?\(d){1,2}\\s?[-/.]\\s?\(d){2,4}(?![A-Za-z0-9])")
+        else { return u }
+        var out = u
+        for m in regex.matches(in: u, range: NSRange(u.startIndex..., in: u)).reversed() {
+            guard let r = Range(m.range, in: out) else { continue }
+            let fixed = String(out[r].map { c -> Character in
+                switch c {
+                case "O", "o", "D", "Q": return "0"
+                case "I", "l": return "1"
+                default: return c
+                }
+            })
+            // Only when at least most of it was digits already.
+            if out[r].filter(\.isNumber).count * 2 > out[r].filter({ $0 != "/" && $0 != "-" && $0 != "." && $0 != " " }).count {
+                out.replaceSubrange(r, with: fixed)
+            }
+        }
+        return out
     }
 
     /// `14:22`, `2:22 PM`, `10:43AM`, `00:06:00` → 24-hour `HH:mm`.
