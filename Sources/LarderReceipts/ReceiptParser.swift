@@ -315,6 +315,8 @@ public struct ReceiptParser: Sendable {
             if let total = receipt.total {
                 if total == 0 || totalEvidence == "total line after payment" {
                     use = paidByCash
+                } else if strongTotal && totalCandidates.contains(paid) {
+                    use = false  // paid matches the figure before rounding/adjustment: cash or change was misread
                 } else if agreesWithItems(paid) && !agreesWithItems(total) {
                     use = true  // two printed numbers and the items agree against one OCR reading
                 } else if paidByCash, !strongTotal, totalCandidates.contains(paid) {
@@ -473,6 +475,11 @@ public struct ReceiptParser: Sendable {
         if s.hasSuffix("-") { negative = true; s = s.dropLast() }
         for prefix in ["RM", "$", "£", "€", "USD", "MYR"] where s.uppercased().hasPrefix(prefix) {
             s = s.dropFirst(prefix.count)
+            // "RML.25", "RMLL.40": right after the currency, L is a misread 1.
+            let ls = s.prefix(while: { $0 == "L" }).count
+            if prefix == "RM", ls > 0, ls <= 2, s.dropFirst(ls).range(of: #"^\d*[.,]\d\d$"#, options: .regularExpression) != nil {
+                s = Substring(String(repeating: "1", count: ls) + s.dropFirst(ls))
+            }
             break
         }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
@@ -534,7 +541,9 @@ public struct ReceiptParser: Sendable {
         let hasTaxWord = taxWords.contains { hasWord(u, $0) } || compact.contains("SALESTAX") || compact.contains("TOTALGST")
             || compact.hasPrefix("PB1") || compact.hasPrefix("P.REST")
         // "Incl", "Inc", "After Adj", OCR-garbled "Inc] GST", "Atter Adj".
+        // A tax named only in parentheses qualifies the total: "Total Sales (Inclusive GST)", "(Ineluszve GST)".
         let inclusive = compact.contains("INCL") || compact.contains("INC") || compact.contains("ADJ") || compact.contains("WITH")
+            || u.range(of: #"\([^)]*\b(GST|VAT|TAX|SST)\b"#, options: .regularExpression) != nil
         if hasTotal {
             let notTotal = ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
                             "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
@@ -722,7 +731,7 @@ public struct ReceiptParser: Sendable {
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
         s = s.replacingOccurrences(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"(RM ?)[iIl](\d{0,3} \d\d)$"#, with: "$11$2", options: .regularExpression)  // "RMi 00"
+        s = s.replacingOccurrences(of: #"(?<=RM|RM )[iIl](?=\d{0,3} \d\d$)"#, with: "1", options: .regularExpression)  // "RMi 00"
         s = s.replacingOccurrences(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
         return s
     }
