@@ -317,7 +317,7 @@ extension ParserTests {
         let box = { (x: Int, y: Int) in OCRBox(x: x, y: y, width: 300, height: 30) }
         let lines = [
             OCRLine(text: "1 Dum Dum Thai Coffee 19.000", box: box(250, 100)),
-            OCRLine(text: "Less Ice 0", box: box(312, 140)),
+            OCRLine(text: "Sedang 0", box: box(312, 140)),
             OCRLine(text: "1 Soft Ori 17.000", box: box(250, 180)),
             OCRLine(text: "Top Oreo 0", box: box(252, 220)),
             OCRLine(text: "Total 36.000", box: box(240, 260)),
