@@ -578,7 +578,8 @@ public struct ReceiptParser: Sendable {
 
     /// Splits the quantity and unit-price columns off the end of an item description: "Kopi Susu 1" (count),
     /// "S-Ovaltine 20,000" / "Black Tea @28,000" (unit price), "Isi Campur 1 43,636", "Giant Squid x1 Rp",
-    /// "Tea X2"; a trailing currency word ("Rp", "RM", "$") goes too. Counts are 1–99; a description that
+    /// "Tea X2"; a trailing currency word ("Rp", "RM", "$") goes too. Counts are 1–99, and a bare number counts
+    /// only for whole-unit currencies or before a unit price ("EGGS 12 3.99" keeps its 12); a description that
     /// would be left with fewer than two letters is returned unchanged.
     static func stripItemColumns(_ text: String, wholeUnits: Bool, counts: Bool = true) -> (description: String, quantity: Decimal?, unitPrice: Decimal?) {
         var tokens = text.split(separator: " ").map(String.init)
@@ -602,7 +603,11 @@ public struct ReceiptParser: Sendable {
                     tokens.removeLast(); changed = true; continue
                 }
             }
-            if counts, quantity == nil, let m = last.range(of: #"^[xX×]?\d{1,2}[xX×]?$"#, options: .regularExpression),
+            // A bare number ("EGGS 12") is a count only where quantity columns are the custom (whole-unit
+            // currencies, e.g. rupiah receipts) or next to a unit price; "x2" / "2x" always is.
+            let marked = last.contains(where: { "xX×".contains($0) })
+            if counts, quantity == nil, marked || wholeUnits || unitPrice != nil,
+               let m = last.range(of: #"^[xX×]?\d{1,2}[xX×]?$"#, options: .regularExpression),
                let n = Int(last[m].filter(\.isNumber)), n > 0 {
                 quantity = Decimal(n)
                 tokens.removeLast(); changed = true; continue

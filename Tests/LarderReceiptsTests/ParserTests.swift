@@ -290,6 +290,10 @@ extension ParserTests {
         #expect(r.items.first { $0.description == "S-Ovaltine" }?.unitPrice == 20_000)
         // Names that end in a number of their own keep it when nothing else says it is a count.
         #expect(parser.parse(text: "SHOP\nLEMONADE 16OZ 2.00\nTOTAL 2.00").items.first?.description == "LEMONADE 16OZ")
+        // Outside whole-unit currencies a bare trailing number is part of the name (pack size), "x2" is a count.
+        let usd = parser.parse(text: "SHOP\nEGGS LARGE 12 3.99\nLIMES X3 1.50\nMILK 1 3.98 3.98\nTOTAL 9.47")
+        #expect(usd.items.map(\.description) == ["EGGS LARGE 12", "LIMES", "MILK"])
+        #expect(usd.items.map(\.quantity) == [nil, 3, 1])
     }
 
     @Test func nameLineThenQuantityLine() throws {
