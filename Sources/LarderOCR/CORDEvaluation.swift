@@ -31,13 +31,15 @@ public enum CORDEvaluation {
 
     /// Lines rebuilt from word boxes.
     static func lines(_ root: [String: Any]) -> [OCRLine] {
-        var rows: [Int: [(x: Int, y: Int, text: String)]] = [:]
+        var rows: [Int: [(x: Int, y: Int, right: Int, bottom: Int, text: String)]] = [:]
         for line in root["valid_line"] as? [[String: Any]] ?? [] {
             for word in line["words"] as? [[String: Any]] ?? [] {
                 guard let row = word["row_id"] as? Int, let text = word["text"] as? String,
                     let quad = word["quad"] as? [String: Any]
                 else { continue }
-                rows[row, default: []].append((x: quad["x1"] as? Int ?? 0, y: quad["y1"] as? Int ?? 0, text: text))
+                let x = quad["x1"] as? Int ?? 0, y = quad["y1"] as? Int ?? 0
+                rows[row, default: []].append((x: x, y: y, right: max(x, quad["x3"] as? Int ?? x),
+                                               bottom: max(y, quad["y3"] as? Int ?? y), text: text))
             }
         }
         return rows.values.map { words in words.sorted { $0.x < $1.x } }
@@ -45,7 +47,8 @@ public enum CORDEvaluation {
             .map { words in
                 let x = words.map(\.x).min() ?? 0
                 let y = words.map(\.y).min() ?? 0
-                return OCRLine(text: words.map(\.text).joined(separator: " "), confidence: 100, box: OCRBox(x: x, y: y, width: 0, height: 0))
+                let box = OCRBox(x: x, y: y, width: (words.map(\.right).max() ?? x) - x, height: (words.map(\.bottom).max() ?? y) - y)
+                return OCRLine(text: words.map(\.text).joined(separator: " "), confidence: 100, box: box)
             }
     }
 
@@ -62,9 +65,11 @@ public enum CORDEvaluation {
         return ReceiptLabel(store: nil, date: nil, total: total, items: items)
     }
 
-    /// "16,500" / "16.500" / "Rp 16.500" → 16500.
+    /// "16,500" / "16.500" / "Rp 16.500" → 16500; "58,000.00" / "58000.00" → 58000 (cents dropped).
     static func rupiah(_ text: String) -> Double? {
         let negative = text.contains("-")
+        var text = text.trimmingCharacters(in: .whitespaces)
+        if text.range(of: #"\d[.,]\d\d$"#, options: .regularExpression) != nil { text.removeLast(3) }
         let digits = text.filter(\.isNumber)
         guard !digits.isEmpty, let value = Double(digits) else { return nil }
         return negative ? -value : value

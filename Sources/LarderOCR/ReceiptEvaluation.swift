@@ -116,7 +116,8 @@ public struct ReceiptEvaluationReport: Codable, Sendable, Equatable {
 ///   ``Options/labelsFolder`` (the project's `samples/expected/receipts`). Images without a label are skipped.
 /// - **SROIE**: a folder with `img/<id>.jpg` and `key/<id>.json` (detected automatically). SROIE dates are
 ///   read day-first and totals may carry `RM`; its receipts are Malaysian, so unless the caller changed the
-///   parser configuration the default currency becomes MYR (day-first dates).
+///   parser configuration the default currency becomes MYR and numeric dates are read day-first (also when
+///   OCR noise puts a `$` on the receipt).
 ///
 /// Matching rules:
 /// - **store**: both names are upper-cased, every run of non-alphanumerics becomes one space; they match
@@ -144,11 +145,14 @@ public enum ReceiptEvaluation {
         public var limits: OCRLimits
         /// Include per-receipt details in the report.
         public var includeDetails: Bool
+        /// A folder for OCR lines per image (`<id>.json`): read when present, written otherwise. Lets parser
+        /// changes be measured without running OCR again; leave nil to always run OCR.
+        public var ocrCache: String?
 
         /// Creates options with the library defaults.
         public init(labelsFolder: String? = nil, limit: Int? = nil, parser: ReceiptParserConfiguration = .default,
                     pageSegmentation: PageSegmentation = .singleBlock, preprocessing: OCRPreprocessing = .default,
-                    limits: OCRLimits = .default, includeDetails: Bool = false) {
+                    limits: OCRLimits = .default, includeDetails: Bool = false, ocrCache: String? = nil) {
             self.labelsFolder = labelsFolder
             self.limit = limit
             self.parser = parser
@@ -156,6 +160,7 @@ public enum ReceiptEvaluation {
             self.preprocessing = preprocessing
             self.limits = limits
             self.includeDetails = includeDetails
+            self.ocrCache = ocrCache
         }
     }
 
@@ -173,7 +178,10 @@ public enum ReceiptEvaluation {
         let keyDir = (folder as NSString).appendingPathComponent("key")
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: imgDir, isDirectory: &isDir), isDir.boolValue, fm.fileExists(atPath: keyDir) {
-            if options.parser == .default { options.parser.defaultCurrency = "MYR" }
+            if options.parser == .default {
+                options.parser.defaultCurrency = "MYR"
+                options.parser.dateOrder = .dayFirst
+            }
             for name in try list(imgDir) where imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
                 let id = (name as NSString).deletingPathExtension
                 let keyPath = (keyDir as NSString).appendingPathComponent(id + ".json")
@@ -199,8 +207,7 @@ public enum ReceiptEvaluation {
             var receipt: Receipt?
             var errorText: String?
             do {
-                let ocr = try engine.recognize(imageAt: c.image, limits: options.limits)
-                receipt = parser.parse(lines: ocr.lines)
+                receipt = parser.parse(lines: try ocrLines(c.id, c.image, engine: engine, options: options))
             } catch {
                 errorText = "\(error)"
             }
@@ -208,6 +215,18 @@ public enum ReceiptEvaluation {
                                  error: errorText))
         }
         return summarize(details, includeDetails: options.includeDetails)
+    }
+
+    private static func ocrLines(_ id: String, _ image: String, engine: OCREngine, options: Options) throws -> [OCRLine] {
+        guard let cache = options.ocrCache else { return try engine.recognize(imageAt: image, limits: options.limits).lines }
+        let path = (cache as NSString).appendingPathComponent(id + ".json")
+        if let data = FileManager.default.contents(atPath: path), let lines = try? JSONDecoder().decode([OCRLine].self, from: data) {
+            return lines
+        }
+        let lines = try engine.recognize(imageAt: image, limits: options.limits).lines
+        try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        try? JSONEncoder().encode(lines).write(to: URL(fileURLWithPath: path))
+        return lines
     }
 
     /// Scores one parsed receipt (nil after an OCR failure) against its label.

@@ -65,11 +65,28 @@ public struct ReceiptParser: Sendable {
         var sawTotal = false
         var totalCandidates: [Decimal] = []
         var totalEvidence: String?
+        var strongTotal = false
+        var taxAfterTotal = false       // a tax or service line after the total: a later total is the final one
+        var roundingAfterTotal: Decimal?  // "TOTAL 41.48" then "ROUNDING 0.02": the amount due is 41.50
+        var lastItemLeft: Int?          // left edge of the last item line, to tell indented modifiers apart
+        let wholeUnits = Self.wholeUnitCurrencies.contains(currency)
+        // A change line was printed (even one OCR could not read the amount of): a lone tender is then not
+        // the exact amount paid.
+        let sawChangeWord = texts.contains { Self.hasWord($0.uppercased(), "CHANGE") || Self.hasWord($0.uppercased(), "KEMBALI") }
 
-        for (i, text) in texts.enumerated() {
-            let upper = text.uppercased()
+        for (i, raw) in texts.enumerated() {
+            var text = raw
             if text.isEmpty { continue }
-            let amount = Self.trailingAmount(in: text, wholeUnits: Self.wholeUnitCurrencies.contains(currency))
+            // "TOTAL 42 50" / "CHANGE 38 00": a lost decimal point on a money line.
+            if !wholeUnits, Self.moneyLineWords.contains(where: { text.uppercased().contains($0) }) {
+                text = text.replacingOccurrences(of: #"(\s\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
+            }
+            // "18 000": a space as the thousands separator of a currency without minor units.
+            if wholeUnits {
+                text = text.replacingOccurrences(of: #"(^|\s)(\d{1,3}) (\d{3})$"#, with: "$1$2$3", options: .regularExpression)
+            }
+            let upper = Self.repairTotalWord(text.uppercased())
+            let amount = Self.trailingAmount(in: text, wholeUnits: wholeUnits)
 
             // Date and time (take the first found; prefer lines that say DATE).
             if amount == nil || upper.contains("DATE"), let date = parseDate(upper, currency: currency) {
@@ -89,28 +106,39 @@ public struct ReceiptParser: Sendable {
                 pendingName = nil
                 let afterTender = !receipt.tenders.isEmpty
                 var kind = kind
-                // "ROUNDING RM 52.10" after "ROUNDING ADJUSTMENT": a cash-rounded total, not an adjustment.
+                // "ROUNDING RM 52.10" after "ROUNDING ADJUSTMENT": a cash-rounded total, not an adjustment
+                // (an adjustment is less than the smallest coin, so RM 1.00 and more is never one).
                 if kind == .rounding, amount.value > Decimal(10) / 100, let total = receipt.total,
-                   abs(amount.value - total) <= Decimal(10) / 100 {
+                   abs(amount.value - total) <= Decimal(10) / 100 || amount.value >= 1 {
                     kind = .total
                 }
                 switch kind {
                 case .subtotal:
                     if receipt.subtotal == nil { receipt.subtotal = amount.value }
                     totalCandidates.append(amount.value)
-                case .tax: if !afterTender { receipt.tax = (receipt.tax ?? 0) + amount.signed }
-                case .rounding: if !afterTender { receipt.rounding = (receipt.rounding ?? 0) + amount.signed }
+                case .tax:
+                    if !afterTender { receipt.tax = (receipt.tax ?? 0) + amount.signed }
+                    if sawTotal && !afterTender { taxAfterTotal = true }
+                case .rounding:
+                    if !afterTender { receipt.rounding = (receipt.rounding ?? 0) + amount.signed }
+                    if sawTotal && !afterTender { roundingAfterTotal = (roundingAfterTotal ?? 0) + amount.signed }
                 case .total:
                     let compact = upper.replacingOccurrences(of: " ", with: "")
-                    let strong = ["GRAND", "AFTERADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
+                    let strong = ["GRAND", "AFTERADJ", "ADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
                                   "AMOUNTDUE", "TOTALDUE"].contains(where: compact.contains)
                     if !afterTender { totalCandidates.append(amount.value) }
                     if !sawTotal {
                         receipt.total = amount.value
                         totalEvidence = afterTender ? "total line after payment" : "printed total"
-                    } else if strong && !afterTender {
+                        strongTotal = strong
+                    } else if (strong || taxAfterTotal) && !afterTender {
+                        // "NET TOTAL 194,726", "SERVICE 9,736", "TAX 20,446", "TOTAL 224,908": charges added
+                        // after a total make the next total the final one.
                         receipt.total = amount.value
                         totalEvidence = "printed total (\(compact.contains("ROUND") ? "rounded" : "final"))"
+                        strongTotal = strongTotal || strong
+                        roundingAfterTotal = nil
+                        taxAfterTotal = false
                     }
                     sawTotal = true
                 case .change: if receipt.change == nil { receipt.change = amount.value }
@@ -127,11 +155,15 @@ public struct ReceiptParser: Sendable {
                 continue
             }
 
-            // Discounts.
+            // Discounts ("DISCOUNT 0" is no discount, and no item either).
+            if let amount, amount.value == 0, Self.isDiscountText(upper) {
+                kinds[i] = .ignored
+                continue
+            }
             if let amount, amount.value != 0, amount.negative || Self.isDiscountText(upper) {
                 firstBodyLine = firstBodyLine ?? i
                 pendingName = nil
-                let description = Self.repairDescription(amount.rest)
+                let description = Self.repairDescription(Self.stripItemColumns(amount.rest, wholeUnits: wholeUnits).description)
                 let (index, how) = attachDiscount(description, to: receipt.items)
                 if let index { receipt.items[index].discount += amount.value }
                 receipt.discounts.append(ReceiptDiscount(lineNumber: i + 1, description: description,
@@ -145,7 +177,7 @@ public struct ReceiptParser: Sendable {
             }
 
             // Quantity / weight detail lines ("2.134 lb @ 3.99/lb 8.51", "3 @ 0.50 1.50", "QTY 3").
-            if let detail = Self.parseDetail(text), detail.descriptionPrefix.isEmpty {
+            if let detail = Self.parseDetail(text, wholeUnits: wholeUnits), detail.descriptionPrefix.isEmpty {
                 firstBodyLine = firstBodyLine ?? i
                 if let pending = pendingName, let total = detail.total {
                     firstBodyLine = min(firstBodyLine ?? pending.index, pending.index)
@@ -155,10 +187,25 @@ public struct ReceiptParser: Sendable {
                         confidence: min(input[pending.index].confidence, input[i].confidence) / 100))
                     kinds[pending.index] = .item
                     kinds[i] = .itemDetail
+                    lastItemLeft = input[pending.index].box.x
                     pendingName = nil
                     continue
                 }
-                if detail.total == nil, let last = receipt.items.indices.last, receipt.items[last].quantity == nil {
+                if let pending = pendingName, let amount, detail.total == nil {
+                    // "NAME" then "2x 4.000": the amount on the detail line is the item's.
+                    firstBodyLine = min(firstBodyLine ?? pending.index, pending.index)
+                    receipt.items.append(ReceiptItem(
+                        lineNumbers: [pending.index + 1, i + 1], description: pending.text,
+                        quantity: detail.quantity, unit: detail.unit, unitPrice: detail.unitPrice,
+                        total: detail.unit == "each" ? (detail.unitPrice ?? amount.value) * (detail.quantity ?? 1) : amount.value,
+                        confidence: min(input[pending.index].confidence, input[i].confidence) / 100))
+                    kinds[pending.index] = .item
+                    kinds[i] = .itemDetail
+                    lastItemLeft = input[pending.index].box.x
+                    pendingName = nil
+                    continue
+                }
+                if detail.total == nil, pendingName == nil, let last = receipt.items.indices.last, receipt.items[last].quantity == nil {
                     // "NAME 3.98" then "2 @ 1.99": the detail explains the previous item.
                     receipt.items[last].quantity = detail.quantity
                     receipt.items[last].unit = detail.unit
@@ -170,13 +217,15 @@ public struct ReceiptParser: Sendable {
             }
 
             // Name line, then a line of codes/quantities ending in the price ("8809059 7,90*3 23.70 Z").
-            if let amount, let pending = pendingName, Self.letterCount(amount.rest) < 2, firstBodyLine != nil || receipt.date != nil {
+            if let amount, let pending = pendingName, Self.letterCount(amount.rest) < 2,
+               firstBodyLine != nil || receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: wholeUnits) {
                 firstBodyLine = min(firstBodyLine ?? pending.index, pending.index)
                 receipt.items.append(ReceiptItem(
                     lineNumbers: [pending.index + 1, i + 1], description: pending.text, total: amount.value,
                     confidence: min(input[pending.index].confidence, input[i].confidence) / 100))
                 kinds[pending.index] = .item
                 kinds[i] = .itemDetail
+                lastItemLeft = input[pending.index].box.x
                 pendingName = nil
                 continue
             }
@@ -185,17 +234,37 @@ public struct ReceiptParser: Sendable {
             if let amount, Self.letterCount(amount.rest) >= 2 {
                 firstBodyLine = firstBodyLine ?? i
                 pendingName = nil
+                // An indented zero-price line under an item is a modifier ("  Less Ice 0", "  Top Oreo 0").
+                let box = input[i].box
+                if amount.value == 0, let left = lastItemLeft,
+                   (box.width > 0 || box.x > 0) && box.x - left > max(5, box.height * 3 / 10)
+                    || amount.rest.range(of: #"^(\d{1,2}\s+)?[*+>-]"#, options: .regularExpression) != nil {
+                    kinds[i] = .itemDetail
+                    continue
+                }
                 var description = amount.rest
                 var item = ReceiptItem(lineNumbers: [i + 1], description: "", total: amount.value,
                                        confidence: input[i].confidence / 100)
-                if let detail = Self.parseDetail(description + " " + amount.token), !detail.descriptionPrefix.isEmpty {
+                if let detail = Self.parseDetail(description + " " + amount.token, wholeUnits: wholeUnits),
+                   !detail.descriptionPrefix.isEmpty {
                     description = detail.descriptionPrefix
                     item.quantity = detail.quantity
                     item.unit = detail.unit
                     item.unitPrice = detail.unitPrice
                 }
-                // A leading count, as restaurant and bakery receipts print it: "2 EGG TART 26,000".
-                if item.quantity == nil, let count = description.range(of: #"^\d{1,2}\s*[xX]?\s+(?=\p{L})"#, options: .regularExpression),
+                // Quantity and unit-price columns between the name and the line total ("NAME 2 35.00 70.00");
+                // after a leading count ("2 SERBU 1 40,000") a trailing number belongs to the name.
+                let leading = description.range(of: Self.leadingCount, options: .regularExpression) != nil
+                let columns = Self.stripItemColumns(description, wholeUnits: wholeUnits, counts: !leading)
+                description = columns.description
+                if item.quantity == nil, let n = columns.quantity {
+                    item.quantity = n
+                    item.unitPrice = columns.unitPrice ?? (n > 1 ? amount.value / n : nil)
+                } else if item.unitPrice == nil, let unitPrice = columns.unitPrice {
+                    item.unitPrice = unitPrice
+                }
+                // A leading count, as restaurant and bakery receipts print it: "2 EGG TART 26,000", "1PRS SOP".
+                if item.quantity == nil, let count = description.range(of: Self.leadingCount, options: .regularExpression),
                     let n = Int(description[count].filter(\.isNumber)), n > 0
                 {
                     item.quantity = Decimal(n)
@@ -206,23 +275,62 @@ public struct ReceiptParser: Sendable {
                 if item.description.isEmpty { continue }
                 receipt.items.append(item)
                 kinds[i] = .item
+                lastItemLeft = box.x
                 continue
             }
 
             // A name line without a price: maybe an item whose weight line follows, maybe header text.
             if amount == nil, Self.letterCount(text) >= 3 {
-                pendingName = (i, Self.repairDescription(text))
+                pendingName = (i, Self.repairDescription(Self.stripItemColumns(text, wholeUnits: wholeUnits).description))
             }
         }
 
-        // Reconcile the total with cash tendered − change (both printed, independent of OCR slips in one).
+        // "TOTAL 41.48" then "ROUNDING 0.02" (and no later total): the amount due is the rounded one.
+        if let adjustment = roundingAfterTotal, adjustment != 0, let total = receipt.total, abs(adjustment) < 1 {
+            receipt.total = total + adjustment
+            totalEvidence = "printed total \(Self.format(total)) + rounding \(Self.format(adjustment))"
+        }
+        // Reconcile the total with what was paid: cash tendered − change, both printed and independent of an
+        // OCR slip in the total line; or a lone tender with no change (card payments are exact).
+        var paid: Decimal?
+        var paidByCash = false
+        var paidEvidence = ""
         if let cash = receipt.tenders.first(where: { $0.kind == "cash" }), let change = receipt.change, cash.amount >= change {
-            let paid = cash.amount - change
-            if paid > 0, receipt.total != paid,
-               receipt.total == nil || receipt.total == 0 || totalEvidence == "total line after payment"
-                || totalCandidates.contains(paid) {
+            paid = cash.amount - change
+            paidByCash = true
+            paidEvidence = "cash \(Self.format(cash.amount)) − change \(Self.format(change))"
+        } else if receipt.tenders.count == 1, receipt.change == 0 || receipt.change == nil && !sawChangeWord,
+                  let tender = receipt.tenders.first {
+            paid = tender.amount
+            paidEvidence = "\(tender.kind) payment \(Self.format(tender.amount))"
+        }
+        if let paid, paid > 0, receipt.total != paid {
+            let net = receipt.items.reduce(Decimal(0)) { $0 + $1.total } - receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
+            let tol = configuration.totalTolerance
+            func agreesWithItems(_ x: Decimal) -> Bool {
+                !receipt.items.isEmpty && (abs(net + (receipt.tax ?? 0) + (receipt.rounding ?? 0) - x) <= tol
+                                           || abs(net + (receipt.rounding ?? 0) - x) <= tol)
+            }
+            var use = false
+            if let total = receipt.total {
+                if total == 0 || totalEvidence == "total line after payment" {
+                    use = paidByCash
+                } else if strongTotal && totalCandidates.contains(paid) {
+                    use = false  // paid matches the figure before rounding/adjustment: cash or change was misread
+                } else if agreesWithItems(paid) && !agreesWithItems(total) {
+                    use = true  // two printed numbers and the items agree against one OCR reading
+                } else if paidByCash, !strongTotal, totalCandidates.contains(paid) {
+                    use = true
+                } else if paidByCash, !wholeUnits, abs(paid - total) < Decimal(5) / 100,
+                          Self.isMultiple(paid, of: Decimal(5) / 100), !Self.isMultiple(total, of: Decimal(5) / 100) {
+                    use = true  // cash rounding to 5 cents: 41.48 due, 41.50 paid in cash
+                }
+            } else {
+                use = true
+            }
+            if use {
                 receipt.total = paid
-                totalEvidence = "cash \(Self.format(cash.amount)) − change \(Self.format(change))"
+                totalEvidence = paidEvidence
             }
         }
         receipt.totalEvidence = receipt.total == nil ? nil : totalEvidence
@@ -237,7 +345,7 @@ public struct ReceiptParser: Sendable {
             let upper = text.uppercased()
             guard input[i].confidence >= 40, Self.looksLikeName(text) else { continue }
             considered += 1
-            let storeWord = Self.storeWords.contains { upper.contains($0) }
+            let storeWord = Self.hasStoreWord(upper)
             if !storeWord && Self.looksLikeAddress(upper) { continue }
             let score = input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
             if score > (best?.score ?? -1) { best = (i, score) }
@@ -245,7 +353,7 @@ public struct ReceiptParser: Sendable {
         var addressLines: [String] = []
         let storeIndex = best?.index ?? headerEnd
         if let best {
-            receipt.store = Self.trimJunk(texts[best.index])
+            receipt.store = Self.storeName(texts[best.index])
             kinds[best.index] = .store
         }
         for i in storeIndex..<headerEnd where kinds[i] == .ignored {
@@ -303,6 +411,13 @@ public struct ReceiptParser: Sendable {
         receipt.needsReview = reasons.contains { !$0.hasPrefix("ambiguous date") }
     }
 
+    static func isMultiple(_ value: Decimal, of step: Decimal) -> Bool {
+        var q = value / step
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &q, 0, .plain)
+        return rounded == q
+    }
+
     static func format(_ d: Decimal) -> String {
         var value = d
         var rounded = Decimal()
@@ -354,11 +469,17 @@ public struct ReceiptParser: Sendable {
     static func parseAmountToken(_ raw: String, wholeUnits: Bool = false) -> (value: Decimal, negative: Bool)? {
         var s = Substring(raw)
         var negative = false
+        while s.first == "=" { s = s.dropFirst() }  // "=RM108.50"
         if s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast(); negative = true }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
         if s.hasSuffix("-") { negative = true; s = s.dropLast() }
         for prefix in ["RM", "$", "£", "€", "USD", "MYR"] where s.uppercased().hasPrefix(prefix) {
             s = s.dropFirst(prefix.count)
+            // "RML.25", "RMLL.40": right after the currency, L is a misread 1.
+            let ls = s.prefix(while: { $0 == "L" }).count
+            if prefix == "RM", ls > 0, ls <= 2, s.dropFirst(ls).range(of: #"^\d*[.,]\d\d$"#, options: .regularExpression) != nil {
+                s = Substring(String(repeating: "1", count: ls) + s.dropFirst(ls))
+            }
             break
         }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
@@ -395,20 +516,34 @@ public struct ReceiptParser: Sendable {
 
     // MARK: - Line classes
 
-    static let cashWords = ["CASH"]
-    static let tenderWords = ["CASH", "CARD", "VISA", "MASTERCARD", "MC", "AMEX", "DEBIT", "CREDIT", "EBT",
+    static let cashWords = ["CASH", "TUNAI"]
+    static let tenderWords = ["CASH", "TUNAI", "CARD", "VISA", "MASTERCARD", "MC", "AMEX", "DEBIT", "CREDIT", "EBT",
                               "TENDER", "TENDERED", "PAID", "PAYMENT", "DISCOVER", "CHECK", "GIFT CARD", "NETS",
                               "EFTPOS", "CONTACTLESS"]
 
-    static func summaryKind(_ u: String) -> ReceiptLineKind? {
+    /// `TOTAL` as OCR misreads it on faint prints: `TATAL`, `T0TAL`, `LOTAL`, `JOTAL`, `FOTAL`, `TOTA1`.
+    static func repairTotalWord(_ u: String) -> String {
+        u.replacingOccurrences(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA1"#, with: "TOTAL",
+                               options: .regularExpression)
+    }
+
+    static func summaryKind(_ raw: String) -> ReceiptLineKind? {
+        let u = repairTotalWord(raw)
         let compact = u.replacingOccurrences(of: " ", with: "")
-        if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT") { return .change }
-        if compact.contains("SUBTOTAL") || compact.contains("SUB-TOTAL") { return .subtotal }
+        if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT")
+            || hasWord(u, "KEMBALI") || hasWord(u, "KEMBALIAN") { return .change }
+        if compact.contains("SUBTOTAL") || compact.contains("SUB-TOTAL") || compact.contains("SUBTTL")
+            || compact.hasPrefix("NETSALES") || compact.hasPrefix("NETAMOUNT") || compact.hasPrefix("NETAMT") { return .subtotal }
         if compact.contains("ROUNDING") || compact.contains("ROUNDADJ") || compact.contains("RNDADJ") { return .rounding }
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
-        let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST"]
+        // Indonesian restaurant tax: PB1 / "PB 1", PPN, PAJAK (RESTO), "P. REST 10%".
+        let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK"]
         let hasTaxWord = taxWords.contains { hasWord(u, $0) } || compact.contains("SALESTAX") || compact.contains("TOTALGST")
-        let inclusive = compact.contains("INCL") || compact.contains("AFTERADJ") || compact.contains("WITH")
+            || compact.hasPrefix("PB1") || compact.hasPrefix("P.REST")
+        // "Incl", "Inc", "After Adj", OCR-garbled "Inc] GST", "Atter Adj".
+        // A tax named only in parentheses qualifies the total: "Total Sales (Inclusive GST)", "(Ineluszve GST)".
+        let inclusive = compact.contains("INCL") || compact.contains("INC") || compact.contains("ADJ") || compact.contains("WITH")
+            || u.range(of: #"\([^)]*\b(GST|VAT|TAX|SST)\b"#, options: .regularExpression) != nil
         if hasTotal {
             let notTotal = ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
                             "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
@@ -422,12 +557,88 @@ public struct ReceiptParser: Sendable {
             if notTax.contains(where: compact.contains) { return nil }
             return .tax
         }
+        // Service charges are added like tax: "SERVICE CHARGE 5%", "SVC CHG 6%", "Srv Ch".
+        if compact.hasPrefix("SERVICE") || compact.range(of: #"^(SERVI|SRV|SVC)(CHARGE|CHG|CH)"#, options: .regularExpression) != nil
+            || hasWord(u, "SERVICE") && hasWord(u, "CHARGE") {
+            return .tax
+        }
         if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") { return .tender }
         // Item counts: "ITEMS: 3", "4.00xITEMs", "QTY 5 ITEMS".
         if compact.hasPrefix("ITEMS") || compact.hasPrefix("QTYITEM") || compact.contains("XITEMS") || compact.hasSuffix("ITEMS") {
             return .ignored
         }
         return nil
+    }
+
+    /// Words of the lines that carry the money totals; on these "42 50" at the end is read as 42.50.
+    static let moneyLineWords = ["TOTAL", "CASH", "CHANGE", "ROUNDING", "AMOUNT", "DUE", "TENDER", "BALANCE"]
+
+    /// A count at the start of an item description: "2 EGG TART", "2x TEA", "*2 TART", "1PRS SOP" (unit glued on).
+    static let leadingCount = #"^\*?\d{1,2}(?:\s*[xX×]|(?i:PRS|PCS|PC|GLS|BTL|PKT|CUP|EA))?\s+(?=\p{L}|[<*(]|\d{1,3}%\s)"#
+
+    /// Splits the quantity and unit-price columns off the end of an item description: "Kopi Susu 1" (count),
+    /// "S-Ovaltine 20,000" / "Black Tea @28,000" (unit price), "Isi Campur 1 43,636", "Giant Squid x1 Rp",
+    /// "Tea X2"; a trailing currency word ("Rp", "RM", "$") goes too. Counts are 1–99, and a bare number counts
+    /// only for whole-unit currencies or before a unit price ("EGGS 12 3.99" keeps its 12); a description that
+    /// would be left with fewer than two letters is returned unchanged.
+    static func stripItemColumns(_ text: String, wholeUnits: Bool, counts: Bool = true) -> (description: String, quantity: Decimal?, unitPrice: Decimal?) {
+        var tokens = text.split(separator: " ").map(String.init)
+        var quantity: Decimal?
+        var unitPrice: Decimal?
+        func isCurrency(_ t: String) -> Bool {
+            ["RP", "RP.", "-RP", "IDR", "RM", "$", "-", "@", "X"].contains(t.uppercased())
+        }
+        var changed = true
+        while changed, tokens.count >= 2 {
+            changed = false
+            let last = tokens[tokens.count - 1]
+            if isCurrency(last) {
+                tokens.removeLast(); changed = true; continue
+            }
+            if unitPrice == nil, quantity == nil {
+                let bare = last.hasPrefix("@") ? String(last.dropFirst()) : last
+                if last.hasPrefix("@") || bare.contains(where: { $0 == "." || $0 == "," }),
+                   let price = parseAmountToken(bare, wholeUnits: wholeUnits), !price.negative {
+                    unitPrice = price.value
+                    tokens.removeLast(); changed = true; continue
+                }
+            }
+            // A bare number ("EGGS 12") is a count only where quantity columns are the custom (whole-unit
+            // currencies, e.g. rupiah receipts) or next to a unit price; "x2" / "2x" always is.
+            let marked = last.contains(where: { "xX×".contains($0) })
+            if counts, quantity == nil, marked || wholeUnits || unitPrice != nil,
+               let m = last.range(of: #"^[xX×]?\d{1,2}[xX×]?$"#, options: .regularExpression),
+               let n = Int(last[m].filter(\.isNumber)), n > 0 {
+                quantity = Decimal(n)
+                tokens.removeLast(); changed = true; continue
+            }
+        }
+        let description = tokens.joined(separator: " ")
+        guard letterCount(description) >= 2 else { return (text, nil, nil) }
+        return (description, quantity, unitPrice)
+    }
+
+    /// A line of only a count, a unit price and the line total that agree: "1 19,000 19,000", "2 4.00 8.00",
+    /// "40.000 x1 40.000", "30000 30000" (count 1 left out).
+    static func isCountPriceTotal(_ amount: Amount, wholeUnits: Bool) -> Bool {
+        let tokens = amount.rest.split(separator: " ").map(String.init)
+        func count(_ t: String) -> Int? {
+            guard t.range(of: #"^[xX×]?\d{1,3}[xX×]?$"#, options: .regularExpression) != nil else { return nil }
+            return Int(t.filter(\.isNumber))
+        }
+        func price(_ t: String) -> Decimal? {
+            parseAmountToken(t.hasPrefix("@") ? String(t.dropFirst()) : t, wholeUnits: wholeUnits)?.value
+        }
+        switch tokens.count {
+        case 1:
+            return price(tokens[0]) == amount.value
+        case 2:
+            if let n = count(tokens[0]), n > 0, let unit = price(tokens[1]), unit * Decimal(n) == amount.value { return true }
+            if let n = count(tokens[1]), n > 0, let unit = price(tokens[0]), unit * Decimal(n) == amount.value { return true }
+            return false
+        default:
+            return false
+        }
     }
 
     static let discountWords = ["COUPON", "DISCOUNT", "DISC", "SAVINGS", "SAVING", "SAVED", "PROMO", "MARKDOWN",
@@ -451,8 +662,31 @@ public struct ReceiptParser: Sendable {
             || hasWord(u, "STORE") || hasWord(u, "CASHIER") || hasWord(u, "REG") || hasWord(u, "TERMINAL")
     }
 
+    /// Whole words (or word endings: "FAMILYMART", "MINIMARKET") from ``storeWords``; "HARTAMAS" is no MART.
+    static func hasStoreWord(_ u: String) -> Bool {
+        let tokens = u.split(whereSeparator: { !($0.isLetter || $0 == "/" || $0 == "-") }).map(String.init)
+        return tokens.contains { token in storeWords.contains { token == $0 || (token.count > $0.count && token.hasSuffix($0)) } }
+    }
+
+    /// A company registration number printed after the name: "(519537-X)", "(126926-H)", "{519537-X)".
+    static let registrationNumber = #"\s*[({\[]?\s*[0-9S$]{5,8}\s*[-~]\s*[A-Za-z]\s*[)}\]?]?\s*$"#
+
+    /// The store line without border junk, a leading stray mark ("* AEON") or a trailing registration number.
+    static func storeName(_ text: String) -> String {
+        var t = trimJunk(text)
+        // A stray mark or digit before the name ("* AEON", "7 AEGON"), or a lone letter before a number ("P 99 SPEED").
+        while case let tokens = t.split(separator: " "), tokens.count > 2, let first = tokens.first, first.count == 1,
+              !first.allSatisfy(\.isLetter) || tokens[1].first?.isNumber == true {
+            t = trimJunk(String(t.dropFirst(first.count)))
+        }
+        let stripped = t.replacingOccurrences(of: registrationNumber, with: "", options: .regularExpression)
+        if letterCount(stripped) >= 3 { t = trimJunk(stripped) }
+        return t
+    }
+
     static func looksLikeName(_ text: String) -> Bool {
-        let t = trimJunk(text)
+        // Registration numbers and other digit runs ("(519537-X)") do not count against a name.
+        let t = trimJunk(text).split(separator: " ").filter { $0.filter(\.isNumber).count < 4 }.joined(separator: " ")
         let letters = letterCount(t)
         guard letters >= 3 else { return false }
         let words = t.split(separator: " ").filter { $0.filter(\.isLetter).count >= 2 }
@@ -502,6 +736,7 @@ public struct ReceiptParser: Sendable {
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
         s = s.replacingOccurrences(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"(?<=RM|RM )[iIl](?=\d{0,3} \d\d$)"#, with: "1", options: .regularExpression)  // "RMi 00"
         s = s.replacingOccurrences(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
         return s
     }
@@ -533,20 +768,20 @@ public struct ReceiptParser: Sendable {
 
     /// Reads `0.75 lb @ 2.99/lb 2.24`, `1.234 kg`, `2 @ 1.99 3.98`, `2 x 1.99`, `QTY 3`; the text before
     /// the match is returned as `descriptionPrefix` (empty on a detail-only line).
-    static func parseDetail(_ raw: String) -> Detail? {
+    static func parseDetail(_ raw: String, wholeUnits: Bool = false) -> Detail? {
         var s = raw.uppercased()
         s = s.replacingOccurrences(of: #"(\d)\s?[1I]B\b"#, with: "$1 LB", options: .regularExpression)
         s = s.replacingOccurrences(of: #"(\d)\s?0Z\b"#, with: "$1 OZ", options: .regularExpression)
         s = s.replacingOccurrences(of: #"/\s?[1I]B\b"#, with: "/LB", options: .regularExpression)
         s = s.replacingOccurrences(of: #"\bK9\b"#, with: "KG", options: .regularExpression)
         let num = #"(\d+(?:[.,]\d+)?)"#
-        let price = #"\$?\s?(\d+[.,]\d{2,3})"#
+        let price = wholeUnits ? #"(?:RP\.?)?\$?\s?(\d{1,3}(?:[.,]\d{3})+|\d+)"# : #"\$?\s?(\d+[.,]\d{2,3})"#
         let unit = #"(LBS?|KG|OZ|G)"#
         let patterns: [String] = [
             // weight @ price / unit
             "^(.*?)\\s*" + num + "\\s*" + unit + "\\s*(?:@|AT|X)\\s*" + price + "\\s*/\\s*" + unit + "\\b",
             // count @ price   /  count x price
-            "^(.*?)\\s*(\\d{1,3})\\s*(?:@|X|AT)\\s*" + price + "(?:\\s*(?:EA|EACH|/EA))?\\b",
+            "^(.*?)\\s*(\\d{1,3})\\s*(?:X\\s*@|@|X|×|AT)\\s*" + price + "(?:\\s*(?:EA|EACH|/EA))?\\b",
             // QTY 3
             "^(.*?)\\s*QTY\\s*:?\\s*(\\d{1,3})\\b",
             // bare weight: "1.234 KG"
@@ -560,7 +795,8 @@ public struct ReceiptParser: Sendable {
                 return String(s[r])
             }
             func dec(_ n: Int) -> Decimal? {
-                group(n).flatMap { Decimal(string: $0.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }
+                if wholeUnits, n >= 3, let g = group(n) { return Decimal(string: g.filter(\.isNumber)) }
+                return group(n).flatMap { Decimal(string: $0.replacingOccurrences(of: ",", with: "."), locale: Locale(identifier: "en_US_POSIX")) }
             }
             var detail = Detail(descriptionPrefix: "")
             // Keep the original casing for the description.
@@ -584,7 +820,7 @@ public struct ReceiptParser: Sendable {
             }
             // The line total: an amount after the match.
             let after = Range(m.range, in: s).map { String(s[$0.upperBound...]).trimmingCharacters(in: .whitespaces) } ?? ""
-            if !after.isEmpty, let amount = trailingAmount(in: after) {
+            if !after.isEmpty, let amount = trailingAmount(in: after, wholeUnits: wholeUnits) {
                 detail.total = amount.value
             }
             return detail
@@ -650,7 +886,8 @@ public struct ReceiptParser: Sendable {
 
     static let monthNames = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 
-    public func parseDate(_ u: String, currency: String) -> ReceiptDate? {
+    public func parseDate(_ raw: String, currency: String) -> ReceiptDate? {
+        let u = Self.repairDateDigits(raw)
         func match(_ pattern: String) -> [String]? {
             guard let regex = try? NSRegularExpression(pattern: pattern),
                   let m = regex.firstMatch(in: u, range: NSRange(u.startIndex..., in: u)) else { return nil }
@@ -722,6 +959,29 @@ public struct ReceiptParser: Sendable {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "compact ISO")
         }
         return nil
+    }
+
+    /// OCR letters for digits inside a numeric date: `O6/03/2018`, `l2-01-18`, `12/O1/2O18` → digits.
+    static func repairDateDigits(_ u: String) -> String {
+        let d = "[0-9OoIlDQ]"
+        guard let regex = try? NSRegularExpression(pattern: "(?<![A-Za-z0-9])\(d){1,4}\\s?[-/.]\\s?\(d){1,2}\\s?[-/.]\\s?\(d){2,4}(?![A-Za-z0-9])")
+        else { return u }
+        var out = u
+        for m in regex.matches(in: u, range: NSRange(u.startIndex..., in: u)).reversed() {
+            guard let r = Range(m.range, in: out) else { continue }
+            let fixed = String(out[r].map { c -> Character in
+                switch c {
+                case "O", "o", "D", "Q": return "0"
+                case "I", "l": return "1"
+                default: return c
+                }
+            })
+            // Only when at least most of it was digits already.
+            if out[r].filter(\.isNumber).count * 2 > out[r].filter({ $0 != "/" && $0 != "-" && $0 != "." && $0 != " " }).count {
+                out.replaceSubrange(r, with: fixed)
+            }
+        }
+        return out
     }
 
     /// `14:22`, `2:22 PM`, `10:43AM`, `00:06:00` → 24-hour `HH:mm`.

@@ -94,6 +94,9 @@ struct EvalReceipts: ParsableCommand {
 
     @Flag var details = false
 
+    @Option(help: "Cache OCR lines per image in this folder (read when present), to iterate on the parser.")
+    var ocrCache: String?
+
     func run() throws {
         do {
             let report: ReceiptEvaluationReport
@@ -104,6 +107,7 @@ struct EvalReceipts: ParsableCommand {
                 var options = ReceiptEvaluation.Options()
                 options.labelsFolder = labels
                 options.includeDetails = details
+                options.ocrCache = ocrCache
                 report = try ReceiptEvaluation.run(folder: folder, options: options)
             }
             let encoder = JSONEncoder()

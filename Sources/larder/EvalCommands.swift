@@ -119,9 +119,13 @@ struct EvalReceipts: ParsableCommand {
     @Flag(help: "Include per-receipt results.")
     var details = false
 
+    @Option(help: "Keep each image's OCR lines in this folder and reuse them, to measure parser changes quickly.")
+    var ocrCache: String?
+
     func run() throws {
         try reportingErrors {
             var arguments = ["larder-worker", "eval-receipts"]
+            if let ocrCache { arguments += ["--ocr-cache", ocrCache] }
             if let folder { arguments.append(folder) }
             if let labels { arguments += ["--labels", labels] }
             if let cord { arguments += ["--cord", cord] }

@@ -180,3 +180,206 @@ struct ParserTests {
         #expect(r.time == "10:43")
     }
 }
+
+// Rules added for SROIE (Malaysian scans through OCR) and CORD (Indonesian restaurant receipts).
+extension ParserTests {
+    static let idr = ReceiptParser(configuration: ReceiptParserConfiguration(defaultCurrency: "IDR"))
+
+    @Test func totalWordMisreadByOCR() {
+        #expect(ReceiptParser.repairTotalWord("TATAL SALES") == "TOTAL SALES")
+        #expect(ReceiptParser.repairTotalWord("LOTAL ATTER ADJ") == "TOTAL ATTER ADJ")
+        #expect(ReceiptParser.repairTotalWord("T0TAL 5.00") == "TOTAL 5.00")
+        #expect(ReceiptParser.repairTotalWord("TOTAL") == "TOTAL")
+        #expect(ReceiptParser.repairTotalWord("CAPITAL") == "CAPITAL")
+        let r = parser.parse(text: "SHOP\nMILK 31.03\nTotalGsT : 1.65\nTatal Sales (Inclusive ofGST) : 32.70\nCASH : 40.09\nChange : 7.30")
+        #expect(r.total == Decimal(string: "32.70"))
+    }
+
+    @Test func roundingAfterTheTotalIsApplied() {
+        let r = parser.parse(text: "SHOP\nRICE 41.48\nTotal with GST 6% 41.48\nRounding 0.02\nMaster 41.50")
+        #expect(r.total == Decimal(string: "41.50"))
+        // A "rounding" line of RM 1 or more is the rounded total itself, not an adjustment.
+        let big = parser.parse(text: "SHOP\nRICE 45.34\nTotal Sales (Inclusive GST) RM 48.34\nRounding RM 45.35")
+        #expect(big.total == Decimal(string: "45.35"))
+    }
+
+    @Test func lostDecimalPointOnMoneyLines() {
+        let r = parser.parse(text: "SHOP\nRICE 42.48\nRounding Adj 0.02\nTotal After Adj Incl GST 42 50\nCASH 50.00")
+        #expect(r.total == Decimal(string: "42.50"))
+        #expect(ReceiptParser.clean("Change RMi 00") == "Change RM1.00")
+        // Not on item lines, and not for currencies without minor units.
+        #expect(parser.parse(text: "SHOP\nTEA 2 50\nTOTAL 9.00").items.isEmpty)
+    }
+
+    @Test func paymentsCorrectAMisreadTotal() {
+        // Cash − change and the items agree; the total line was misread.
+        let misread = parser.parse(text: "SHOP\nTIGER BEER CAN =RM108.50 =\nTotal Sales (Inclusive GST) RM 106.50\nCASH RM 150.00\nCHANGE RM 41.50")
+        #expect(misread.total == Decimal(string: "108.50"))
+        // Cash rounding to 5 sen: 14.38 due, 14.40 paid.
+        let rounded = parser.parse(text: "SHOP\nWATER 14.38\nTotal Sales (Inclusive GST) RM 14.38\nCASH RM 20.00\nCHANGE RM 5.60")
+        #expect(rounded.total == Decimal(string: "14.40"))
+        // A rounded "after adjustment" total is not replaced by cash − change that equals the subtotal.
+        let adjusted = parser.parse(text: """
+            SHOP
+            PEN 17.76
+            Sub-total 17.76
+            Total Sales Incl GST 17.76
+            Total After Adj Incl GST 17.70
+            CASH 50.76
+            Change Amt 33.00
+            """)
+        #expect(adjusted.total == Decimal(string: "17.70"))
+        // No total line: a lone card payment is the total; a cash payment with an unreadable change line is not.
+        #expect(parser.parse(text: "SHOP\nPLATE 63.80\nMaster Card 63.80").total == Decimal(string: "63.80"))
+        #expect(parser.parse(text: "SHOP\nTEA 29.30\ncash RM30.30\nChange RM?").total == nil)
+    }
+
+    @Test func chargesAfterANetTotalMakeTheNextTotalFinal() {
+        let r = Self.idr.parse(text: """
+            1 Mango Lemon Tea Rp 29,090
+            1 Sliders Set Rp 113,636
+            Net Total: Rp 142,726
+            Srv Ch Rp 7,136
+            TAX Rp 14,986
+            TOTAL: Rp 164,848
+            Visa Rp 164,848
+            """)
+        #expect(r.total == 164_848)
+        #expect(r.tax == Decimal(7136 + 14986))
+        #expect(r.items.map(\.description) == ["Mango Lemon Tea", "Sliders Set"])
+    }
+
+    @Test func indonesianSummaryWords() {
+        let r = Self.idr.parse(text: """
+            1 Es Kopi Susu 20,000
+            SubTTL 20,000
+            PB1 (10%) 2,000
+            Service 1,000
+            TOTAL 23,000
+            Tunai 50,000
+            Kembali 27,000
+            """)
+        #expect(r.items.count == 1)
+        #expect(r.subtotal == 20_000)
+        #expect(r.tax == 3_000)
+        #expect(r.total == 23_000)
+        #expect(r.change == 27_000)
+        #expect(r.tenders.first?.kind == "cash")
+        #expect(ReceiptParser.summaryKind("P.REST 10 % 5,592") == .tax)
+        #expect(ReceiptParser.summaryKind("PAJAK RESTO 1,636") == .tax)
+        #expect(ReceiptParser.summaryKind("SVC CHG 6% 14,580") == .tax)
+        #expect(ReceiptParser.summaryKind("SERVED BY ANA") == nil)
+    }
+
+    @Test func quantityAndUnitPriceColumns() throws {
+        let r = Self.idr.parse(text: """
+            Kopi Susu Kolonel 1 23.000
+            1 S-Ovaltine 20,000 20,000
+            1X M-Caramel Black Tea @28,000 28,000
+            Giant Squid x1 Rp. 39.000
+            REGULAR 2 35000.00 70000.00
+            2 SERBU 1 40,000
+            1Prs Sop Sui Jiao 33,000
+            Total 293,000
+            """)
+        #expect(r.items.map(\.description) == ["Kopi Susu Kolonel", "S-Ovaltine", "M-Caramel Black Tea", "Giant Squid",
+                                               "REGULAR", "SERBU 1", "Sop Sui Jiao"])
+        let regular = try #require(r.items.first { $0.description == "REGULAR" })
+        #expect(regular.quantity == 2 && regular.unitPrice == 35_000 && regular.total == 70_000)
+        #expect(r.items.first { $0.description == "SERBU 1" }?.quantity == 2)
+        #expect(r.items.first { $0.description == "S-Ovaltine" }?.unitPrice == 20_000)
+        // Names that end in a number of their own keep it when nothing else says it is a count.
+        #expect(parser.parse(text: "SHOP\nLEMONADE 16OZ 2.00\nTOTAL 2.00").items.first?.description == "LEMONADE 16OZ")
+        // Outside whole-unit currencies a bare trailing number is part of the name (pack size), "x2" is a count.
+        let usd = parser.parse(text: "SHOP\nEGGS LARGE 12 3.99\nLIMES X3 1.50\nMILK 1 3.98 3.98\nTOTAL 9.47")
+        #expect(usd.items.map(\.description) == ["EGGS LARGE 12", "LIMES", "MILK"])
+        #expect(usd.items.map(\.quantity) == [nil, 3, 1])
+    }
+
+    @Test func nameLineThenQuantityLine() throws {
+        let r = Self.idr.parse(text: """
+            Arem Arem
+            2 x @ 12.000 24.000
+            STIX CINNAMON
+            1 19,000 19,000
+            4003-Blueberry Fuji
+            40.000 x1 40.000
+            Sabun Beras 1
+            30000 30000
+            Total 113.000
+            """)
+        #expect(r.items.map(\.description) == ["Arem Arem", "STIX CINNAMON", "4003-Blueberry Fuji", "Sabun Beras"])
+        #expect(r.items.map(\.total) == [24_000, 19_000, 40_000, 30_000])
+        // A detail line belongs to the name waiting for it, not to the item before.
+        let two = Self.idr.parse(text: "NASI\n1x 5.000 5.000\nSAYUR\n2x 4.000 8.000\nTotal Rp. 13.000")
+        #expect(two.items.map(\.description) == ["NASI", "SAYUR"])
+        #expect(two.items.last?.total == 8_000)
+        #expect(two.items.last?.quantity == 2)
+    }
+
+    @Test func modifiersAndZeroDiscountsAreNotItems() {
+        let box = { (x: Int, y: Int) in OCRBox(x: x, y: y, width: 300, height: 30) }
+        let lines = [
+            OCRLine(text: "1 Dum Dum Thai Coffee 19.000", box: box(250, 100)),
+            OCRLine(text: "Sedang 0", box: box(312, 140)),
+            OCRLine(text: "1 Soft Ori 17.000", box: box(250, 180)),
+            OCRLine(text: "Top Oreo 0", box: box(252, 220)),
+            OCRLine(text: "Total 36.000", box: box(240, 260)),
+        ]
+        let r = Self.idr.parse(lines: lines)
+        // The indented line is a modifier; the one printed flush with the items stays an item.
+        #expect(r.items.map(\.description) == ["Dum Dum Thai Coffee", "Soft Ori", "Top Oreo"])
+        let marked = Self.idr.parse(text: "1 Pastry Keju 20.000\n1 *Plastik kcl 0\nDISCOUNT 0\nTotal 20.000")
+        #expect(marked.items.map(\.description) == ["Pastry Keju"])
+        #expect(marked.discounts.isEmpty)
+    }
+
+    @Test func spaceAsThousandsSeparator() {
+        let r = Self.idr.parse(text: "2 Mineral Water 18 000\nSubtotal 18 000\nTotal 18.000")
+        #expect(r.items.first?.total == 18_000)
+        #expect(r.subtotal == 18_000)
+    }
+
+    @Test func storeLineWithRegistrationNumber() {
+        let r = parser.parse(text: """
+            99 SPEED MART 5/B (519537-X)
+            LOT P.T. 2811, JALAN ANGSA,
+            TAMAN BERKELEY
+            41150 KLANG, SELANGOR
+            1245-DESA SRI HARTAMAS
+            GST ID. NO : 000181747712
+            19-03-18 09:06PM
+            SUNQUICK RM11.40
+            TOTAL RM 11.40
+            """)
+        #expect(r.store == "99 SPEED MART 5/B")
+        #expect(ReceiptParser.storeName("* AEON CO. (M) BHD (126926-H)") == "AEON CO. (M) BHD")
+        #expect(ReceiptParser.storeName("P 99 SPEED MART S/B") == "99 SPEED MART S/B")
+        #expect(ReceiptParser.storeName("A TO Z MART") == "A TO Z MART")
+        #expect(!ReceiptParser.hasStoreWord("1245-DESA SRI HARTAMAS"))
+        #expect(ReceiptParser.hasStoreWord("FAMILYMART"))
+        #expect(ReceiptParser.hasStoreWord("FUYI MINI MARKET"))
+    }
+
+    @Test func ocrLettersInNumericDates() {
+        let dayFirst = ReceiptParser(configuration: ReceiptParserConfiguration(defaultCurrency: "MYR", dateOrder: .dayFirst))
+        #expect(dayFirst.parseDate("O6/03/2018 20:01", currency: "MYR")?.iso == "2018-03-06")
+        #expect(dayFirst.parseDate("l2-01-18", currency: "MYR")?.iso == "2018-01-12")
+        #expect(dayFirst.parseDate("ROOM 10", currency: "MYR") == nil)
+        #expect(ReceiptParser.repairDateDigits("DOOR 12/05") == "DOOR 12/05")
+    }
+}
+
+extension ParserTests {
+    @Test func taxInParenthesesQualifiesATotal() {
+        #expect(ReceiptParser.summaryKind("TOTAL SALES (INELUSZVE GST) RM 87.86") == .total)
+        #expect(ReceiptParser.summaryKind("TOTAL GST 1.65") == .tax)
+        #expect(ReceiptParser.summaryKind("TOTAL SALES (EXCLUDING GST) 31.03") == .subtotal)
+    }
+
+    @Test func ringgitWithMisreadOne() {
+        #expect(ReceiptParser.parseAmountToken("RML.25")?.value == Decimal(string: "1.25"))
+        #expect(ReceiptParser.parseAmountToken("RMLL.40")?.value == Decimal(string: "11.40"))
+        #expect(ReceiptParser.parseAmountToken("L.25") == nil)
+    }
+}
