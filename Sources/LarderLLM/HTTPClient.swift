@@ -195,9 +195,9 @@ public final class HTTPClient {
             if result == CURLE_OPERATION_TIMEDOUT {
                 throw LLMError(
                     .timeout, "no complete answer within \(request.timeoutSeconds) s (\(reason))",
-                    hint: "raise timeoutSeconds for this provider, or lower maxTokens")
+                    hint: "raise timeout_seconds for this provider (llm.providers), or lower its max_tokens")
             }
-            throw LLMError(.transport, "request failed: \(reason)", hint: "check the provider's baseURL and that it is reachable")
+            throw LLMError(.transport, "request failed: \(reason)", hint: "check the provider's base_url and that it is reachable")
         }
         var status = 0
         _ = larder_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

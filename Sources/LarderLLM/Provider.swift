@@ -138,7 +138,7 @@ extension Provider {
         default:
             return LLMError(
                 .badRequest, "the provider rejected the request: \(snippet)",
-                hint: "check the model name (\(config.model)) and baseURL", provider: name, status: response.status)
+                hint: "check the model name (\(config.model)) and base_url", provider: name, status: response.status)
         }
     }
 
@@ -153,7 +153,7 @@ extension Provider {
         guard let value = try? JSONValue(parsing: response.body), value.objectValue != nil else {
             throw LLMError(
                 .malformedBody, "the response body is not a JSON object: \(Self.snippet(response.text))",
-                hint: "check that baseURL points at a \(config.kind.rawValue) API", provider: config.name,
+                hint: "check that base_url points at the \(config.kind.rawValue) API", provider: config.name,
                 status: response.status)
         }
         return value

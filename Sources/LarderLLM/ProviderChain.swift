@@ -108,7 +108,7 @@ public final class ProviderChain: Sendable {
         var usage = TokenUsage()
         var cost = 0.0
         let order = Array(providers.indices.dropFirst(min(start, providers.count)))
-        guard !order.isEmpty else { throw LLMError(.configuration, "the provider chain is empty", hint: "add providers to the LLM configuration") }
+        guard !order.isEmpty else { throw LLMError(.configuration, "the provider chain is empty", hint: "add providers under llm.providers in pipeline.yml") }
         for index in order {
             let provider = providers[index]
             let config = provider.config

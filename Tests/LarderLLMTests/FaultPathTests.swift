@@ -64,7 +64,7 @@ struct FaultPathTests {
         let stage = stage(Fixtures.config([Fixtures.provider("a", server.baseURL(s), timeout: 0.5)], attempts: 2))
         let error = try #require(throws: LLMError.self) { try stage.structure(Fixtures.request()) }
         #expect(error.causes.first?.code == .timeout)
-        #expect(error.description.contains("timeoutSeconds"))
+        #expect(error.description.contains("timeout_seconds"))
         #expect(Date().timeIntervalSince(started) < 2.5)  // two 0.5 s attempts, no real sleeping
         #expect(try server.log(s).count == 2)
     }
