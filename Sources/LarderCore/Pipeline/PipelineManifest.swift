@@ -13,7 +13,7 @@ public struct StageDeclaration: Sendable, Equatable, Hashable {
     /// documents and count their work. Bump the version here when `ExtractStage` changes what it outputs.
     public static let extract = StageDeclaration(name: "extract", version: "extract@2")
     /// `ocr` calls tesseract and lives in `LarderNative` too.
-    public static let ocr = StageDeclaration(name: "ocr", version: "ocr@1")
+    public static let ocr = StageDeclaration(name: "ocr", version: "ocr@2")
 }
 
 /// The standard pipeline's stages, in order, by name and version: what `larder` needs to register documents and
