@@ -222,11 +222,12 @@ public final class OCREngine {
         }
         var original: UnsafeMutablePointer<PIX>? = pixRead(path)
         guard original != nil else {
-            throw ReceiptError(.imageUnreadable, path: path, message: "leptonica could not decode the image",
-                               hint: "Re-save the image as PNG or JPEG.")
+            throw ReceiptError(.imageUnreadable, path: path,
+                               message: "leptonica could not decode the image: the file is corrupt or truncated",
+                               hint: "Re-save the image as PNG or JPEG; if it was copied or downloaded, get the whole file again.")
         }
         defer { pixDestroy(&original) }
-        var gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
+        let gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
         guard gray != nil else { throw failure(path, "grayscale conversion failed") }
         return try recognize(
             gray, path: path, originalWidth: Int(w), originalHeight: Int(h), limits: limits,

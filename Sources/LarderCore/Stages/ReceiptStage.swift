@@ -9,7 +9,7 @@ import LarderReceipts
 /// (tax, bag fees, deposits, payments, household goods…) are blocked with the rule that blocked them; unmatched
 /// products stay in the pantry flagged for review, never dropped.
 public struct ReceiptStage: Stage {
-    public static let declaration = StageDeclaration(name: "receipt", version: "receipt@2")
+    public static let declaration = StageDeclaration(name: "receipt", version: "receipt@3")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -129,9 +129,17 @@ private func amount(_ value: Decimal?) -> Double? {
 
 /// A receipt in the shape of `schemas/receipt.schema.json`.
 public struct ReceiptRecord: Codable, Sendable, Equatable {
+    // Store, Totals and Check write every key, null when unknown: the schema requires `store.name` and
+    // `check.adds_up`, and a receipt OCR read nothing from (a blank photo) has neither.
     public struct Store: Codable, Sendable, Equatable {
         public var name: String?
         public var address: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(address, forKey: .address)
+        }
     }
 
     public struct Item: Codable, Sendable, Equatable {
@@ -157,6 +165,15 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         public var total: Double?
         public var tendered: Double?
         public var change: Double?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(subtotal, forKey: .subtotal)
+            try c.encode(tax, forKey: .tax)
+            try c.encode(total, forKey: .total)
+            try c.encode(tendered, forKey: .tendered)
+            try c.encode(change, forKey: .change)
+        }
     }
 
     public struct Check: Codable, Sendable, Equatable {
@@ -165,6 +182,13 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         public var adds_up: Bool?
         public var computed: Double?
         public var printed: Double?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(adds_up, forKey: .adds_up)
+            try c.encode(computed, forKey: .computed)
+            try c.encode(printed, forKey: .printed)
+        }
     }
 
     public struct Line: Codable, Sendable, Equatable {
