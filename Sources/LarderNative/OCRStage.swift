@@ -10,7 +10,8 @@ import LarderReceipts
 ///   files), over `limits.max_image_pixels`, or past the time limit.
 /// - PDFs without a text layer (`extract` set `needsOCR`): each page is rendered by poppler at 300 dpi (less if
 ///   that would pass `limits.max_image_pixels`) and read with tesseract's automatic layout analysis, which keeps
-///   columns apart. The time limit applies per page; `extract` already refused PDFs over `limits.max_pdf_pages`.
+///   columns apart; a page that then reads as a receipt is read again as one block (page segmentation 6), which
+///   keeps item names and prices on one line. The time limit applies per page; `extract` already refused PDFs over `limits.max_pdf_pages`.
 ///
 /// Tesseract engines take 60–100 ms to start and must not be shared between threads: ``OCREnginePool`` keeps
 /// one per worker thread that needs one and reuses it. The worker process runs with `OMP_THREAD_LIMIT=1`.
@@ -67,10 +68,17 @@ public struct OCRStage: Stage {
                         .badInput, "poppler could not render this page for OCR",
                         hint: "re-scan the page or re-export the PDF", path: path, page: number)
                 }
-                let result: OCRResult
+                var result: OCRResult
                 do {
                     result = try engine.recognize(
                         image, name: "\(path) page \(number)", limits: limits, pageSegmentation: .automatic)
+                    // Layout analysis splits a receipt's price column from its item names: a page that reads as
+                    // a receipt is read again as one block, which keeps each printed line whole (as for photos).
+                    if readsAsReceipt(result.lines) {
+                        result = try engine.recognize(
+                            image, name: "\(path) page \(number)", limits: limits, pageSegmentation: .singleBlock)
+                        result.steps.append("receipt: reread as one block (psm 6)")
+                    }
                 } catch let error as ReceiptError {
                     throw larderError(error, path: path, page: number)
                 }
@@ -96,6 +104,13 @@ public struct OCRStage: Stage {
         }
         let mean = characters == 0 ? 0 : (weighted / Double(characters) * 10).rounded() / 10
         return OCRStageOutput(skipped: false, lines: lines, meanConfidence: mean, steps: steps, pages: pages)
+    }
+
+    /// Whether a page's OCR lines score as a receipt on `route`'s signals.
+    static func readsAsReceipt(_ lines: [OCRLine]) -> Bool {
+        let text = lines.map(\.text).joined(separator: "\n")
+        let page = PDFPageText(number: 1, width: 0, height: 0, text: text, spans: [])
+        return RouteStage.route(ExtractOutput(format: .text, pages: [page], needsOCR: false)).route == .receipt
     }
 
     /// A `LarderOCR` error as a document error: engine trouble may pass on retry, a too-large image is over a

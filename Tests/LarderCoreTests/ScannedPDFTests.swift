@@ -46,6 +46,39 @@ struct ScannedPDFTests {
         #expect(!result.review.needed, "\(result.review.reasons)")
     }
 
+    /// A receipt scanned to PDF is read like a receipt photo: its page is read again as one block, so item names
+    /// keep their prices.
+    @Test func aScannedReceiptBecomesAReceipt() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let scan = folder + "/receipt-scan.pdf"
+        let made = try TestSupport.shell(
+            """
+            /usr/bin/python3 -c "
+            import cairo
+            from PIL import Image
+            im = Image.open('\(TestSupport.repoPath("samples/receipts/freshway-market.png"))').convert('RGB')
+            w, h = im.size
+            data = bytearray(im.tobytes('raw', 'BGRX'))
+            surface = cairo.ImageSurface.create_for_data(data, cairo.FORMAT_RGB24, w, h, w * 4)
+            pdf = cairo.PDFSurface('\(scan)', w * 72 / 300, h * 72 / 300)
+            c = cairo.Context(pdf); c.scale(72 / 300, 72 / 300); c.set_source_surface(surface); c.paint(); pdf.finish()
+            "
+            """)
+        #expect(made.status == 0, "\(made.stderr)")
+        let run = try TestSupport.larder(["ingest", "--json", "--db", folder + "/db.sqlite", scan])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
+        let document = try #require(try store.document(matching: scan))
+        let result = try JSONDecoder().decode(
+            DocumentResult.self, from: Data(try #require(store.resultVersions(of: document.id).last).json.utf8))
+        #expect(result.kind == .receipt)
+        #expect(result.receipt?.totals.total == 30.96)
+        #expect(result.receipt?.check.adds_up == true)
+        #expect(result.pantry.contains { $0.ingredient == "chicken breast" })
+        #expect(!result.review.needed, "\(result.review.reasons)")
+    }
+
     /// A blank page scanned: OCR finds no text, so the document still goes to review as `needs_ocr`.
     @Test func aScanWithNoTextStillNeedsAPerson() throws {
         let folder = try TestSupport.temporaryFolder()

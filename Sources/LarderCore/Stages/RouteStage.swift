@@ -17,7 +17,8 @@ public struct RouteStage: Stage {
         return try StageOutput(Self.route(DocumentText.readable(input)))
     }
 
-    static func route(_ extracted: ExtractOutput) -> RouteOutput {
+    /// Routes a document's text (public so `ocr` can tell a scanned receipt page from a book page).
+    public static func route(_ extracted: ExtractOutput) -> RouteOutput {
         if extracted.format.isImage {
             return RouteOutput(route: .receipt, recipeScore: 0, receiptScore: 1, signals: ["image: receipts arrive as photos"])
         }
