@@ -8,16 +8,24 @@ import Testing
 /// worker process, and the recipe parser reads the OCR lines.
 @Suite("scanned PDFs", .serialized)
 struct ScannedPDFTests {
+    /// Ingests one file with the real `larder` into `folder/db.sqlite`; returns the store, the document and its
+    /// latest result.
+    func ingest(_ path: String, in folder: String) throws -> (SQLiteCheckpointStore, DocumentRecord, DocumentResult) {
+        let run = try TestSupport.larder(["ingest", "--json", "--db", folder + "/db.sqlite", path])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
+        let document = try #require(try store.document(matching: path))
+        let version = try #require(try store.resultVersions(of: document.id).last)
+        #expect(version.isValid, "valid against the schema")
+        return (store, document, try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8)))
+    }
+
     @Test func aScannedRecipePageBecomesARecipe() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let scan = folder + "/scanned-recipe.pdf"
         try FileManager.default.copyItem(atPath: TestSupport.repoPath("Tests/Fixtures/scanned-recipe.pdf"), toPath: scan)
-        let run = try TestSupport.larder(["ingest", "--json", "--db", folder + "/db.sqlite", scan])
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
-
-        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
-        let document = try #require(try store.document(matching: scan))
+        let (store, document, result) = try ingest(scan, in: folder)
         // The OCR stage read the rendered page: lines with their page, confidence and box.
         let stages = try store.stages(of: document.id)
         let ocrJSON = try #require(stages.first { $0.stage == "ocr" }?.output)
@@ -29,9 +37,6 @@ struct ScannedPDFTests {
         #expect(ocr.lines.allSatisfy { $0.page == 1 && $0.box.width > 0 })
         #expect(ocr.meanConfidence > 80)
 
-        let version = try #require(try store.resultVersions(of: document.id).last)
-        #expect(version.isValid, "valid against the schema")
-        let result = try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
         #expect(result.kind == .recipe)
         let recipe = try #require(result.recipes.first)
         #expect(recipe.title == "Harvest Barley Soup")
@@ -66,12 +71,7 @@ struct ScannedPDFTests {
             "
             """)
         #expect(made.status == 0, "\(made.stderr)")
-        let run = try TestSupport.larder(["ingest", "--json", "--db", folder + "/db.sqlite", scan])
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
-        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
-        let document = try #require(try store.document(matching: scan))
-        let result = try JSONDecoder().decode(
-            DocumentResult.self, from: Data(try #require(store.resultVersions(of: document.id).last).json.utf8))
+        let (_, _, result) = try ingest(scan, in: folder)
         #expect(result.kind == .receipt)
         #expect(result.receipt?.totals.total == 30.96)
         #expect(result.receipt?.check.adds_up == true)
@@ -95,12 +95,7 @@ struct ScannedPDFTests {
             "
             """)
         #expect(made.status == 0, "\(made.stderr)")
-        let run = try TestSupport.larder(["ingest", "--json", "--db", folder + "/db.sqlite", scan])
-        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
-        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
-        let document = try #require(try store.document(matching: scan))
-        let result = try JSONDecoder().decode(
-            DocumentResult.self, from: Data(try #require(store.resultVersions(of: document.id).last).json.utf8))
+        let (_, _, result) = try ingest(scan, in: folder)
         #expect(result.review.reasons.contains { $0.code == .needsOCR && $0.message.contains("OCR found no text") })
     }
 }
