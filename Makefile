@@ -3,7 +3,7 @@ SWIFT ?= swift
 LARDER := .build/release/larder
 DEMO_DB := .build/demo/larder.sqlite
 
-.PHONY: setup build demo test bench clean
+.PHONY: setup build demo test bench bench-receipts clean
 
 setup:
 	bash scripts/setup.sh
@@ -37,6 +37,10 @@ test: setup
 # Speed and memory against pdftotext (not part of the tests: this machine is shared and noisy).
 bench: build
 	bash scripts/bench-ingest.sh
+
+# Receipts per minute against the tesseract CLI on the same images (samples/receipts + ../shared SROIE receipts).
+bench-receipts: build
+	bash scripts/bench-receipts.sh
 
 clean:
 	rm -rf .build

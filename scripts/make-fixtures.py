@@ -10,25 +10,33 @@ Usage:  scripts/make-fixtures.py [--check] [--force]
   html-saved-as.pdf   an HTML recipe page saved under a .pdf name
   latin1.txt          recipe in ISO-8859-1 bytes (not valid UTF-8)
   utf16.txt           recipe in UTF-16 LE with a BOM and CRLF line ends
+  scanned-recipe.pdf  an image-only PDF (no text layer): a recipe card rendered at
+                      200 dpi, turned 0.4 degrees as a scanner would, embedded as
+                      a grayscale JPEG (under 200 KB); only OCR can read it
 
 Deterministic where possible: fixed PDF dates and qpdf --static-id/--static-aes-iv.
 qpdf still draws a random AES-256 file key, so encrypted.pdf is only rewritten
 when missing, when it no longer decrypts to the expected text, or with --force.
 --check runs pdfinfo/pdftotext on the PDFs and prints what they do.
 
-Needs Debian's python (python3-cairo) and qpdf; see scripts/setup.sh.
+Needs Debian's python (python3-cairo, python3-pil) and qpdf; see scripts/setup.sh.
 """
 import os
 import subprocess
 import sys
 import tempfile
 
+import io
+import math
+
 import cairo
+from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Tests", "Fixtures")
 FIXED_DATE = "2026-01-01T00:00:00Z"
 MAX_SIZE = 20 * 1024
+MAX_SCAN_SIZE = 200 * 1024
 
 
 def cairo_text_pdf(path, title, pages):
@@ -217,11 +225,115 @@ Method
 """
 
 
-def write(name, data):
+SCANNED_RECIPE = {
+    "title": "Harvest Barley Soup",
+    "meta": ["Serves 4", "Prep: 15 minutes  Cook: 45 minutes"],
+    "ingredients": [
+        "2 tablespoons olive oil",
+        "1 large onion, finely chopped",
+        "2 carrots, diced",
+        "2 celery sticks, sliced",
+        "150 g pearl barley, rinsed",
+        "1.2 litres vegetable stock",
+        "400 g tin chopped tomatoes",
+        "1 teaspoon dried thyme",
+        "salt and black pepper",
+    ],
+    "method": [
+        "Heat the oil in a large pan and cook the onion, carrots and celery for 8 minutes until soft.",
+        "Stir in the barley, stock, tomatoes and thyme. Bring to the boil.",
+        "Cover and simmer for 40 minutes, stirring now and then, until the barley is tender.",
+        "Season with salt and pepper and serve hot.",
+    ],
+}
+
+
+def scanned_recipe_pdf():
+    """An A5 image-only PDF: the recipe drawn into a 200 dpi bitmap, turned a little, embedded as JPEG."""
+    dpi = 200
+    page_w, page_h = 420, 595  # A5 in points
+    w, h = page_w * dpi // 72, page_h * dpi // 72
+    surf = cairo.ImageSurface(cairo.FORMAT_RGB24, w, h)
+    c = cairo.Context(surf)
+    c.set_source_rgb(0.97, 0.96, 0.93)  # off-white paper
+    c.paint()
+    c.translate(w / 2, h / 2)
+    c.rotate(math.radians(0.4))  # a scanner is never quite straight
+    c.translate(-w / 2, -h / 2)
+    c.scale(dpi / 72, dpi / 72)  # draw in points
+    c.set_source_rgb(0.08, 0.08, 0.08)
+    y = 50.0
+
+    def text(s, size, bold=False, x=40.0, after=1.35):
+        nonlocal y
+        c.select_font_face("DejaVu Serif", cairo.FONT_SLANT_NORMAL,
+                           cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
+        c.set_font_size(size)
+        y += size * after
+        c.move_to(x, y)
+        c.show_text(s)
+
+    def wrapped(s, size, x, width, hang=None):
+        c.set_font_size(size)
+        words, line, first = s.split(), "", True
+        for word in words + [None]:
+            trial = (line + " " + word).strip() if word else line
+            if word is None or (line and c.text_extents(trial).x_advance > width):
+                if hang and first:
+                    text(hang, size, x=x - 16, after=1.35)
+                    c.move_to(x, y)
+                    c.show_text(line)
+                else:
+                    text(line, size, x=x)
+                first, line = False, word or ""
+            else:
+                line = trial
+
+    r = SCANNED_RECIPE
+    text(r["title"], 20, bold=True)
+    y += 4
+    for m in r["meta"]:
+        text(m, 10)
+    y += 8
+    text("Ingredients", 13, bold=True)
+    y += 2
+    for item in r["ingredients"]:
+        text(item, 10)
+    y += 8
+    text("Method", 13, bold=True)
+    y += 2
+    for i, step in enumerate(r["method"], 1):
+        wrapped(step, 10, 58, page_w - 58 - 40, hang=f"{i}.")
+        y += 3
+    surf.flush()
+    img = Image.frombuffer("RGBA", (w, h), bytes(surf.get_data()), "raw", "BGRA", surf.get_stride(), 1).convert("L")
+    jpeg = io.BytesIO()
+    img.save(jpeg, "JPEG", quality=70, dpi=(dpi, dpi))
+    # cairo embeds the JPEG bytes as they are (DCTDecode) when they are attached as MIME data.
+    gray = cairo.ImageSurface(cairo.FORMAT_RGB24, w, h)
+    gc = cairo.Context(gray)
+    gc.set_source_surface(surf)
+    gc.paint()
+    gray.set_mime_data(cairo.MIME_TYPE_JPEG, jpeg.getvalue())
+    out = io.BytesIO()
+    pdf = cairo.PDFSurface(out, page_w, page_h)
+    pdf.set_metadata(cairo.PDFMetadata.TITLE, "Scanned recipe card")
+    pdf.set_metadata(cairo.PDFMetadata.CREATOR, "scripts/make-fixtures.py")
+    pdf.set_metadata(cairo.PDFMetadata.CREATE_DATE, FIXED_DATE)
+    pdf.set_metadata(cairo.PDFMetadata.MOD_DATE, FIXED_DATE)
+    pc = cairo.Context(pdf)
+    pc.scale(72 / dpi, 72 / dpi)
+    pc.set_source_surface(gray)
+    pc.paint()
+    pdf.finish()
+    return out.getvalue()
+
+
+def write(name, data, limit=MAX_SIZE):
     path = os.path.join(OUT, name)
     with open(path, "wb") as f:
         f.write(data)
-    assert len(data) <= MAX_SIZE, f"{name} is {len(data)} bytes (> 20 KB)"
+    assert len(data) <= limit, f"{name} is {len(data)} bytes (> {limit // 1024} KB)"
     print(f"wrote {os.path.relpath(path, ROOT)} ({len(data)} bytes)")
 
 
@@ -268,6 +380,7 @@ def main():
     write("html-saved-as.pdf", HTML_PAGE.encode("utf-8"))
     write("latin1.txt", LATIN1_TEXT.encode("iso-8859-1"))
     write("utf16.txt", b"\xff\xfe" + UTF16_TEXT.replace("\n", "\r\n").encode("utf-16-le"))
+    write("scanned-recipe.pdf", scanned_recipe_pdf(), limit=MAX_SCAN_SIZE)
 
     # Sanity checks on the text fixtures.
     raw = open(os.path.join(OUT, "latin1.txt"), "rb").read()

@@ -97,7 +97,7 @@ public struct StructureStage: Stage {
 
     private func structureRecipes(_ input: StageInput, service: LLMStage, into output: inout LLMStageOutput) throws {
         let parsed = try input.output(of: "recipe", as: RecipeStageOutput.self).recipes
-        let extracted = try input.output(of: "extract", as: ExtractOutput.self)
+        let extracted = try DocumentText.readable(input)  // a scanned page: its OCR lines, as `recipe` read them
         let lines = RecipeStage.lines(of: extracted)
         guard !lines.isEmpty else {
             output.skipped = "no text to structure"
@@ -268,11 +268,19 @@ public struct StructureStage: Stage {
             pantry = try Self.pantry(of: receipt, receiptID: input.document.sha256, blocklist: input.config.blocklist)
         }
         if fromLLM("total") || fromLLM("items") {
+            // The arithmetic check again, on the merged items and total; its review reason follows it.
             let computed = receipt.items.reduce(0) { $0 + $1.total + $1.discounts.reduce(0) { $0 + $1.amount } }
                 + (receipt.totals.tax ?? 0)
             receipt.check.computed = (computed * 100).rounded() / 100
             receipt.check.printed = receipt.totals.total
             receipt.check.adds_up = receipt.totals.total.map { abs($0 - computed) <= 0.02 }
+            let hasItems = !receipt.items.isEmpty
+            receipt.reviewReasons.removeAll { $0.hasPrefix("total mismatch") || (hasItems && $0.hasPrefix("no items")) }
+            if receipt.check.adds_up == false, let printed = receipt.totals.total {
+                receipt.reviewReasons.append(
+                    String(format: "total mismatch: items, discounts and tax come to %.2f, the receipt says %.2f (after the LLM stage)",
+                           receipt.check.computed ?? 0, printed))
+            }
         }
         output.receipt = receipt
         output.pantry = pantry

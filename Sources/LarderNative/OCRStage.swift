@@ -3,36 +3,123 @@ import LarderCore
 import LarderOCR
 import LarderReceipts
 
-/// Stage 3, `ocr`: the text lines of photos and scans through tesseract (`LarderOCR`), each with its confidence
-/// and bounding box. Other documents pass through (`skipped`). Fails with a clear error on images leptonica
-/// cannot read (corrupt or truncated files), over `limits.max_image_pixels`, or past the time limit.
+/// Stage 3, `ocr`: the text lines of photos and scanned PDFs through tesseract (`LarderOCR`), each with its
+/// confidence, bounding box and page. Other documents pass through (`skipped`).
+///
+/// - Photos: read from the file. Fails with a clear error on images leptonica cannot read (corrupt or truncated
+///   files), over `limits.max_image_pixels`, or past the time limit.
+/// - PDFs without a text layer (`extract` set `needsOCR`): each page is rendered by poppler at 300 dpi (less if
+///   that would pass `limits.max_image_pixels`) and read with tesseract's automatic layout analysis, which keeps
+///   columns apart; a page that then reads as a receipt is read again as one block (page segmentation 6), which
+///   keeps item names and prices on one line. The time limit applies per page; `extract` already refused PDFs over `limits.max_pdf_pages`.
 ///
 /// Tesseract engines take 60–100 ms to start and must not be shared between threads: ``OCREnginePool`` keeps
 /// one per worker thread that needs one and reuses it. The worker process runs with `OMP_THREAD_LIMIT=1`.
 public struct OCRStage: Stage {
     public let name = StageDeclaration.ocr.name
     public let version = StageDeclaration.ocr.version
+    /// Scanned pages are rendered at this resolution: tesseract reads body text best at about 300 dpi.
+    public static let scanResolution = 300.0
+    /// Each image or page must be recognised within this time.
+    public static let timeLimit = Duration.seconds(60)
 
     public init() {}
 
     public func run(_ input: StageInput) throws -> StageOutput {
         let detected = try input.output(of: "detect", as: DetectOutput.self)
+        let path = input.document.path
+        let limits = OCRLimits(maxPixels: Int(clamping: input.config.limits.maxImagePixels), timeLimit: Self.timeLimit)
+        if detected.format == .pdf {
+            let extracted = try input.output(of: "extract", as: ExtractOutput.self)
+            if extracted.needsOCR {
+                return try StageOutput(Self.readScan(path: path, pageCount: extracted.pages.count, limits: limits))
+            }
+        }
         guard detected.format.isImage else {
             return try StageOutput(OCRStageOutput(skipped: true, lines: [], meanConfidence: 0, steps: []))
         }
-        let path = input.document.path
-        let limits = OCRLimits(maxPixels: Int(input.config.limits.maxImagePixels), timeLimit: .seconds(60))
         let result: OCRResult
         do {
             result = try OCREnginePool.shared.withEngine { try $0.recognize(imageAt: path, limits: limits) }
         } catch let error as ReceiptError {
-            let kind: LarderError.Kind =
-                error.code == .engineUnavailable || error.code == .recognitionFailed ? .transient
-                : error.code == .imageTooLarge ? .overLimit : .badInput
-            throw LarderError(kind, error.message, hint: error.hint, path: path)
+            throw Self.larderError(error, path: path, page: nil)
         }
         return try StageOutput(
             OCRStageOutput(skipped: false, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps))
+    }
+
+    /// Renders and reads every page of a PDF without a text layer, one page in memory at a time.
+    static func readScan(path: String, pageCount: Int, limits: OCRLimits) throws -> OCRStageOutput {
+        let pdf: PDFFile
+        do {
+            pdf = try PDFFile(path: path)
+        } catch {
+            // `extract` opened it a moment ago: the file changed or vanished since.
+            throw LarderError(.transient, "poppler could not open the PDF again for OCR", hint: "check the file", path: path)
+        }
+        var lines: [OCRLine] = []
+        var pages: [OCRPage] = []
+        var steps: [String] = []
+        try OCREnginePool.shared.withEngine { engine in
+            for index in 0..<pageCount {
+                let number = index + 1
+                guard let image = pdf.render(index, dpi: scanResolution, maxPixels: limits.maxPixels) else {
+                    throw LarderError(
+                        .badInput, "poppler could not render this page for OCR",
+                        hint: "re-scan the page or re-export the PDF", path: path, page: number)
+                }
+                var result: OCRResult
+                do {
+                    result = try engine.recognize(
+                        image, name: "\(path) page \(number)", limits: limits, pageSegmentation: .automatic)
+                    // Layout analysis splits a receipt's price column from its item names: a page that reads as
+                    // a receipt is read again as one block, which keeps each printed line whole (as for photos).
+                    if readsAsReceipt(result.lines) {
+                        result = try engine.recognize(
+                            image, name: "\(path) page \(number)", limits: limits, pageSegmentation: .singleBlock)
+                        result.steps.append("receipt: reread as one block (psm 6)")
+                    }
+                } catch let error as ReceiptError {
+                    throw larderError(error, path: path, page: number)
+                }
+                lines += result.lines.map { line in
+                    var line = line
+                    line.page = number
+                    return line
+                }
+                pages.append(
+                    OCRPage(
+                        number: number, width: image.width, height: image.height, resolution: image.resolution,
+                        meanConfidence: result.meanConfidence))
+                steps += result.steps.map { "page \(number): \($0)" }
+            }
+        }
+        // The pages' means, weighted by the characters read on each.
+        var weighted = 0.0
+        var characters = 0
+        for page in pages {
+            let count = lines.filter { $0.page == page.number }.reduce(0) { $0 + $1.text.count }
+            weighted += page.meanConfidence * Double(count)
+            characters += count
+        }
+        let mean = characters == 0 ? 0 : (weighted / Double(characters) * 10).rounded() / 10
+        return OCRStageOutput(skipped: false, lines: lines, meanConfidence: mean, steps: steps, pages: pages)
+    }
+
+    /// Whether a page's OCR lines score as a receipt on `route`'s signals.
+    static func readsAsReceipt(_ lines: [OCRLine]) -> Bool {
+        let text = lines.map(\.text).joined(separator: "\n")
+        let page = PDFPageText(number: 1, width: 0, height: 0, text: text, spans: [])
+        return RouteStage.route(ExtractOutput(format: .text, pages: [page], needsOCR: false)).route == .receipt
+    }
+
+    /// A `LarderOCR` error as a document error: engine trouble may pass on retry, a too-large image is over a
+    /// limit, anything else is the input's fault.
+    static func larderError(_ error: ReceiptError, path: String, page: Int?) -> LarderError {
+        let kind: LarderError.Kind =
+            error.code == .engineUnavailable || error.code == .recognitionFailed ? .transient
+            : error.code == .imageTooLarge ? .overLimit : .badInput
+        return LarderError(kind, error.message, hint: error.hint, path: path, page: page)
     }
 }
 

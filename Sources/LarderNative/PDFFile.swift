@@ -1,6 +1,7 @@
 import CPoppler
 import Foundation
 import LarderCore
+import LarderOCR
 
 /// A PDF opened with poppler-glib. Owns the `PopplerDocument` and releases it in `deinit`.
 ///
@@ -95,6 +96,51 @@ final class PDFFile {
                     size: span?.size ?? 0, bold: span?.font.localizedCaseInsensitiveContains("bold") ?? false))
         }
         return ReadingOrder.lines(glyphs)
+    }
+
+    /// Page `index` (0-based) rendered to 8-bit grayscale at `dpi`, on white, for OCR. The resolution drops
+    /// as far as needed to keep the image within `maxPixels` (a poster-sized page still renders).
+    /// Returns nil if poppler cannot load the page or cairo cannot make the image.
+    func render(_ index: Int, dpi: Double, maxPixels: Int) -> GrayscaleImage? {
+        guard let page = poppler_document_get_page(handle, Int32(index)) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var widthPoints = 0.0
+        var heightPoints = 0.0
+        poppler_page_get_size(page, &widthPoints, &heightPoints)
+        guard widthPoints > 0, heightPoints > 0 else { return nil }
+        var resolution = dpi
+        let fullSize = widthPoints * heightPoints * (dpi / 72) * (dpi / 72)
+        if fullSize > Double(maxPixels) { resolution = (dpi * (Double(maxPixels) / fullSize).squareRoot()).rounded(.down) }
+        let scale = resolution / 72
+        let width = Int((widthPoints * scale).rounded(.up))
+        let height = Int((heightPoints * scale).rounded(.up))
+        guard width > 0, height > 0, width * height <= maxPixels else { return nil }
+
+        // RGB24: one native-endian 32-bit word per pixel, 0x00RRGGBB.
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else { return nil }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else { return nil }
+        cairo_set_source_rgb(context, 1, 1, 1)
+        cairo_paint(context)
+        cairo_scale(context, scale, scale)
+        poppler_page_render_for_printing(page, context)
+        cairo_destroy(context)
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var gray = [UInt8](repeating: 255, count: width * height)
+        gray.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<width {
+                    let rgb = row[x]
+                    // ITU-R BT.601 luma, in integers.
+                    let luma = (77 * ((rgb >> 16) & 0xFF) + 150 * ((rgb >> 8) & 0xFF) + 29 * (rgb & 0xFF)) >> 8
+                    out[y * width + x] = UInt8(truncatingIfNeeded: luma)
+                }
+            }
+        }
+        return GrayscaleImage(width: width, height: height, resolution: resolution, pixels: gray)
     }
 
     /// The poppler-glib version this process runs.

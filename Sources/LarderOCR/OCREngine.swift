@@ -100,6 +100,24 @@ public struct OCRPreprocessing: Sendable, Equatable {
     public static let minimal = OCRPreprocessing(upscaleBelowWidth: nil, deskew: false, detectOrientation: .never)
 }
 
+/// An 8-bit grayscale image in memory (a rendered PDF page): one byte per pixel, 0 black … 255 white, rows
+/// top to bottom with no padding.
+public struct GrayscaleImage: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    /// Dots per inch, for tesseract's size estimates.
+    public var resolution: Double
+    public var pixels: [UInt8]
+
+    /// Creates an image; `pixels.count` must be `width × height`.
+    public init(width: Int, height: Int, resolution: Double, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.resolution = resolution
+        self.pixels = pixels
+    }
+}
+
 /// Tesseract page segmentation modes that suit receipts.
 public enum PageSegmentation: Int32, Sendable, Equatable, CaseIterable {
     /// PSM 4: a single column of text of variable sizes.
@@ -204,16 +222,76 @@ public final class OCREngine {
         }
         var original: UnsafeMutablePointer<PIX>? = pixRead(path)
         guard original != nil else {
-            throw ReceiptError(.imageUnreadable, path: path, message: "leptonica could not decode the image",
-                               hint: "Re-save the image as PNG or JPEG.")
+            throw ReceiptError(.imageUnreadable, path: path,
+                               message: "leptonica could not decode the image: the file is corrupt or truncated",
+                               hint: "Re-save the image as PNG or JPEG; if it was copied or downloaded, get the whole file again.")
         }
         defer { pixDestroy(&original) }
+        let gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
+        guard gray != nil else { throw failure(path, "grayscale conversion failed") }
+        return try recognize(
+            gray, path: path, originalWidth: Int(w), originalHeight: Int(h), limits: limits,
+            pageSegmentation: pageSegmentation, started: t0, steps: ["gray8"])
+    }
 
-        var steps: [String] = []
-        var pix: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
+    /// Recognises an 8-bit grayscale image already in memory: a scanned PDF page rendered by poppler.
+    /// The same preprocessing as for image files applies (deskew, orientation, fallback binarisation).
+    /// - Parameters:
+    ///   - image: the pixels, one byte per pixel (0 black … 255 white), rows top to bottom.
+    ///   - name: names the image in errors (e.g. `scan.pdf page 3`).
+    ///   - limits: pixel and time limits.
+    ///   - pageSegmentation: overrides the engine's mode for this image (book pages read best with
+    ///     ``PageSegmentation/automatic``, which keeps columns apart).
+    /// - Throws: ``ReceiptError`` `.imageTooLarge`, `.timedOut`, `.recognitionFailed`.
+    public func recognize(
+        _ image: GrayscaleImage, name: String, limits: OCRLimits = .default,
+        pageSegmentation: PageSegmentation? = nil
+    ) throws -> OCRResult {
+        let t0 = ContinuousClock.now
+        let pixels = image.width * image.height
+        if pixels > limits.maxPixels {
+            throw ReceiptError(.imageTooLarge, path: name,
+                               message: "image is \(image.width)×\(image.height) = \(pixels) pixels, over the limit of \(limits.maxPixels)",
+                               hint: "Render at a lower resolution or raise maxPixels.")
+        }
+        guard image.width > 0, image.height > 0, image.pixels.count == pixels,
+              let pix = pixCreate(Int32(image.width), Int32(image.height), 8) else {
+            throw failure(name, "cannot make a \(image.width)×\(image.height) leptonica image")
+        }
+        let resolution = Int32(image.resolution.rounded())
+        pixSetResolution(pix, resolution, resolution)
+        // Leptonica keeps 8-bit pixels in 32-bit words, the first pixel in the most significant byte.
+        let wpl = Int(pixGetWpl(pix))
+        let words = pixGetData(pix)!
+        image.pixels.withUnsafeBufferPointer { source in
+            for y in 0..<image.height {
+                let row = words + y * wpl
+                let start = y * image.width
+                var x = 0
+                while x < image.width {
+                    var word: UInt32 = 0
+                    for k in 0..<4 {
+                        let value: UInt32 = x + k < image.width ? UInt32(source[start + x + k]) : 255
+                        word |= value << (24 - 8 * UInt32(k))
+                    }
+                    row[x / 4] = word
+                    x += 4
+                }
+            }
+        }
+        return try recognize(
+            pix, path: name, originalWidth: image.width, originalHeight: image.height, limits: limits,
+            pageSegmentation: pageSegmentation ?? self.pageSegmentation, started: t0, steps: ["rendered(\(resolution)dpi)"])
+    }
+
+    /// Preprocesses and recognises `gray` (8-bit; this call destroys it).
+    private func recognize(
+        _ gray: UnsafeMutablePointer<PIX>?, path: String, originalWidth: Int, originalHeight: Int, limits: OCRLimits,
+        pageSegmentation: PageSegmentation, started t0: ContinuousClock.Instant, steps initialSteps: [String]
+    ) throws -> OCRResult {
+        var steps = initialSteps
+        var pix: UnsafeMutablePointer<PIX>? = gray
         defer { pixDestroy(&pix) }
-        guard pix != nil else { throw failure(path, "grayscale conversion failed") }
-        steps.append("gray8")
         if pixGetXRes(pix) < 70 { pixSetResolution(pix, 300, 300) }
 
         if let minWidth = preprocessing.upscaleBelowWidth, pixGetWidth(pix) < minWidth {
@@ -276,7 +354,7 @@ public final class OCREngine {
         }
         let processedW = Int(pixGetWidth(pix)), processedH = Int(pixGetHeight(pix))
         let t1 = ContinuousClock.now
-        var (lines, mean) = try run(pix, path: path, limits: limits, started: t1)
+        var (lines, mean) = try run(pix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation)
 
         // Faint dot-matrix / thermal prints: tesseract's global threshold can lose everything. Retry once
         // with thickened strokes and the fallback binarisation; keep whichever read more confident text.
@@ -285,7 +363,8 @@ public final class OCREngine {
            let binarized = Self.withThickenedStrokes(pix, { binarize($0, fallback) }) {
             var retryPix: UnsafeMutablePointer<PIX>? = binarized
             defer { pixDestroy(&retryPix) }
-            let (retryLines, retryMean) = try run(retryPix, path: path, limits: limits, started: t1)
+            let (retryLines, retryMean) = try run(
+                retryPix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation)
             if Self.confidentCharacters(retryLines) > Self.confidentCharacters(lines) {
                 lines = retryLines
                 mean = retryMean
@@ -295,7 +374,7 @@ public final class OCREngine {
         let t2 = ContinuousClock.now
         return OCRResult(
             path: path, lines: lines, meanConfidence: mean,
-            originalSize: OCRBox(x: 0, y: 0, width: Int(w), height: Int(h)),
+            originalSize: OCRBox(x: 0, y: 0, width: originalWidth, height: originalHeight),
             processedSize: OCRBox(x: 0, y: 0, width: processedW, height: processedH),
             quarterTurnsApplied: quarterTurns, skewAngle: skew, steps: steps,
             preprocessSeconds: (t1 - t0).seconds, recognizeSeconds: (t2 - t1).seconds)
@@ -332,7 +411,7 @@ public final class OCREngine {
 
     /// One tesseract pass over `pix`, with the deadline counted from `started`.
     private func run(_ pix: UnsafeMutablePointer<PIX>?, path: String, limits: OCRLimits,
-                     started: ContinuousClock.Instant) throws -> ([OCRLine], Double) {
+                     started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> ([OCRLine], Double) {
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(rawValue: UInt32(pageSegmentation.rawValue)))
         TessBaseAPISetImage2(handle, pix)
         defer { TessBaseAPIClear(handle) }

@@ -24,12 +24,28 @@ public struct OCRLine: Sendable, Codable, Equatable {
     public var confidence: Double
     /// Where the line is, in the coordinates of the preprocessed image.
     public var box: OCRBox
+    /// The 1-based page the line is on: always 1 for a photo, the PDF page for a scanned PDF.
+    public var page: Int
 
     /// Creates a line; `confidence` 0–100.
-    public init(text: String, confidence: Double = 100, box: OCRBox = OCRBox(x: 0, y: 0, width: 0, height: 0)) {
+    public init(
+        text: String, confidence: Double = 100, box: OCRBox = OCRBox(x: 0, y: 0, width: 0, height: 0), page: Int = 1
+    ) {
         self.text = text
         self.confidence = confidence
         self.box = box
+        self.page = page
+    }
+
+    private enum CodingKeys: String, CodingKey { case text, confidence, box, page }
+
+    /// Decodes a line; `page` is 1 when absent (lines saved before scanned PDFs were read).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        text = try c.decode(String.self, forKey: .text)
+        confidence = try c.decode(Double.self, forKey: .confidence)
+        box = try c.decode(OCRBox.self, forKey: .box)
+        page = try c.decodeIfPresent(Int.self, forKey: .page) ?? 1
     }
 }
 

@@ -6,6 +6,10 @@ import Testing
 /// Receipt photos through the real pipeline: tesseract OCR in the worker process, parsing, pantry, review.
 @Suite("receipt photos", .serialized)
 struct ReceiptStageTests {
+    /// A batch of bad photos around one good receipt: a photo that is no receipt (shapes and noise), a blank white
+    /// page, a black one, a 100-megapixel image and a truncated JPEG. The batch finishes; each bad file either fails
+    /// with an error that names it and says what to do, or is read and sent to review with a valid result; the good
+    /// receipt is read as usual.
     @Test func badImagesGetAClearErrorOrGoToReview() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
@@ -16,34 +20,64 @@ struct ReceiptStageTests {
         let made = try TestSupport.shell(
             """
             cd \(input) && /usr/bin/python3 -c "
-            from PIL import Image
+            import random, struct, zlib
+            from PIL import Image, ImageDraw
+            random.seed(7)
+            img = Image.new('RGB', (1200, 900), (120, 160, 90))
+            d = ImageDraw.Draw(img)
+            for _ in range(60):
+                x, y, r = random.randrange(1200), random.randrange(900), random.randrange(20, 160)
+                shape = d.ellipse if random.random() < 0.5 else d.rectangle
+                shape([x, y, x + r, y + r], fill=tuple(random.randrange(256) for _ in range(3)))
+            Image.blend(img, Image.effect_noise((1200, 900), 60).convert('RGB'), 0.35).save('shapes.jpg', quality=85)
             Image.new('L', (800, 1200), 255).save('blank.png')
             Image.new('L', (800, 1200), 0).save('black.png')
-            Image.new('L', (4000, 3000), 255).save('huge.png')
-            " && head -c 3000 good.png > /dev/null && python3 -c "
-            d=open('\(TestSupport.repoPath("samples/receipts/corner-grocer.jpg"))','rb').read(); open('corrupt.jpg','wb').write(d[:len(d)//3])
+            # 10000 x 10000 white PNG, compressed row by row: ~120 KB on disk, ~10 KB of rows in memory.
+            def chunk(kind, data):
+                return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+            z = zlib.compressobj(9)
+            row = bytes([0]) + bytes([255]) * 10000
+            idat = b''.join(z.compress(row) for _ in range(10000)) + z.flush()
+            header = struct.pack('>IIBBBBB', 10000, 10000, 8, 0, 0, 0, 0)
+            open('huge.png', 'wb').write(bytes([137]) + b'PNG' + bytes([13, 10, 26, 10]) + chunk(b'IHDR', header) + chunk(b'IDAT', idat) + chunk(b'IEND', b''))
+            data = open('\(TestSupport.repoPath("samples/receipts/corner-grocer.jpg"))', 'rb').read()
+            open('corrupt.jpg', 'wb').write(data[:len(data) // 3])
             "
             """)
         #expect(made.status == 0, "\(made.stderr)")
-        try "limits:\n  max_image_pixels: 10000000\n".write(toFile: folder + "/p.yml", atomically: true, encoding: .utf8)
-        let run = try TestSupport.larder(["ingest", "--json", "--config", folder + "/p.yml", "--db", folder + "/db.sqlite", input])
-        #expect(run.status == 1, "\(run.stderr)")
+        // The default limits (max_image_pixels 40,000,000).
+        let run = try TestSupport.larder(["ingest", "--json", "--db", folder + "/db.sqlite", input])
+        #expect(run.status == 1, "partial success exits 1\n\(run.stderr)")
         let summary = try TestSupport.decode(BatchSummary.self, from: run)
-        // The batch finished: the good receipt is done, the huge one is over the limit with the key to raise.
-        let huge = try #require(summary.failures.first { $0.path.hasSuffix("huge.png") })
+        #expect(summary.processed == 6, "the batch finished")
+        // Every failure names its file and says what to do.
+        for failure in summary.failures {
+            #expect(failure.error?.path == failure.path)
+            #expect(failure.error?.hint?.isEmpty == false, "\(failure.path): \(failure.error?.message ?? "")")
+        }
+        // The 100-megapixel image is refused from its header, before anything decodes it, with the key to raise.
+        let huge = try #require(summary.failures.first { $0.path.hasSuffix("/huge.png") })
         #expect(huge.error?.kind == .overLimit)
+        #expect(huge.error?.message.contains("10000×10000") == true)
         #expect(huge.error?.hint?.contains("max_image_pixels") == true)
         // A truncated JPEG is either read in part (and goes to review) or fails with a clear error.
-        if let corrupt = summary.failures.first(where: { $0.path.hasSuffix("corrupt.jpg") }) {
-            #expect(corrupt.error?.hint?.isEmpty == false)
+        if let corrupt = summary.failures.first(where: { $0.path.hasSuffix("/corrupt.jpg") }) {
+            #expect(corrupt.error?.kind == .badInput)
+            #expect(corrupt.error?.message.contains("corrupt or truncated") == true)
         }
+        #expect(summary.failures.allSatisfy { $0.path.hasSuffix("/huge.png") || $0.path.hasSuffix("/corrupt.jpg") })
+
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
         let queue = try Reviewer(store: store, schemas: SchemaCatalog.embedded.get()).queue()
-        for name in ["blank.png", "black.png"] {
-            let item = try #require(queue.first { $0.path.hasSuffix(name) }, "\(name) goes to review")
+        for name in ["blank.png", "black.png", "shapes.jpg"] {
+            let item = try #require(queue.first { $0.path.hasSuffix("/" + name) }, "\(name) goes to review")
             #expect(item.reasons.contains { $0.message.contains("no items") || $0.message.contains("no total") })
+            // An empty receipt is still a valid result: review says why, not that the output is broken.
+            #expect(!item.reasons.contains { $0.code == .validation }, "\(name): \(item.reasons.map(\.message))")
+            let document = try #require(try store.document(matching: input + "/" + name))
+            #expect(try store.resultVersions(of: document.id).last?.isValid == true, "\(name) result is schema-valid")
         }
-        #expect(!queue.contains { $0.path.hasSuffix("good.png") })
+        #expect(!queue.contains { $0.path.hasSuffix("/good.png") })
         // The good receipt's pantry: base ingredients with allergens, from the real OCR.
         let good = try #require(try store.document(matching: input + "/good.png"))
         let result = try JSONDecoder().decode(

@@ -1,4 +1,5 @@
 import Foundation
+import LarderReceipts
 import Testing
 
 @testable import LarderCore
@@ -275,5 +276,40 @@ struct RouteTests {
         #expect(RouteStage.route(page(receipt)).route == .receipt)
         #expect(RouteStage.route(page("Dear diary, nothing today.")).route == .unknown)
         #expect(RouteStage.route(ExtractOutput(format: .png, pages: [], needsOCR: true)).route == .receipt)
+    }
+}
+
+@Suite("scanned PDF text")
+struct DocumentTextTests {
+    let scan = ExtractOutput(
+        format: .pdf, pages: [PDFPageText(number: 1, width: 420, height: 595, text: "", spans: [])], needsOCR: true)
+
+    func ocr(_ lines: [OCRLine]) -> OCRStageOutput {
+        OCRStageOutput(
+            skipped: false, lines: lines, meanConfidence: 90, steps: [],
+            pages: [OCRPage(number: 1, width: 1750, height: 2480, resolution: 300, meanConfidence: 90)])
+    }
+
+    @Test func ocrLinesBecomeThePageInPoints() {
+        let lines = [
+            OCRLine(text: "Barley Soup", confidence: 95, box: OCRBox(x: 150, y: 200, width: 900, height: 100)),
+            OCRLine(text: "Ingredients", confidence: 93, box: OCRBox(x: 150, y: 400, width: 400, height: 60)),
+            OCRLine(text: "2 tbsp oil", confidence: 91, box: OCRBox(x: 150, y: 480, width: 300, height: 50)),
+        ]
+        let readable = DocumentText.readable(scan, ocr: ocr(lines))
+        #expect(!readable.needsOCR)
+        #expect(readable.pages.count == 1)
+        #expect(readable.text == "Barley Soup\nIngredients\n2 tbsp oil")
+        let title = readable.pages[0].lines[0]
+        #expect(title.x == 36 && title.y == 48 && title.width == 216 && title.height == 24)
+        #expect(title.fontSize == 20)  // 24 pt box / 1.2
+        #expect(RouteStage.route(readable).route == .recipe)
+    }
+
+    @Test func withoutOCRTextTheScanStaysUnread() {
+        #expect(DocumentText.readable(scan, ocr: ocr([])).needsOCR)
+        #expect(DocumentText.readable(scan, ocr: nil).needsOCR)
+        let text = ExtractOutput(format: .pdf, pages: [PDFPageText(number: 1, width: 1, height: 1, text: "x", spans: [])], needsOCR: false)
+        #expect(DocumentText.readable(text, ocr: ocr([OCRLine(text: "ignored")])) == text)
     }
 }

@@ -5,11 +5,11 @@ import LarderReceipts
 /// the arithmetic check (`schemas/receipt.schema.json`), and the pantry items its food lines become
 /// (`schemas/pantry-item.schema.json`), each with the rule or lexicon entry behind it and its allergens.
 ///
-/// Input: the `ocr` stage's lines (photos), or the text's lines (a receipt saved as text or PDF). Non-food lines
+/// Input: the `ocr` stage's lines (photos and scanned PDFs), or the text's lines (a receipt saved as text or PDF). Non-food lines
 /// (tax, bag fees, deposits, payments, household goods…) are blocked with the rule that blocked them; unmatched
 /// products stay in the pantry flagged for review, never dropped.
 public struct ReceiptStage: Stage {
-    public static let baseVersion = "receipt@3"
+    public static let baseVersion = "receipt@4"
     public let name = "receipt"
     public let version: String
     /// The non-food rules (`receipts.blocklist` in `pipeline.yml`).
@@ -91,19 +91,54 @@ public struct BlockedLine: Codable, Sendable, Equatable {
 
 /// The `ocr` stage's output as later stages read it (the stage itself lives in `LarderNative`).
 public struct OCRStageOutput: Codable, Sendable, Equatable {
-    /// True for documents that are not images (their text comes from `extract`).
+    /// True for documents that need no OCR: text, Markdown, HTML, JSON and PDFs with a text layer (their text
+    /// comes from `extract`).
     public var skipped: Bool
+    /// The lines top to bottom, page after page; each has its page number, confidence and box (pixels of the
+    /// image tesseract saw: for a scanned PDF page, the page rendered at `pages[].resolution` dpi).
     public var lines: [OCRLine]
-    /// Tesseract's mean confidence, 0–100.
+    /// Tesseract's mean confidence, 0–100 (for a scanned PDF, the pages' means weighted by characters read).
     public var meanConfidence: Double
-    /// Preprocessing applied, in order.
+    /// Preprocessing applied, in order (for a scanned PDF, each step prefixed with its page).
     public var steps: [String]
+    /// A scanned PDF's pages as rendered for OCR; empty for photos.
+    public var pages: [OCRPage]
 
-    public init(skipped: Bool, lines: [OCRLine], meanConfidence: Double, steps: [String]) {
+    public init(skipped: Bool, lines: [OCRLine], meanConfidence: Double, steps: [String], pages: [OCRPage] = []) {
         self.skipped = skipped
         self.lines = lines
         self.meanConfidence = meanConfidence
         self.steps = steps
+        self.pages = pages
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        skipped = try c.decode(Bool.self, forKey: .skipped)
+        lines = try c.decode([OCRLine].self, forKey: .lines)
+        meanConfidence = try c.decode(Double.self, forKey: .meanConfidence)
+        steps = try c.decode([String].self, forKey: .steps)
+        pages = try c.decodeIfPresent([OCRPage].self, forKey: .pages) ?? []
+    }
+}
+
+/// One scanned PDF page as the `ocr` stage rendered and read it.
+public struct OCRPage: Codable, Sendable, Equatable {
+    /// 1-based page number.
+    public var number: Int
+    /// The rendered image's size in pixels, and its resolution (dots per inch: pixels = points × dpi / 72).
+    public var width: Int
+    public var height: Int
+    public var resolution: Double
+    /// Tesseract's mean confidence on this page, 0–100.
+    public var meanConfidence: Double
+
+    public init(number: Int, width: Int, height: Int, resolution: Double, meanConfidence: Double) {
+        self.number = number
+        self.width = width
+        self.height = height
+        self.resolution = resolution
+        self.meanConfidence = meanConfidence
     }
 }
 
@@ -119,9 +154,17 @@ private func amount(_ value: Decimal?) -> Double? {
 
 /// A receipt in the shape of `schemas/receipt.schema.json`.
 public struct ReceiptRecord: Codable, Sendable, Equatable {
+    // Store, Totals and Check write every key, null when unknown: the schema requires `store.name` and
+    // `check.adds_up`, and a receipt OCR read nothing from (a blank photo) has neither.
     public struct Store: Codable, Sendable, Equatable {
         public var name: String?
         public var address: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(address, forKey: .address)
+        }
     }
 
     public struct Item: Codable, Sendable, Equatable {
@@ -160,6 +203,15 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         public var total: Double?
         public var tendered: Double?
         public var change: Double?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(subtotal, forKey: .subtotal)
+            try c.encode(tax, forKey: .tax)
+            try c.encode(total, forKey: .total)
+            try c.encode(tendered, forKey: .tendered)
+            try c.encode(change, forKey: .change)
+        }
     }
 
     public struct Check: Codable, Sendable, Equatable {
@@ -168,6 +220,13 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         public var adds_up: Bool?
         public var computed: Double?
         public var printed: Double?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(adds_up, forKey: .adds_up)
+            try c.encode(computed, forKey: .computed)
+            try c.encode(printed, forKey: .printed)
+        }
     }
 
     public struct Line: Codable, Sendable, Equatable {

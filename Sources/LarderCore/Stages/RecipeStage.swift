@@ -5,11 +5,12 @@ import LarderRecipes
 /// Stage 4, `recipe`: the recipes in a document routed as a recipe (`LarderRecipes`).
 ///
 /// Input: `extract`'s lines — for PDFs the reading-order lines with their font sizes (titles stand out by size),
-/// for text the normalised lines — each with its page and line number, so every value keeps its provenance.
+/// for text the normalised lines, for a scanned PDF the OCR lines (``DocumentText``) — each with its page and line
+/// number, so every value keeps its provenance.
 /// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains. Documents routed
 /// elsewhere pass through with no recipes.
 public struct RecipeStage: Stage {
-    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@2")
+    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@3")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -23,7 +24,7 @@ public struct RecipeStage: Stage {
             return try StageOutput(RecipeStageOutput(recipes: [], skipped: "routed as \(routed.route.rawValue)"))
         }
         let detected = try input.output(of: "detect", as: DetectOutput.self)
-        let extracted = try input.output(of: "extract", as: ExtractOutput.self)
+        let extracted = try DocumentText.readable(input)  // a scanned page: its OCR lines
         let source = RecipeSource(
             file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
             format: detected.format.rawValue, lines: Self.lines(of: extracted))

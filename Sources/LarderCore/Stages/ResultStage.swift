@@ -7,12 +7,14 @@ import LarderRecipes
 /// says whether a person should look at it and why. Its output is the document's result: validated against the
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
-    public static let declaration = StageDeclaration(name: "result", version: "result@5")
+    public static let declaration = StageDeclaration(name: "result", version: "result@6")
     public let name = declaration.name
     public let version = declaration.version
     public let outputSchema: String? = "result.schema.json"
     /// Recipes parsed with less confidence than this go to review.
     public static let lowConfidence = 0.5
+    /// A scanned PDF whose OCR mean confidence (0–100) is below this goes to review.
+    public static let lowOCRConfidence = 60.0
 
     public init() {}
 
@@ -20,15 +22,33 @@ public struct ResultStage: Stage {
         let detected = try input.output(of: "detect", as: DetectOutput.self)
         let extracted = try input.output(of: "extract", as: ExtractOutput.self)
         let routed = try input.output(of: "route", as: RouteOutput.self)
+        let ocr = input.earlierOutputs["ocr"].flatMap { try? JSONDecoder().decode(OCRStageOutput.self, from: Data($0.utf8)) }
+        let scanned = extracted.needsOCR && !extracted.format.isImage
+        // A scan is readable once OCR found text in it.
+        let unread = DocumentText.readable(extracted, ocr: ocr).needsOCR
         var result = DocumentResult(
             document: .init(
                 file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
                 format: detected.format, pages: extracted.pages.count),
             kind: routed.route, recipes: [], receipt: nil, pantry: [], llm: nil, review: .init(needed: false, reasons: []),
             warnings: detected.warnings)
+        // The parsers' recipes, receipt and pantry; what the `llm` stage structured replaces them. Review reasons
+        // are about what the result holds, so they come after the merge.
+        var recipeStageRan = false
         if let recipeOutput = input.earlierOutputs["recipe"] {
             result.recipes = try JSONDecoder().decode(RecipeStageOutput.self, from: Data(recipeOutput.utf8)).recipes
-            if routed.route == .recipe && result.recipes.isEmpty && !extracted.needsOCR {
+            recipeStageRan = true
+        }
+        if let receiptOutput = input.earlierOutputs["receipt"] {
+            let found = try JSONDecoder().decode(ReceiptStageOutput.self, from: Data(receiptOutput.utf8))
+            result.receipt = found.receipt
+            result.pantry = found.pantry
+        }
+        if let llmOutput = input.earlierOutputs["llm"] {
+            Self.merge(try JSONDecoder().decode(LLMStageOutput.self, from: Data(llmOutput.utf8)), into: &result)
+        }
+        if recipeStageRan {
+            if routed.route == .recipe && result.recipes.isEmpty && !unread {
                 result.review.add(.notRecognised, "routed as a recipe, but no recipe structure was found")
             }
             for recipe in result.recipes where recipe.confidence < Self.lowConfidence {
@@ -37,30 +57,27 @@ public struct ResultStage: Stage {
                     String(format: "'%@' parsed with confidence %.2f (below %.2f)", recipe.title, recipe.confidence, Self.lowConfidence))
             }
         }
-        if let receiptOutput = input.earlierOutputs["receipt"] {
-            let found = try JSONDecoder().decode(ReceiptStageOutput.self, from: Data(receiptOutput.utf8))
-            result.receipt = found.receipt
-            result.pantry = found.pantry
-            if let receipt = found.receipt {
-                if receipt.check.adds_up == false, let reason = receipt.reviewReasons.first(where: { $0.hasPrefix("total mismatch") }) {
-                    result.review.add(.totalsMismatch, reason)
-                }
-                for reason in receipt.reviewReasons where !reason.hasPrefix("total mismatch") {
-                    result.review.add(.lowConfidence, reason)
-                }
-                let unknown = found.pantry.filter(\.needsReview).map(\.product)
-                if !unknown.isEmpty {
-                    result.review.add(.unknownProduct, "\(unknown.count) product(s) not matched to an ingredient: " + unknown.prefix(5).joined(separator: "; "))
-                }
+        if let receipt = result.receipt {
+            if receipt.check.adds_up == false, let reason = receipt.reviewReasons.first(where: { $0.hasPrefix("total mismatch") }) {
+                result.review.add(.totalsMismatch, reason)
+            }
+            for reason in receipt.reviewReasons where !reason.hasPrefix("total mismatch") {
+                result.review.add(.lowConfidence, reason)
+            }
+            let unknown = result.pantry.filter(\.needsReview).map(\.product)
+            if !unknown.isEmpty {
+                result.review.add(.unknownProduct, "\(unknown.count) product(s) not matched to an ingredient: " + unknown.prefix(5).joined(separator: "; "))
             }
         }
-        if let llmOutput = input.earlierOutputs["llm"] {
-            Self.merge(try JSONDecoder().decode(LLMStageOutput.self, from: Data(llmOutput.utf8)), into: &result)
-        }
-        if extracted.needsOCR && !extracted.format.isImage {
-            result.review.add(.needsOCR, "the PDF has no text layer (a scan): only OCR can read it")
+        if scanned && unread {
+            result.review.add(.needsOCR, "the PDF has no text layer (a scan) and OCR found no text in it")
         } else if routed.route == .unknown {
             result.review.add(.notRecognised, "not recognised as a recipe or a receipt (\(routed.signals.count) signals)")
+        }
+        if scanned, !unread, let ocr, ocr.meanConfidence < Self.lowOCRConfidence {
+            result.review.add(
+                .lowConfidence,
+                String(format: "OCR read the scan with mean confidence %.0f (below %.0f): check the text", ocr.meanConfidence, Self.lowOCRConfidence))
         }
         return try StageOutput(result)
     }

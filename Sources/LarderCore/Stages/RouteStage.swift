@@ -3,26 +3,27 @@ import Foundation
 /// Stage 3, `route`: is this a recipe or a receipt? Simple, explainable signals, so later stages know where a
 /// document goes and a person can see why.
 ///
-/// Images are routed to receipts (receipts arrive as photos); a PDF or text is scored on recipe words
+/// Images are routed to receipts (receipts arrive as photos); a PDF (a scan: on its OCR text) or text is scored on recipe words
 /// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
 public struct RouteStage: Stage {
-    public static let declaration = StageDeclaration(name: "route", version: "route@1")
+    public static let declaration = StageDeclaration(name: "route", version: "route@2")
     public let name = declaration.name
     public let version = declaration.version
 
     public init() {}
 
     public func run(_ input: StageInput) throws -> StageOutput {
-        let extracted = try input.output(of: "extract", as: ExtractOutput.self)
-        return try StageOutput(Self.route(extracted))
+        // A scanned PDF is scored on the text OCR read from it.
+        return try StageOutput(Self.route(DocumentText.readable(input)))
     }
 
-    static func route(_ extracted: ExtractOutput) -> RouteOutput {
+    /// Routes a document's text (public so `ocr` can tell a scanned receipt page from a book page).
+    public static func route(_ extracted: ExtractOutput) -> RouteOutput {
         if extracted.format.isImage {
             return RouteOutput(route: .receipt, recipeScore: 0, receiptScore: 1, signals: ["image: receipts arrive as photos"])
         }
         if extracted.needsOCR {
-            return RouteOutput(route: .unknown, recipeScore: 0, receiptScore: 0, signals: ["no text layer: needs OCR"])
+            return RouteOutput(route: .unknown, recipeScore: 0, receiptScore: 0, signals: ["no text layer, and OCR read no text"])
         }
         let text = extracted.text.lowercased()
         let words = Set(text.split { !$0.isLetter }.map(String.init))

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Receipts per minute: `larder ingest` (preprocessing, OCR, parsing, pantry, SQLite) against the bare `tesseract`
+# CLI over the same receipt images at the same parallelism, in the same run.
+#
+# Usage:  scripts/bench-receipts.sh [N]          (default: every image found)
+#
+# Images: samples/receipts (always) and ../shared/data/receipts-sroie/img (skipped with a message when absent);
+# N takes the first N of them, in that order. They are copied into a temp folder first (Larder registers by
+# content, so the same image twice would count once).
+#
+# Environment:
+#   LARDER=path       larder binary (default .build/release/larder, with larder-worker beside it; when the
+#                     default is missing both are built with `swift build -c release`)
+#   WORKERS=W         parallelism for both (default: nproc): larder --workers W, xargs -P W tesseract
+#   RUNS=3            timed runs of each; the best (lowest) is reported
+#   TESS_ARGS         extra tesseract CLI arguments (default "--psm 6", the page segmentation Larder uses)
+#   SROIE=dir         the SROIE images (default ../shared/data/receipts-sroie/img, beside the main checkout)
+#   KEEP=1            keep the temp dir (images, databases, logs)
+#
+# Wall time is the goal's measure; CPU time (user + system of all processes) is printed too because it barely moves
+# when other work shares the machine, which wall time does.
+# Both run with OMP_THREAD_LIMIT=1 (Larder's worker sets it itself; for the CLI it is set here): Debian's
+# libtesseract otherwise starts OpenMP threads that slow OCR down when W already fills the cores.
+# Goal (the receipts issue): larder receipts/min >= tesseract CLI receipts/min, i.e. ratio >= 1.
+# Exit status: 0 when it ran (the goal is reported, not enforced), 1 on setup errors.
+set -euo pipefail
+
+N="${1:-0}"
+case "$N" in ''|*[!0-9]*) echo "usage: $0 [N]  (N = number of receipt images, default all)" >&2; exit 2;; esac
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+W="${WORKERS:-$(nproc)}"
+RUNS="${RUNS:-3}"
+TESS_ARGS="${TESS_ARGS:---psm 6}"
+if [ -z "${SROIE:-}" ]; then
+  SROIE="$ROOT/../shared/data/receipts-sroie/img"
+  # In a git worktree, ../shared sits beside the main checkout.
+  COMMON="$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)"
+  if [ ! -d "$SROIE" ] && [ -n "$COMMON" ] && [ -d "$COMMON/../../shared/data/receipts-sroie/img" ]; then
+    SROIE="$(cd "$COMMON/../../shared/data/receipts-sroie/img" && pwd)"
+  fi
+fi
+DEFAULT_LARDER=".build/release/larder"
+LARDER="${LARDER:-$DEFAULT_LARDER}"
+
+die() { echo "bench-receipts: error: $*" >&2; exit 1; }
+
+for tool in tesseract xargs find awk /usr/bin/time; do
+  command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found (run scripts/setup.sh)"
+done
+
+# --- the larder binary -------------------------------------------------------
+if [ ! -x "$LARDER" ]; then
+  if [ "$LARDER" = "$DEFAULT_LARDER" ]; then
+    command -v swift >/dev/null 2>&1 || die "$LARDER is missing and 'swift' is not on PATH to build it.
+Build it (make build) or set LARDER=/path/to/larder."
+    echo "bench-receipts: $LARDER missing; building larder and larder-worker (release)"
+    { swift build -c release --product larder && swift build -c release --product larder-worker; } \
+      || die "swift build -c release failed"
+    [ -x "$LARDER" ] || die "build finished but $LARDER still does not exist"
+  else
+    die "LARDER=$LARDER does not exist or is not executable"
+  fi
+fi
+LARDER="$(cd "$(dirname "$LARDER")" && pwd)/$(basename "$LARDER")"
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/larder-bench-receipts.XXXXXX")"
+if [ "${KEEP:-0}" = "1" ]; then
+  echo "bench-receipts: keeping $TMP"
+else
+  trap 'rm -rf "$TMP"' EXIT
+fi
+
+now() { date +%s.%N; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
+min() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 < a + 0) print b; else print a }'; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
+per_minute() { awk -v n="$1" -v s="$2" 'BEGIN { if (s + 0 == 0) print "n/a"; else printf "%.1f", 60 * n / s }'; }
+verdict() {  # value op limit -> ok / MISSED (value must be >= limit)
+  awk -v v="$1" -v lim="$2" 'BEGIN { if (v == "n/a") print "?"; else if (v + 0 >= lim + 0) print "ok"; else print "MISSED" }'
+}
+
+# --- (a) the images ------------------------------------------------------------------
+IMAGES="$TMP/receipts"
+mkdir -p "$IMAGES"
+list_images() { find "$1" -maxdepth 1 -type f \( -iname '*.png' -o -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.tif' -o -iname '*.tiff' \) | sort; }
+{
+  list_images samples/receipts | sed 's/^/samples /'
+  if [ -d "$SROIE" ]; then
+    list_images "$SROIE" | sed 's/^/sroie /'
+  else
+    echo "bench-receipts: $SROIE not found: skipping the SROIE receipts (samples/receipts only)" >&2
+  fi
+} > "$TMP/list"
+[ "$N" -gt 0 ] && { head -n "$N" "$TMP/list" > "$TMP/list.n"; mv "$TMP/list.n" "$TMP/list"; }
+while read -r origin path; do
+  cp "$path" "$IMAGES/$origin-$(basename "$path")"
+done < "$TMP/list"
+COUNT=$(find "$IMAGES" -type f | wc -l)
+[ "$COUNT" -gt 0 ] || die "no receipt images found"
+echo "bench-receipts: $COUNT images ($(grep -c '^samples ' "$TMP/list") samples, $(grep -c '^sroie ' "$TMP/list" || true) SROIE), workers=$W, best of $RUNS runs"
+
+# --- (b) tesseract CLI -------------------------------------------------------------------
+# Each timing prints "wall cpu": wall-clock seconds, and user + system CPU seconds of the command and every process
+# it waited for (/usr/bin/time). CPU seconds hardly move when other work loads the machine; wall seconds do.
+cpu_of() { awk '{ printf "%.3f", $1 + $2 }' "$1"; }
+time_tesseract() {
+  local t0 t1
+  t0=$(now)
+  if ! find "$IMAGES" -type f -print0 > "$TMP/files0" ||
+      ! OMP_THREAD_LIMIT=1 /usr/bin/time -f '%U %S' -o "$TMP/tesseract.time" \
+        xargs -0 -n 1 -P "$W" -a "$TMP/files0" \
+        sh -c 'tesseract "$1" - '"$TESS_ARGS"' >/dev/null 2>>"$0" || exit 255' "$TMP/tesseract.err"; then
+    return 1
+  fi
+  t1=$(now)
+  echo "$(sub "$t1" "$t0") $(cpu_of "$TMP/tesseract.time")"
+}
+
+# --- (c) larder, fresh database each run -----------------------------------------------
+run_larder() {  # db log -> "wall cpu"
+  local t0 t1 rc=0
+  t0=$(now)
+  /usr/bin/time -f '%U %S' -o "$TMP/larder.time" "$LARDER" ingest --db "$1" --workers "$W" "$IMAGES" >"$2" 2>&1 || rc=$?
+  t1=$(now)
+  # 1 = some documents failed; the summary says which. Anything else is a setup error.
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+    echo "bench-receipts: larder ingest exited $rc; last lines of $2:" >&2
+    tail -n 20 "$2" >&2
+    exit 1
+  fi
+  echo "$(sub "$t1" "$t0") $(cpu_of "$TMP/larder.time")"
+}
+fresh_db() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
+
+# --- (d) alternate the two, so that load from other work on the machine hits both alike ----
+DB="$TMP/bench.sqlite"
+TESS_S=""
+TESS_CPU=""
+LARDER_S=""
+LARDER_CPU=""
+for i in $(seq 1 "$RUNS"); do
+  read -r t c < <(time_tesseract) || { tail -n 20 "$TMP/tesseract.err" >&2; die "tesseract failed on the images"; }
+  [ -n "${c:-}" ] || { tail -n 20 "$TMP/tesseract.err" >&2; die "tesseract failed on the images"; }
+  echo "  run $i: tesseract CLI ${t}s wall, ${c}s CPU"
+  TESS_S=$(min "$TESS_S" "$t")
+  TESS_CPU=$(min "$TESS_CPU" "$c")
+  fresh_db "$DB"
+  read -r t c < <(run_larder "$DB" "$TMP/larder-run$i.log")
+  [ -n "${c:-}" ] || die "larder ingest failed (log: $TMP/larder-run$i.log)"
+  echo "  run $i: larder ingest ${t}s wall, ${c}s CPU"
+  LARDER_S=$(min "$LARDER_S" "$t")
+  LARDER_CPU=$(min "$LARDER_CPU" "$c")
+done
+"$LARDER" status --db "$DB" > "$TMP/status.txt" 2>&1 || true
+DONE=$(grep -o '[0-9]* done' "$TMP/status.txt" | head -n 1 | awk '{print $1}')
+# Where Larder's time goes: mean milliseconds per document of each stage (last run), when sqlite3 is installed.
+STAGES=""
+if command -v sqlite3 >/dev/null 2>&1; then
+  STAGES=$(sqlite3 "$DB" "SELECT stage || ' ' || printf('%.0f', avg(duration_ms)) FROM stage_run WHERE status = 'done' GROUP BY stage ORDER BY avg(duration_ms) DESC" 2>/dev/null | paste -sd, - | sed 's/,/ ms, /g; s/$/ ms/') || STAGES=""
+fi
+
+# --- (e) table -----------------------------------------------------------------------------
+TESS_RPM=$(per_minute "$COUNT" "$TESS_S")
+LARDER_RPM=$(per_minute "$COUNT" "$LARDER_S")
+RATIO=$(div "$LARDER_RPM" "$TESS_RPM")
+TESS_CPM=$(per_minute "$COUNT" "$TESS_CPU")
+LARDER_CPM=$(per_minute "$COUNT" "$LARDER_CPU")
+CPU_RATIO=$(div "$LARDER_CPM" "$TESS_CPM")
+echo
+echo "Receipts benchmark: $COUNT images, workers=$W, best of $RUNS, $(date -u +%Y-%m-%dT%H:%MZ)"
+printf '%-40s %12s  %-8s %s\n' "metric" "value" "goal" "status"
+printf '%-40s %12s  %-8s %s\n' "tesseract CLI wall s ($TESS_ARGS)" "$TESS_S" "" ""
+printf '%-40s %12s  %-8s %s\n' "larder ingest wall s" "$LARDER_S" "" ""
+printf '%-40s %12s  %-8s %s\n' "tesseract CLI receipts/min" "$TESS_RPM" "" ""
+printf '%-40s %12s  %-8s %s\n' "larder receipts/min" "$LARDER_RPM" "" ""
+printf '%-40s %12s  %-8s %s\n' "larder / tesseract CLI (receipts/min)" "$RATIO" ">= 1" "$(verdict "$RATIO" 1)"
+printf '%-40s %12s  %-8s %s\n' "tesseract CLI receipts per CPU-minute" "$TESS_CPM" "" ""
+printf '%-40s %12s  %-8s %s\n' "larder receipts per CPU-minute" "$LARDER_CPM" "" ""
+printf '%-40s %12s  %-8s %s\n' "larder / tesseract CLI (per CPU-minute)" "$CPU_RATIO" ">= 1" "$(verdict "$CPU_RATIO" 1)"
+printf '%-40s %12s  %-8s %s\n' "larder documents done" "${DONE:-?}/$COUNT" "" ""
+[ -n "$STAGES" ] && echo "larder stage time per document (last run, mean): $STAGES"
+exit 0
