@@ -34,40 +34,12 @@ DEFAULT_LARDER=".build/release/larder"
 LARDER="${LARDER:-$DEFAULT_LARDER}"
 SKIP_LARDER="${BENCH_SKIP_LARDER:-0}"
 
-die() { echo "bench-ingest: error: $*" >&2; exit 1; }
+BENCH=bench-ingest
+. "$ROOT/scripts/bench-lib.sh"
+need_tools pdftotext "$PY" /usr/bin/time xargs find awk
+[ "$SKIP_LARDER" = "1" ] || ensure_larder
+make_tmp
 
-for tool in pdftotext "$PY" /usr/bin/time xargs find awk; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found (run scripts/setup.sh)"
-done
-
-# --- the larder binary -------------------------------------------------------
-if [ "$SKIP_LARDER" != "1" ]; then
-  if [ ! -x "$LARDER" ]; then
-    if [ "$LARDER" = "$DEFAULT_LARDER" ]; then
-      command -v swift >/dev/null 2>&1 || die "$LARDER is missing and 'swift' is not on PATH to build it.
-Build it (make build), set LARDER=/path/to/larder,
-or set BENCH_SKIP_LARDER=1 to time pdftotext only."
-      echo "bench-ingest: $LARDER missing; building larder and larder-worker (release)"
-      { swift build -c release --product larder && swift build -c release --product larder-worker; } \
-        || die "swift build -c release failed"
-      [ -x "$LARDER" ] || die "build finished but $LARDER still does not exist"
-    else
-      die "LARDER=$LARDER does not exist or is not executable"
-    fi
-  fi
-  LARDER="$(cd "$(dirname "$LARDER")" && pwd)/$(basename "$LARDER")"
-fi
-
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/larder-bench.XXXXXX")"
-if [ "${KEEP:-0}" = "1" ]; then
-  echo "bench-ingest: keeping $TMP"
-else
-  trap 'rm -rf "$TMP"' EXIT
-fi
-
-now() { date +%s.%N; }
-sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
-min() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 < a + 0) print b; else print a }'; }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.3f", a / b }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.1f%%", 100 * a / b }'; }
 verdict() {  # value op limit -> ok / MISSED

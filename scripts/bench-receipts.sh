@@ -44,37 +44,12 @@ fi
 DEFAULT_LARDER=".build/release/larder"
 LARDER="${LARDER:-$DEFAULT_LARDER}"
 
-die() { echo "bench-receipts: error: $*" >&2; exit 1; }
+BENCH=bench-receipts
+. "$ROOT/scripts/bench-lib.sh"
+need_tools tesseract xargs find awk /usr/bin/time
+ensure_larder
+make_tmp
 
-for tool in tesseract xargs find awk /usr/bin/time; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found (run scripts/setup.sh)"
-done
-
-# --- the larder binary -------------------------------------------------------
-if [ ! -x "$LARDER" ]; then
-  if [ "$LARDER" = "$DEFAULT_LARDER" ]; then
-    command -v swift >/dev/null 2>&1 || die "$LARDER is missing and 'swift' is not on PATH to build it.
-Build it (make build) or set LARDER=/path/to/larder."
-    echo "bench-receipts: $LARDER missing; building larder and larder-worker (release)"
-    { swift build -c release --product larder && swift build -c release --product larder-worker; } \
-      || die "swift build -c release failed"
-    [ -x "$LARDER" ] || die "build finished but $LARDER still does not exist"
-  else
-    die "LARDER=$LARDER does not exist or is not executable"
-  fi
-fi
-LARDER="$(cd "$(dirname "$LARDER")" && pwd)/$(basename "$LARDER")"
-
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/larder-bench-receipts.XXXXXX")"
-if [ "${KEEP:-0}" = "1" ]; then
-  echo "bench-receipts: keeping $TMP"
-else
-  trap 'rm -rf "$TMP"' EXIT
-fi
-
-now() { date +%s.%N; }
-sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
-min() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 < a + 0) print b; else print a }'; }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
 per_minute() { awk -v n="$1" -v s="$2" 'BEGIN { if (s + 0 == 0) print "n/a"; else printf "%.1f", 60 * n / s }'; }
 verdict() {  # value op limit -> ok / MISSED (value must be >= limit)
