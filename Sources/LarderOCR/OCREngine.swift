@@ -415,18 +415,22 @@ public final class OCREngine {
     static let dateLikePattern = #"(?<![A-Za-z0-9])[0-9OoIlDQCGSB]{1,4}\s?([-/.])\s?[0-9OoIlDQCGSB]{1,2}\s?\1\s?[0-9OoIlDQCGSB]{2,4}(?![A-Za-z0-9])"#
 
     /// Whether a line holds a date-like token that does not read as a valid date (month 62, day 64,
-    /// letters for digits): a misread date worth reading again.
+    /// letters for digits), or whose day and month are padded differently (`2-05-17`: a receipt printer pads
+    /// both or neither, so a digit was probably lost): a misread date worth reading again.
     static func hasMisreadDate(_ text: String) -> Bool {
         let u = text.uppercased()
         guard let r = u.range(of: dateLikePattern, options: .regularExpression) else { return false }
+        let token = u[r]
         // At least four digits, so that codes with slashes ("S/B", "C/O/D") are not taken for dates.
-        guard u[r].filter(\.isNumber).count >= 4 else { return false }
+        guard token.filter(\.isNumber).count >= 4 else { return false }
+        let fields = token.split(whereSeparator: { "-/.".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
+        if fields.count == 3, fields[0].count <= 2, fields[0].count != fields[1].count { return true }
         return ReceiptParser().parseDate(u, currency: "") == nil
     }
 
     /// Reads lines with a misread date (``hasMisreadDate(_:)``) again one at a time: the line's box is cropped
     /// from `pix` with a margin, scaled up (×2, then ×3) and recognised as a single line (PSM 7); the first
-    /// re-read whose date is valid replaces the line. Re-reading every line this way was measured worse than
+    /// re-read whose date is valid (and not itself suspect) replaces the line. Re-reading every line this way was measured worse than
     /// the page read on SROIE (fewer correct numbers), so only lines whose date is already known wrong are
     /// re-read. Returns the lines and how many changed.
     private func rereadMisreadDates(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
@@ -445,7 +449,7 @@ public final class OCREngine {
             for scale in preprocessing.rereadScales {
                 guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale)
                 else { continue }
-                if ReceiptParser().parseDate(text.uppercased(), currency: "") != nil {
+                if !Self.hasMisreadDate(text), ReceiptParser().parseDate(text.uppercased(), currency: "") != nil {
                     out[i].text = text
                     out[i].confidence = confidence
                     changed += 1

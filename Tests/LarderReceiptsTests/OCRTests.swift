@@ -85,6 +85,8 @@ struct MisreadDateTests {
         #expect(OCREngine.hasMisreadDate("19/62/2018 16:45 5132 002 6026157"))  // month 62
         #expect(OCREngine.hasMisreadDate("REG C01 64-05-2013 16:07"))  // day 64
         #expect(OCREngine.hasMisreadDate("O6/C2/2016 20:01 1010 008"))  // letters for digits
+        #expect(OCREngine.hasMisreadDate("tas SOPH GASE20 2-05-17"))  // day unpadded, month padded: a lost digit
+        #expect(!OCREngine.hasMisreadDate("2-5-17 10:32"))  // neither padded
         #expect(!OCREngine.hasMisreadDate("19/02/2018 16:45"))
         #expect(!OCREngine.hasMisreadDate("Date: 2018-03-16 13:18:48"))
         #expect(!OCREngine.hasMisreadDate("99 SPEED MART S/B"))
