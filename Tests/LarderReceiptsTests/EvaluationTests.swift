@@ -63,11 +63,12 @@ struct EvaluationTests {
         #expect(report.itemF1 == nil)  // SROIE has no item labels
     }
 
-    /// Measured with the defaults (Tesseract 5.3.0, PSM 6): store 0.891, date 0.800, total 0.855
-    /// (before the parser rules for registration numbers, misread totals and payments: 0.527, 0.764, 0.636).
+    /// Measured with the defaults (Tesseract 5.3.0, PSM 6): store 0.891, date 0.836, total 0.855
+    /// (date 0.800 before misread dates were read again; before the parser rules for registration numbers,
+    /// misread totals and payments: 0.527, 0.764, 0.636).
     enum StoreFloor {
         static let store = 0.87
-        static let date = 0.78
+        static let date = 0.82
         static let total = 0.83
     }
 }

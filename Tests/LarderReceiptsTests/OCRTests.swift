@@ -78,3 +78,35 @@ struct OCRTests {
         #expect(try engine.recognize(imageAt: path).lines.count > 10)
     }
 }
+
+@Suite("Re-reading misread dates")
+struct MisreadDateTests {
+    @Test func misreadDatesAreRecognised() {
+        #expect(OCREngine.hasMisreadDate("19/62/2018 16:45 5132 002 6026157"))  // month 62
+        #expect(OCREngine.hasMisreadDate("REG C01 64-05-2013 16:07"))  // day 64
+        #expect(OCREngine.hasMisreadDate("O6/C2/2016 20:01 1010 008"))  // letters for digits
+        #expect(OCREngine.hasMisreadDate("tas SOPH GASE20 2-05-17"))  // day unpadded, month padded: a lost digit
+        #expect(!OCREngine.hasMisreadDate("2-5-17 10:32"))  // neither padded
+        #expect(!OCREngine.hasMisreadDate("19/02/2018 16:45"))
+        #expect(!OCREngine.hasMisreadDate("Date: 2018-03-16 13:18:48"))
+        #expect(!OCREngine.hasMisreadDate("99 SPEED MART S/B"))
+        // Money, not dates: mixed separators.
+        #expect(!OCREngine.hasMisreadDate("s = 6/ 33.56 2.02"))
+        #expect(!OCREngine.hasMisreadDate("DISC 10% 42.25 -0.25"))
+    }
+
+    /// SROIE 071's date line reads `19/62/2018` on the page; read again alone it reads `19/02/2018`.
+    @Test(.enabled(if: TestData.sroieFolder != nil, "receipts-sroie not found"))
+    func misreadDateIsReadAgain() throws {
+        let folder = try #require(TestData.sroieFolder)
+        let ocr = try OCREngine().recognize(imageAt: "\(folder)/img/071.jpg")
+        #expect(ocr.steps.contains("reread-date(1)"), "\(ocr.steps)")
+        #expect(ocr.lines.contains { $0.text.hasPrefix("19/02/2018") }, "\(ocr.lines.map(\.text))")
+        #expect(!ocr.lines.contains { OCREngine.hasMisreadDate($0.text) && $0.text.contains("19/62/2018") })
+
+        var options = OCRPreprocessing.default
+        options.rereadMisreadDates = false
+        let plain = try OCREngine(preprocessing: options).recognize(imageAt: "\(folder)/img/071.jpg")
+        #expect(plain.lines.contains { $0.text.hasPrefix("19/62/2018") }, "\(plain.lines.map(\.text))")
+    }
+}
