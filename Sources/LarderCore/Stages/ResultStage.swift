@@ -91,7 +91,8 @@ extension ResultStage {
             result.warnings.append(
                 "not sent to the LLM: the batch's token budget was spent (raise llm.batch_token_budget and run `larder resume`)")
         }
-        guard !llm.answers.isEmpty else { return }
+        // A budget spent part-way through a document leaves it all to the parsers (its answers' tokens still count).
+        guard !llm.answers.isEmpty, !llm.budgetReached else { return }
         if let recipes = llm.recipes { result.recipes = recipes }
         if let receipt = llm.receipt { result.receipt = receipt }
         if let pantry = llm.pantry { result.pantry = pantry }
