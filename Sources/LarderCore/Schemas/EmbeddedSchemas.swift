@@ -926,7 +926,7 @@ enum EmbeddedSchemas {
     },
     "pantry": { "type": "array", "items": { "$ref": "pantry-item.schema.json" } },
     "llm": {
-      "description": "What the optional LLM stage contributed: null when it structured nothing here (mode off, a confident parse, or the token budget spent). Each answer names the provider and model and, per merged field, whether the model's value (llm) or the parser's (parser) was kept.",
+      "description": "What the optional LLM stage contributed: null when it structured nothing here (mode off, a confident parse, or the token budget spent). Each answer names the provider and model, what it cost and, per merged field, whether the model's value (llm) or the parser's (parser) was kept.",
       "type": ["object", "null"],
       "additionalProperties": false,
       "required": ["answers"],
@@ -936,13 +936,24 @@ enum EmbeddedSchemas {
           "items": {
             "type": "object",
             "additionalProperties": false,
-            "required": ["target", "prompt", "provider", "model", "cached", "fields", "rejected"],
+            "required": [
+              "target", "prompt", "provider", "model", "cached", "requests", "reasks", "usage", "cost", "fields", "rejected"
+            ],
             "properties": {
               "target": { "type": "string", "description": "What was structured: recipes/N or receipt." },
               "prompt": { "type": "string", "description": "The prompt version, e.g. recipe-v1." },
               "provider": { "type": "string" },
               "model": { "type": "string" },
-              "cached": { "type": "boolean" },
+              "cached": { "type": "boolean", "description": "From the answer cache: no request, no cost." },
+              "requests": { "type": "integer", "minimum": 0 },
+              "reasks": { "type": "integer", "minimum": 0 },
+              "usage": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["input", "output"],
+                "properties": { "input": { "type": "integer", "minimum": 0 }, "output": { "type": "integer", "minimum": 0 } }
+              },
+              "cost": { "type": "number", "minimum": 0, "description": "Tokens × the provider's prices." },
               "fields": { "type": "object", "additionalProperties": { "enum": ["llm", "parser"] } },
               "rejected": {
                 "type": "array",

@@ -97,11 +97,7 @@ extension ResultStage {
         if let receipt = llm.receipt { result.receipt = receipt }
         if let pantry = llm.pantry { result.pantry = pantry }
         result.llm = DocumentResult.LLMContribution(
-            answers: llm.answers.map {
-                .init(
-                    target: $0.target, prompt: $0.prompt, provider: $0.provider, model: $0.model, cached: $0.cached,
-                    fields: $0.fields, rejected: $0.rejected)
-            })
+            answers: llm.answers)
     }
 }
 
@@ -141,21 +137,9 @@ public struct DocumentResult: Codable, Sendable, Equatable {
         try container.encode(warnings, forKey: .warnings)
     }
 
-    /// The LLM stage's answers for this document: who answered and which fields they supplied.
+    /// The LLM stage's answers for this document: who answered, which fields they supplied, what it cost.
     public struct LLMContribution: Codable, Sendable, Equatable {
-        public struct Answer: Codable, Sendable, Equatable {
-            public var target: String
-            public var prompt: String
-            public var provider: String
-            public var model: String
-            public var cached: Bool
-            /// Field → `llm` or `parser`.
-            public var fields: [String: String]
-            /// Items the model returned that no input line holds (left out).
-            public var rejected: [String]
-        }
-
-        public var answers: [Answer]
+        public var answers: [LLMStageOutput.Answer]
     }
 
     /// Whether a person should look, and why.
