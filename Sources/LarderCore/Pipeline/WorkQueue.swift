@@ -123,6 +123,7 @@ public final class WorkQueue: @unchecked Sendable {
     private func runStages(_ document: DocumentRecord, logger: Logger) throws -> DocumentState? {
         let rows = Dictionary(try store.stages(of: document.id).map { ($0.stage, $0) }, uniquingKeysWith: { a, _ in a })
         var outputs: [String: String] = [:]
+        let decoded = DecodedOutputs()  // each earlier output decoded once for all the stages that read it
         var rerunning = false  // once one stage runs, every later stage runs too
         for (index, stage) in pipeline.stages.enumerated() {
             let row = rows[stage.name]
@@ -148,7 +149,7 @@ public final class WorkQueue: @unchecked Sendable {
                 counters.withLock { $0.stagesRun += 1 }
                 do {
                     let input = StageInput(
-                        document: document, config: config, earlierOutputs: outputs, logger: logger)
+                        document: document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
                     let output = try stage.run(input)
                     let violations = try stage.outputSchema.map {
                         try schemas.validate(json: output.json, against: $0).map(SchemaViolation.init)

@@ -36,7 +36,7 @@ public enum DocumentText {
     /// Reads `extract`'s and (when present) `ocr`'s outputs from a stage's input.
     public static func readable(_ input: StageInput) throws -> ExtractOutput {
         let extracted = try input.output(of: "extract", as: ExtractOutput.self)
-        let ocr = input.earlierOutputs["ocr"].flatMap { try? JSONDecoder().decode(OCRStageOutput.self, from: Data($0.utf8)) }
+        let ocr = input.outputIfPresent(of: "ocr", as: OCRStageOutput.self)
         return readable(extracted, ocr: ocr)
     }
 

@@ -54,9 +54,7 @@ public struct ReceiptStage: Stage {
             return try StageOutput(ReceiptStageOutput(receipt: nil, pantry: [], blocked: [], skipped: "routed as \(routed.route.rawValue)"))
         }
         let lines: [OCRLine]
-        if let ocrJSON = input.earlierOutputs["ocr"],
-            let ocr = try? JSONDecoder().decode(OCRStageOutput.self, from: Data(ocrJSON.utf8)), !ocr.skipped
-        {
+        if let ocr = input.outputIfPresent(of: "ocr", as: OCRStageOutput.self), !ocr.skipped {
             lines = ocr.lines
         } else {
             let extracted = try input.output(of: "extract", as: ExtractOutput.self)

@@ -22,7 +22,7 @@ public struct ResultStage: Stage {
         let detected = try input.output(of: "detect", as: DetectOutput.self)
         let extracted = try input.output(of: "extract", as: ExtractOutput.self)
         let routed = try input.output(of: "route", as: RouteOutput.self)
-        let ocr = input.earlierOutputs["ocr"].flatMap { try? JSONDecoder().decode(OCRStageOutput.self, from: Data($0.utf8)) }
+        let ocr = input.outputIfPresent(of: "ocr", as: OCRStageOutput.self)
         let scanned = extracted.needsOCR && !extracted.format.isImage
         // A scan is readable once OCR found text in it.
         let unread = DocumentText.readable(extracted, ocr: ocr).needsOCR

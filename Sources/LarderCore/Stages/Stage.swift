@@ -33,20 +33,55 @@ public struct StageInput: Sendable {
     /// Outputs of earlier stages, by stage name, as JSON text.
     public var earlierOutputs: [String: String]
     public var logger: Logger
+    /// Earlier outputs already decoded for this document: several stages read `extract`'s (the largest), and
+    /// each decodes it once per document, not once per stage.
+    let decoded: DecodedOutputs
 
-    public init(document: DocumentRecord, config: PipelineConfig, earlierOutputs: [String: String], logger: Logger) {
+    /// Makes a stage's input. The work queue passes one `decoded` per document to all of its stages.
+    public init(
+        document: DocumentRecord, config: PipelineConfig, earlierOutputs: [String: String], logger: Logger,
+        decoded: DecodedOutputs = DecodedOutputs()
+    ) {
         self.document = document
         self.config = config
         self.earlierOutputs = earlierOutputs
         self.logger = logger
+        self.decoded = decoded
     }
 
-    /// Decodes an earlier stage's output.
-    public func output<T: Decodable>(of stage: String, as type: T.Type) throws -> T {
+    /// Decodes an earlier stage's output (once per document and type).
+    public func output<T: Decodable & Sendable>(of stage: String, as type: T.Type) throws -> T {
         guard let text = earlierOutputs[stage] else {
             throw LarderError(.transient, "the output of stage '\(stage)' is missing", stage: stage)
         }
-        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        return try decoded.value(stage: stage, text: text) { try JSONDecoder().decode(T.self, from: Data(text.utf8)) }
+    }
+
+    /// An earlier stage's output if it is there and decodes as `T`, else nil.
+    public func outputIfPresent<T: Decodable & Sendable>(of stage: String, as type: T.Type) -> T? {
+        guard earlierOutputs[stage] != nil else { return nil }
+        return try? output(of: stage, as: type)
+    }
+}
+
+/// One document's decoded stage outputs, by stage and type, shared by its stages (see ``StageInput``). An entry is
+/// keyed by the JSON text too, so a stage that reran (new text) is decoded again.
+public final class DecodedOutputs: Sendable {
+    private struct Key: Hashable {
+        let stage: String
+        let type: ObjectIdentifier
+    }
+
+    private let entries = Locked<[Key: (text: String, value: any Sendable)]>([:])
+
+    public init() {}
+
+    func value<T: Sendable>(stage: String, text: String, decode: () throws -> T) throws -> T {
+        let key = Key(stage: stage, type: ObjectIdentifier(T.self))
+        if let entry = entries.withLock({ $0[key] }), entry.text == text, let value = entry.value as? T { return value }
+        let value = try decode()
+        entries.withLock { $0[key] = (text, value) }
+        return value
     }
 }
 
