@@ -96,8 +96,7 @@ extension ResultStage {
         if let recipes = llm.recipes { result.recipes = recipes }
         if let receipt = llm.receipt { result.receipt = receipt }
         if let pantry = llm.pantry { result.pantry = pantry }
-        result.llm = DocumentResult.LLMContribution(
-            answers: llm.answers)
+        result.llm = DocumentResult.LLMContribution(answers: llm.answers)
     }
 }
 
