@@ -18,9 +18,15 @@ public struct KeyedLines: Sendable, Hashable {
     /// The key of line index `i` (0-based): `L\(i + 1)`.
     public static func key(_ index: Int) -> String { "L\(index + 1)" }
 
+    /// The 1-based line number a key names (`L12` → 12), or nil if it is not a line key.
+    public static func number(of key: String) -> Int? {
+        guard key.hasPrefix("L"), let n = Int(key.dropFirst()), n >= 1 else { return nil }
+        return n
+    }
+
     /// The text of the line with this key, or nil if there is no such line.
     public subscript(key: String) -> String? {
-        guard key.hasPrefix("L"), let n = Int(key.dropFirst()), n >= 1, n <= lines.count else { return nil }
+        guard let n = Self.number(of: key), n <= lines.count else { return nil }
         return lines[n - 1]
     }
 

@@ -189,7 +189,7 @@ public struct StructureStage: Stage {
         var recipe = base ?? Recipe(title: "", source: source, confidence: 0)
         let merged = result.output
         func line(_ key: String?) -> SourceLine? {
-            guard let key, key.hasPrefix("L"), let n = Int(key.dropFirst()), n >= 1, n <= lines.count else { return nil }
+            guard let n = key.flatMap(KeyedLines.number), n <= lines.count else { return nil }
             return lines[n - 1]
         }
         if result.provenance["title"]?.isLLM == true, let title = merged["title"]?.stringValue {
@@ -258,7 +258,7 @@ public struct StructureStage: Stage {
         var pantry: [PantryRecord]? = nil
         if fromLLM("items"), let items = merged["items"]?.arrayValue {
             receipt.items = items.compactMap { item -> ReceiptRecord.Item? in
-                guard let key = item["line"]?.stringValue, let n = Int(key.dropFirst()),
+                guard let n = item["line"]?.stringValue.flatMap(KeyedLines.number),
                     let description = item["description"]?.stringValue
                 else { return nil }
                 return ReceiptRecord.Item(
