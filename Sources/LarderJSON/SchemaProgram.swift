@@ -189,412 +189,54 @@ struct SchemaProgram: Sendable {
         return valid
     }
 
+    /// Evaluates one keyword of `node` against `inst`: assertions report at most one message, applicators
+    /// evaluate subschemas (see SchemaProgram+Applicators.swift).
     func evalKeyword(_ kw: Keyword, _ node: SchemaNode, _ inst: JSONValue, _ ctx: inout EvalContext, _ ann: inout Annotations) -> Bool {
-        let track = trackAnnotations
         switch kw.kind {
-        case .type(let mask, let names):
-            if mask.matches(inst) { return true }
-            let expected = names.count == 1 ? names[0] : names.joined(separator: " or ")
-            fail(&ctx, node, kw.name, "expected \(expected), got \(SchemaProgram.typeDescription(inst)) \(SchemaProgram.short(inst))")
-            return false
-        case .enumeration(let values):
-            if values.contains(inst) { return true }
-            fail(&ctx, node, kw.name, "value \(SchemaProgram.short(inst)) is not one of \(SchemaProgram.short(.array(values)))")
-            return false
-        case .const(let v):
-            if v == inst { return true }
-            fail(&ctx, node, kw.name, "value \(SchemaProgram.short(inst)) must be \(SchemaProgram.short(v))")
-            return false
-        case .minimum(let m):
-            guard case .number(let n) = inst else { return true }
-            if n >= m { return true }
-            fail(&ctx, node, kw.name, "\(n) is less than the minimum \(m)")
-            return false
-        case .maximum(let m):
-            guard case .number(let n) = inst else { return true }
-            if n <= m { return true }
-            fail(&ctx, node, kw.name, "\(n) is greater than the maximum \(m)")
-            return false
-        case .exclusiveMinimum(let m):
-            guard case .number(let n) = inst else { return true }
-            if n > m { return true }
-            fail(&ctx, node, kw.name, "\(n) must be greater than \(m)")
-            return false
-        case .exclusiveMaximum(let m):
-            guard case .number(let n) = inst else { return true }
-            if n < m { return true }
-            fail(&ctx, node, kw.name, "\(n) must be less than \(m)")
-            return false
-        case .multipleOf(let m):
-            guard case .number(let n) = inst else { return true }
-            if n.isMultiple(of: m) { return true }
-            fail(&ctx, node, kw.name, "\(n) is not a multiple of \(m)")
-            return false
-        case .minLength(let m):
-            guard case .string(let s) = inst else { return true }
-            if s.utf8.count >= m && s.unicodeScalars.count >= m { return true }
-            fail(&ctx, node, kw.name, "string is shorter than \(m) character\(m == 1 ? "" : "s")")
-            return false
-        case .maxLength(let m):
-            guard case .string(let s) = inst else { return true }
-            if s.utf8.count <= m || s.unicodeScalars.count <= m { return true }
-            fail(&ctx, node, kw.name, "string is longer than \(m) character\(m == 1 ? "" : "s")")
-            return false
-        case .pattern(let re):
-            guard case .string(let s) = inst else { return true }
-            if re.matches(s) { return true }
-            fail(&ctx, node, kw.name, "string \(SchemaProgram.short(inst)) does not match pattern '\(re.source)'")
-            return false
-        case .format(let name, let assert):
-            guard assert, case .string(let s) = inst else { return true }
-            if FormatValidators.check(name, s) ?? true { return true }
-            fail(&ctx, node, kw.name, "\(SchemaProgram.short(inst)) is not a valid \(name)")
-            return false
-        case .minItems(let m):
-            guard case .array(let a) = inst else { return true }
-            if a.count >= m { return true }
-            fail(&ctx, node, kw.name, "array has \(a.count) item\(a.count == 1 ? "" : "s"), fewer than the minimum \(m)")
-            return false
-        case .maxItems(let m):
-            guard case .array(let a) = inst else { return true }
-            if a.count <= m { return true }
-            fail(&ctx, node, kw.name, "array has \(a.count) items, more than the maximum \(m)")
-            return false
-        case .uniqueItems:
-            guard case .array(let a) = inst, a.count > 1 else { return true }
-            var seen: [JSONValue: Int] = [:]
-            for (i, v) in a.enumerated() {
-                if let j = seen[v] {
-                    fail(&ctx, node, kw.name, "array items \(j) and \(i) are equal")
-                    return false
-                }
-                seen[v] = i
-            }
-            return true
-        case .minProperties(let m):
-            guard case .object(let o) = inst else { return true }
-            if o.count >= m { return true }
-            fail(&ctx, node, kw.name, "object has \(o.count) propert\(o.count == 1 ? "y" : "ies"), fewer than the minimum \(m)")
-            return false
-        case .maxProperties(let m):
-            guard case .object(let o) = inst else { return true }
-            if o.count <= m { return true }
-            fail(&ctx, node, kw.name, "object has \(o.count) properties, more than the maximum \(m)")
+        case .type, .enumeration, .const, .minimum, .maximum, .exclusiveMinimum, .exclusiveMaximum, .multipleOf,
+             .minLength, .maxLength, .pattern, .format, .minItems, .maxItems, .uniqueItems, .minProperties,
+             .maxProperties:
+            guard let message = SchemaProgram.assertionFailure(kw.kind, inst) else { return true }
+            fail(&ctx, node, kw.name, message)
             return false
         case .required(let names):
-            guard case .object(let o) = inst else { return true }
-            var ok = true
-            for n in names where o[n] == nil {
-                ok = false
-                fail(&ctx, node, kw.name, "required property '\(n)' is missing")
-                if !ctx.collect { return false }
-            }
-            return ok
+            return evalRequired(names, kw, node, inst, &ctx)
         case .dependentRequired(let deps):
-            guard case .object(let o) = inst else { return true }
-            var ok = true
-            for (k, names) in deps where o[k] != nil {
-                for n in names where o[n] == nil {
-                    ok = false
-                    fail(&ctx, node, kw.name, "property '\(n)' is required when '\(k)' is present")
-                    if !ctx.collect { return false }
-                }
-            }
-            return ok
+            return evalDependentRequired(deps, kw, node, inst, &ctx)
         case .properties(let map, _):
-            guard case .object(let o) = inst else { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            // Iterate over the smaller side.
-            for key in o.keys {
-                guard let si = map[key] else { continue }
-                if track { ann.props.insert(key) }
-                ctx.pushKW(key); ctx.pushInst(key)
-                var childAnn = Annotations()
-                let r = eval(si, o[key]!, &ctx, &childAnn)
-                ctx.popInst(); ctx.popKW()
-                if !r { ok = false; if !ctx.collect { return false } }
-            }
-            return ok
+            return evalProperties(map, kw, inst, &ctx, &ann)
         case .patternProperties(let pats):
-            guard case .object(let o) = inst else { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            for (re, si) in pats {
-                for key in o.keys where re.matches(key) {
-                    if track { ann.props.insert(key) }
-                    ctx.pushKW(re.source); ctx.pushInst(key)
-                    var childAnn = Annotations()
-                    let r = eval(si, o[key]!, &ctx, &childAnn)
-                    ctx.popInst(); ctx.popKW()
-                    if !r { ok = false; if !ctx.collect { return false } }
-                }
-            }
-            return ok
+            return evalPatternProperties(pats, kw, inst, &ctx, &ann)
         case .additionalProperties(let si, let names, let pats):
-            guard case .object(let o) = inst else { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            let isFalse = nodes[si].boolean == false
-            for key in o.keys where !names.contains(key) && !pats.contains(where: { $0.matches(key) }) {
-                if track { ann.props.insert(key) }
-                if isFalse {
-                    ctx.popKW()
-                    fail(&ctx, node, kw.name, "additional property '\(key)' is not allowed")
-                    ctx.pushKW(kw.name)
-                    ok = false
-                    if !ctx.collect { return false }
-                    continue
-                }
-                ctx.pushInst(key)
-                var childAnn = Annotations()
-                let r = eval(si, o[key]!, &ctx, &childAnn)
-                ctx.popInst()
-                if !r { ok = false; if !ctx.collect { return false } }
-            }
-            return ok
+            return evalAdditionalProperties(si, names, pats, kw, node, inst, &ctx, &ann)
         case .propertyNames(let si):
-            guard case .object(let o) = inst else { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            for key in o.keys {
-                var childAnn = Annotations()
-                let before = ctx.errors.count
-                if !eval(si, .string(key), &ctx, &childAnn) {
-                    ok = false
-                    if !ctx.collect { return false }
-                    ctx.errors.removeSubrange(before...)
-                    ctx.popKW()
-                    fail(&ctx, node, kw.name, "property name '\(key)' is invalid")
-                    ctx.pushKW(kw.name)
-                }
-            }
-            return ok
+            return evalPropertyNames(si, kw, node, inst, &ctx)
         case .prefixItems(let subs):
-            guard case .array(let a) = inst else { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            let n = min(a.count, subs.count)
-            for i in 0..<n {
-                ctx.pushKW(String(i)); ctx.pushInst(i)
-                var childAnn = Annotations()
-                let r = eval(subs[i], a[i], &ctx, &childAnn)
-                ctx.popInst(); ctx.popKW()
-                if !r { ok = false; if !ctx.collect { return false } }
-            }
-            if track { ann.itemsPrefix = max(ann.itemsPrefix, n) }
-            return ok
+            return evalPrefixItems(subs, kw, inst, &ctx, &ann)
         case .items(let si, let start):
-            guard case .array(let a) = inst else { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            let isFalse = nodes[si].boolean == false
-            if start < a.count {
-                if isFalse {
-                    ctx.popKW()
-                    fail(&ctx, node, kw.name, "array has \(a.count) items, at most \(start) allowed")
-                    ctx.pushKW(kw.name)
-                    return false
-                }
-                for i in start..<a.count {
-                    ctx.pushInst(i)
-                    var childAnn = Annotations()
-                    let r = eval(si, a[i], &ctx, &childAnn)
-                    ctx.popInst()
-                    if !r { ok = false; if !ctx.collect { return false } }
-                }
-            }
-            if track { ann.allItems = true }
-            return ok
+            return evalItems(si, start, kw, node, inst, &ctx, &ann)
         case .contains(let si, let minC, let maxC):
-            guard case .array(let a) = inst else { return true }
-            var count = 0
-            ctx.pushKW(kw.name)
-            var matched: Set<Int> = []
-            for (i, v) in a.enumerated() {
-                let before = ctx.errors.count
-                var childAnn = Annotations()
-                ctx.pushInst(i)
-                let r = eval(si, v, &ctx, &childAnn)
-                ctx.popInst()
-                if ctx.errors.count > before { ctx.errors.removeSubrange(before...) }
-                if r { count += 1; if track { matched.insert(i) } }
-                if !track, let maxC, count > maxC { break }
-                if !track, maxC == nil, count >= minC, !ctx.collect { break }
-            }
-            ctx.popKW()
-            if track { ann.itemSet.formUnion(matched) }
-            if count < minC {
-                fail(&ctx, node, kw.name, minC == 1 ? "array does not contain a matching item" : "array contains \(count) matching items, fewer than minContains \(minC)")
-                return false
-            }
-            if let maxC, count > maxC {
-                fail(&ctx, node, kw.name, "array contains more than maxContains \(maxC) matching items")
-                return false
-            }
-            return true
+            return evalContains(si, minC, maxC, kw, node, inst, &ctx, &ann)
         case .allOf(let subs):
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            for (i, s) in subs.enumerated() {
-                ctx.pushKW(String(i))
-                let r = eval(s, inst, &ctx, &ann)
-                ctx.popKW()
-                if !r { ok = false; if !ctx.collect { return false } }
-            }
-            return ok
+            return evalAllOf(subs, kw, inst, &ctx, &ann)
         case .anyOf(let subs):
-            ctx.pushKW(kw.name)
-            var any = false
-            let before = ctx.errors.count
-            for (i, s) in subs.enumerated() {
-                var childAnn = Annotations()
-                ctx.pushKW(String(i))
-                let r = eval(s, inst, &ctx, &childAnn)
-                ctx.popKW()
-                if r {
-                    any = true
-                    if track { ann.merge(childAnn) } else { break }
-                }
-            }
-            ctx.popKW()
-            if any {
-                if ctx.errors.count > before { ctx.errors.removeSubrange(before...) }
-                return true
-            }
-            fail(&ctx, node, kw.name, "value does not match any of the \(subs.count) alternatives in anyOf")
-            return false
+            return evalAnyOf(subs, kw, node, inst, &ctx, &ann)
         case .oneOf(let subs):
-            ctx.pushKW(kw.name)
-            var matches: [Int] = []
-            let before = ctx.errors.count
-            var merged = Annotations()
-            for (i, s) in subs.enumerated() {
-                var childAnn = Annotations()
-                ctx.pushKW(String(i))
-                let r = eval(s, inst, &ctx, &childAnn)
-                ctx.popKW()
-                if r {
-                    matches.append(i)
-                    if track { merged.merge(childAnn) }
-                    if matches.count > 1 && !ctx.collect { break }
-                }
-            }
-            ctx.popKW()
-            if matches.count == 1 {
-                if ctx.errors.count > before { ctx.errors.removeSubrange(before...) }
-                if track { ann.merge(merged) }
-                return true
-            }
-            if matches.isEmpty {
-                fail(&ctx, node, kw.name, "value does not match any of the \(subs.count) alternatives in oneOf")
-            } else {
-                if ctx.errors.count > before { ctx.errors.removeSubrange(before...) }
-                fail(&ctx, node, kw.name, "value matches more than one alternative in oneOf (indices \(matches.map(String.init).joined(separator: ", ")))")
-            }
-            return false
+            return evalOneOf(subs, kw, node, inst, &ctx, &ann)
         case .not(let s):
-            let before = ctx.errors.count
-            var childAnn = Annotations()
-            ctx.pushKW(kw.name)
-            let r = eval(s, inst, &ctx, &childAnn)
-            ctx.popKW()
-            if ctx.errors.count > before { ctx.errors.removeSubrange(before...) }
-            if !r { return true }
-            fail(&ctx, node, kw.name, "value must not match the schema in 'not'")
-            return false
+            return evalNot(s, kw, node, inst, &ctx)
         case .ifThenElse(let ifS, let thenS, let elseS):
-            let before = ctx.errors.count
-            var ifAnn = Annotations()
-            ctx.pushKW("if")
-            let cond = eval(ifS, inst, &ctx, &ifAnn)
-            ctx.popKW()
-            if ctx.errors.count > before { ctx.errors.removeSubrange(before...) }
-            if cond {
-                if track { ann.merge(ifAnn) }
-                guard let thenS else { return true }
-                return sub(thenS, "then", inst, &ctx, &ann)
-            } else {
-                guard let elseS else { return true }
-                return sub(elseS, "else", inst, &ctx, &ann)
-            }
+            return evalIfThenElse(ifS, thenS, elseS, inst, &ctx, &ann)
         case .dependentSchemas(let deps):
-            guard case .object(let o) = inst else { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            for (k, s) in deps where o[k] != nil {
-                ctx.pushKW(k)
-                let r = eval(s, inst, &ctx, &ann)
-                ctx.popKW()
-                if !r { ok = false; if !ctx.collect { return false } }
-            }
-            return ok
+            return evalDependentSchemas(deps, kw, inst, &ctx, &ann)
         case .ref(let target):
             return sub(target, kw.name, inst, &ctx, &ann)
         case .dynamicRef(let initial, let anchor):
-            var target = initial
-            if let anchor {
-                for r in ctx.dynScope {
-                    if let t = dynamicAnchors[r][anchor] { target = t; break }
-                }
-            }
-            return sub(target, kw.name, inst, &ctx, &ann)
+            return sub(dynamicTarget(initial, anchor, ctx), kw.name, inst, &ctx, &ann)
         case .unevaluatedProperties(let si):
-            guard case .object(let o) = inst else { return true }
-            if ann.allProps { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            let isFalse = nodes[si].boolean == false
-            for key in o.keys where !ann.props.contains(key) {
-                if isFalse {
-                    ctx.popKW()
-                    fail(&ctx, node, kw.name, "unevaluated property '\(key)' is not allowed")
-                    ctx.pushKW(kw.name)
-                    ok = false
-                    if !ctx.collect { return false }
-                    continue
-                }
-                ctx.pushInst(key)
-                var childAnn = Annotations()
-                let r = eval(si, o[key]!, &ctx, &childAnn)
-                ctx.popInst()
-                if !r { ok = false; if !ctx.collect { return false } }
-            }
-            if ok { ann.allProps = true }
-            return ok
+            return evalUnevaluatedProperties(si, kw, node, inst, &ctx, &ann)
         case .unevaluatedItems(let si):
-            guard case .array(let a) = inst else { return true }
-            if ann.allItems { return true }
-            var ok = true
-            ctx.pushKW(kw.name)
-            defer { ctx.popKW() }
-            let isFalse = nodes[si].boolean == false
-            for i in ann.itemsPrefix..<max(ann.itemsPrefix, a.count) where !ann.itemSet.contains(i) {
-                if isFalse {
-                    ctx.popKW()
-                    fail(&ctx, node, kw.name, "unevaluated item \(i) is not allowed")
-                    ctx.pushKW(kw.name)
-                    ok = false
-                    if !ctx.collect { return false }
-                    continue
-                }
-                ctx.pushInst(i)
-                var childAnn = Annotations()
-                let r = eval(si, a[i], &ctx, &childAnn)
-                ctx.popInst()
-                if !r { ok = false; if !ctx.collect { return false } }
-            }
-            if ok { ann.allItems = true }
-            return ok
+            return evalUnevaluatedItems(si, kw, node, inst, &ctx, &ann)
         }
     }
 }
