@@ -105,7 +105,9 @@ public enum PageEvaluation {
         guard let r = recipes.first else {
             return Values(title: "", ingredients: [], steps: [], yields: nil, totalMinutes: nil, recipes: 0)
         }
-        let yields = r.yields.map { y in y.servings.map { String(format: "%g", $0) } ?? y.text }
+        let yields = r.yields.map { y in
+            y.servings.map { s in String(format: "%g", s) + (y.maxServings.map { String(format: "-%g", $0) } ?? "") } ?? y.text
+        }
         var total = r.totalMinutes
         if total == nil, r.prepMinutes != nil || r.cookMinutes != nil { total = (r.prepMinutes ?? 0) + (r.cookMinutes ?? 0) }
         return Values(title: r.title, ingredients: r.allIngredients.map(\.text), steps: r.steps.map(\.text),
@@ -114,27 +116,39 @@ public enum PageEvaluation {
 
     // MARK: Scoring
 
-    /// The first number in a yield ("4 servings" → 4, "Makes 12" → 12, "1 1/2 cups" → 1.5), or `nil`.
-    static func yieldNumber(_ s: String?) -> Double? {
-        guard let s else { return nil }
-        let scanner = s.split(whereSeparator: { !($0.isNumber || $0 == "." || $0 == "/") })
-        guard let first = scanner.first(where: { $0.contains(where: \.isNumber) }) else { return nil }
-        if first.contains("/") {
-            let ab = first.split(separator: "/")
-            if ab.count == 2, let a = Double(ab[0]), let b = Double(ab[1]), b != 0 { return a / b }
+    /// The numbers a yield states: its first number, and the upper bound of a range ("8-10", "11 to 12
+    /// cookies"); empty when it has none.
+    static func yieldNumbers(_ s: String?) -> [Double] {
+        guard let s else { return [] }
+        func number(_ t: Substring) -> Double? {
+            if t.contains("/") {
+                let ab = t.split(separator: "/")
+                if ab.count == 2, let a = Double(ab[0]), let b = Double(ab[1]), b != 0 { return a / b }
+            }
+            return Double(t.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
         }
-        return Double(first.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+        let words = s.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "–" })
+        guard let i = words.firstIndex(where: { $0.first?.isNumber == true }) else { return [] }
+        let lead = words[i].prefix { $0.isNumber || $0 == "." || $0 == "/" }
+        guard let first = number(lead) else { return [] }
+        var out = [first]
+        var j = i + 1
+        if j < words.count, words[j] == "to" || words[j] == "or" { j += 1 }
+        if j < words.count, let n = number(words[j].prefix { $0.isNumber || $0 == "." || $0 == "/" }), n > first { out.append(n) }
+        return out
     }
 
     public static func score(name: String, got: Values, expected: Values) -> PageResult {
-        let gy = yieldNumber(got.yields), ey = yieldNumber(expected.yields)
+        // Right when the expected number is the read one or either end of the range read (both ends are a
+        // right reading of "8-10"); applied the same way to every reader.
+        let gy = yieldNumbers(got.yields), ey = yieldNumbers(expected.yields)
         let gt = got.totalMinutes.map { $0.rounded() }, et = expected.totalMinutes.map { $0.rounded() }
         return PageResult(
             name: name,
             titleOK: RecipeEvaluation.normalize(got.title) == RecipeEvaluation.normalize(expected.title),
             ingredientsF1: RecipeEvaluation.lineF1(got: got.ingredients, expected: expected.ingredients),
             stepsF1: RecipeEvaluation.lineF1(got: got.steps, expected: expected.steps),
-            yieldsOK: gy == ey, totalTimeOK: (gt ?? 0) == (et ?? 0), recipes: got.recipes, got: got, expected: expected)
+            yieldsOK: ey.first.map { gy.contains($0) } ?? gy.isEmpty, totalTimeOK: (gt ?? 0) == (et ?? 0), recipes: got.recipes, got: got, expected: expected)
     }
 
     public static func summary(_ results: [PageResult], seconds: Double?) -> Scores {

@@ -55,6 +55,7 @@ struct PageIndex {
     var ogTitle: String?
     var title: String?
     var h1: String?
+    var siteName: String?
     var jsonLD: [HTMLElement] = []
     var microdataRecipes: [HTMLElement] = []
 
@@ -72,6 +73,7 @@ struct PageIndex {
             let property = (e["property"] ?? e["name"] ?? "").lowercased()
             if property == "og:url", ogURL == nil, let c = e["content"], c.hasPrefix("http") { ogURL = c }
             if property == "og:title", ogTitle == nil, let c = e["content"] { ogTitle = c }
+            if property == "og:site_name", siteName == nil, let c = e["content"] { siteName = c }
         case "title":
             if title == nil { title = e.textContent }
         case "h1":
@@ -99,7 +101,8 @@ enum PageTitle {
         for raw in [index.ogTitle, index.title] {
             guard let raw else { continue }
             let full = clean(raw)
-            guard !full.isEmpty else { continue }
+            // A title that is only the site's name says nothing about the recipe.
+            guard !full.isEmpty, full.lowercased() != index.siteName.map(clean)?.lowercased() else { continue }
             if let h1, full.lowercased().contains(h1.lowercased()), h1.count >= 3 { return h1 }
             return stripSite(full)
         }

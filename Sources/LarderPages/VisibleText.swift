@@ -54,6 +54,7 @@ enum VisibleText {
         var current = ""
         var prefix = ""
         var markdown = true
+        var inItem = false
 
         mutating func flush() {
             let text = current.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
@@ -81,7 +82,14 @@ enum VisibleText {
         static func skip(_ e: HTMLElement) -> Bool { VisibleText.skipped.contains(e.name) || VisibleText.isHidden(e) }
 
         mutating func element(_ c: HTMLElement) {
+            // Inline elements add no space (as in a browser: "bowl<a>or</a>" reads "bowlor"); cells and images do.
             guard VisibleText.blocks.contains(c.name) else {
+                if c.name == "td" || c.name == "th" || c.name == "img" { current += " " }
+                walk(c)
+                return
+            }
+            // Inside a list item, nested blocks (not nested lists) stay on the item's line.
+            if inItem && c.name != "ul" && c.name != "ol" && c.name != "li" && c.name != "br" {
                 current += " "
                 walk(c)
                 current += " "
@@ -99,7 +107,10 @@ enum VisibleText {
                 blank()
             case "li", "dt", "dd":
                 flush()
+                let outer = inItem
+                inItem = true
                 walk(c)
+                inItem = outer
                 if markdown && !current.allSatisfy(\.isWhitespace) && prefix.isEmpty { prefix = "- " }
                 flush()
             case "p", "ul", "ol", "table", "blockquote", "pre", "dl":

@@ -73,7 +73,11 @@ enum JSONRecipes {
         let F = SchemaFields.self
         let title = F.text(o["name"] ?? o["headline"] ?? o["title"]) ?? ""
         let groups = F.ingredientGroups(o)
-        let (stepTexts, notes) = F.instructions(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"])
+        var (stepTexts, notes) = F.instructions(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"])
+        // One long instruction text the document itself shows as paragraphs or items: those are the steps.
+        if stepTexts.count == 1, stepTexts[0].text.count > 120, let parts = locator.split(stepTexts[0].text) {
+            stepTexts = parts.map { SchemaFields.Step(text: $0, section: stepTexts[0].section) }
+        }
         guard groups.contains(where: { !$0.lines.isEmpty }) || !stepTexts.isEmpty else { return nil }
 
         var ingredientGroups: [IngredientGroup] = []
@@ -160,6 +164,26 @@ struct LineLocator {
         let probe = String(s.prefix(24))
         let hit = probe.isEmpty ? lines.first : (lines.first { $0.text.contains(probe) } ?? lines.first)
         return Provenance(page: hit?.page ?? 1, lineStart: hit?.number ?? 1, lineEnd: hit?.number ?? 1)
+    }
+
+    /// The document lines that, in order, make up `text` (at least two, covering 80 % of it), or `nil`: how a
+    /// page shows one long schema.org instruction as its paragraphs. Markdown list and heading marks are ignored.
+    func split(_ text: String) -> [String]? {
+        let blob = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var parts: [(Range<String.Index>, String)] = []
+        for line in lines {
+            var t = Substring(line.text)
+            if t.hasPrefix("- ") { t = t.dropFirst(2) }
+            while t.hasPrefix("#") { t = t.dropFirst() }
+            let candidate = t.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard candidate.count >= 20, let r = blob.range(of: candidate) else { continue }
+            if parts.contains(where: { $0.0.overlaps(r) }) { continue }
+            parts.append((r, candidate))
+        }
+        guard parts.count >= 2 else { return nil }
+        let covered = parts.reduce(0) { $0 + $1.1.count }
+        guard Double(covered) >= 0.8 * Double(blob.count) else { return nil }
+        return parts.sorted { $0.0.lowerBound < $1.0.lowerBound }.map(\.1)
     }
 
     func findAny(_ probes: [String]) -> Provenance {

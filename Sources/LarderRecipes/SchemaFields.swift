@@ -138,8 +138,33 @@ enum SchemaFields {
         if let n = v as? NSNumber { return n.doubleValue > 0 ? n.doubleValue : nil }
         guard let s = text(v)?.uppercased(), !s.isEmpty else { return nil }
         let first = s.split(whereSeparator: { $0 == "/" }).first.map(String.init) ?? s
-        let m = Patterns.parseMinutes(first)?.0 ?? Patterns.parseMinutes(first.lowercased())?.0
+        let m = isoMinutes(first) ?? Patterns.parseMinutes(first.lowercased())?.0
         return m.flatMap { $0 > 0 ? ($0 * 100).rounded() / 100 : nil }
+    }
+
+    /// ISO 8601 duration `PnYnMnWnDTnHnMnS` (any part optional, decimals allowed) in minutes; years and months
+    /// count as 365 and 30 days. `nil` when `s` is not one.
+    static func isoMinutes(_ s: String) -> Double? {
+        guard s.hasPrefix("P"), s.count > 1 else { return nil }
+        var total = 0.0, number = "", inTime = false, any = false
+        for ch in s.dropFirst() {
+            if ch.isNumber || ch == "." || ch == "," { number.append(ch == "," ? "." : ch); continue }
+            if ch == "T" { inTime = true; continue }
+            guard let n = Double(number) else { return nil }
+            number = ""
+            any = true
+            switch (ch, inTime) {
+            case ("Y", false): total += n * 525_600
+            case ("M", false): total += n * 43_200
+            case ("W", false): total += n * 10_080
+            case ("D", false): total += n * 1_440
+            case ("H", true): total += n * 60
+            case ("M", true): total += n
+            case ("S", true): total += n / 60
+            default: return nil
+            }
+        }
+        return any && number.isEmpty ? total : nil
     }
 
     /// A yield: the most informative of a list (one with a number and a word, else one with a number).
@@ -229,7 +254,21 @@ enum SchemaFields {
             if let raw { steps += lines(raw).map { Step(text: $0, section: section) } }
         }
         visit(v ?? [], section: nil, depth: 0)
+        steps = steps.compactMap { s in
+            let t = unnumbered(s.text)
+            return t.isEmpty ? nil : Step(text: t, section: s.section)
+        }
         return (steps, tips)
+    }
+
+    static let stepNumber = try! NSRegularExpression(pattern: #"^(?:step\s*)?\d{1,2}\s*[.):]\s+(?=\S)|^step\s*\d{1,2}\s*[-–—:]?\s*"#, options: [.caseInsensitive])
+
+    /// A step's text without its own numbering ("1. Heat…", "Step 2: Stir…"): steps are numbered by position.
+    static func unnumbered(_ s: String) -> String {
+        guard let first = s.first, first.isNumber || first == "S" || first == "s" else { return s }
+        let ns = s as NSString
+        guard let m = stepNumber.firstMatch(in: s, range: NSRange(location: 0, length: ns.length)) else { return s }
+        return ns.substring(from: m.range.location + m.range.length)
     }
 }
 

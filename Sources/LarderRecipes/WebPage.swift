@@ -48,6 +48,7 @@ extension RecipeParser {
             guard var r = JSONRecipes.recipe(from: object, source: source, locator: locator, parser: self, keyLines: false)
             else { continue }
             if r.title == "Untitled recipe", let t = page.title { r.title = t }
+            r.title = Self.webTitle(r.title)
             r.source.node = origin
             r.source.url = page.url ?? r.source.url
             recipes.append(r)
@@ -58,10 +59,28 @@ extension RecipeParser {
             a.allIngredients.count + a.steps.count < b.allIngredients.count + b.steps.count
         }
         guard var r = best else { return [] }
-        if let t = page.title, !t.isEmpty { r.title = t }
+        if let t = page.title, !t.isEmpty { r.title = Self.webTitle(t) }
         r.source.format = source.format
         r.source.url = page.url
         return [r]
+    }
+
+    static let titleDecoration = try! NSRegularExpression(
+        pattern: #"^(?:recipe|recept|rezept|recette|receta|ricetta|receita)\s*[-–—:|]\s*|\s*[-–—:|]?\s*\(\d(?:[.,]\d+)?\s*/\s*\d+\)\s*$|\s*[-–—:|]\s*(?:recipe|recept|rezept|recette|receta|ricetta|receita)\s*$"#,
+        options: [.caseInsensitive])
+
+    /// A title without the decoration pages add around a recipe's name: "Recipe - ", " – Recept", a rating
+    /// "(4.8/5)".
+    static func webTitle(_ title: String) -> String {
+        var t = title
+        for _ in 0..<3 {
+            let ns = t as NSString
+            let stripped = titleDecoration.stringByReplacingMatches(in: t, range: NSRange(location: 0, length: ns.length), withTemplate: "")
+                .trimmingCharacters(in: .whitespaces)
+            if stripped == t || stripped.isEmpty { break }
+            t = stripped
+        }
+        return t
     }
 
     /// Every recipe object in the page's structured data with where it came from, duplicates (same `@id` or name)
