@@ -28,6 +28,7 @@ let package = Package(
             name: "CTesseract", pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // MARK: JSON values, JSON Pointer, JSON Patch (RFC 6902) and a JSON Schema 2020-12 validator. No dependencies.
         .target(name: "LarderJSON"),
@@ -37,6 +38,10 @@ let package = Package(
 
         // MARK: Recipe structure from a document's lines: recipes, sections, ingredients, steps, times, yields.
         .target(name: "LarderRecipes", dependencies: ["LarderIngredients"]),
+
+        // MARK: Saved web pages: libxml2's HTML parser behind an owning wrapper, then schema.org Recipe (JSON-LD,
+        // microdata) and the visible page as a `WebPage` that LarderRecipes maps; the page evaluation. No I/O.
+        .target(name: "LarderPages", dependencies: ["CLibXML2", "LarderRecipes"]),
 
         // MARK: Receipt text → store, date, items, totals; product → base ingredient; allergens; pantry items.
         // The lexicon is derived from USDA FoodData Central (public domain) and Open Food Facts (ODbL): see
@@ -72,7 +77,9 @@ let package = Package(
             exclude: ["Prompts", "Schemas"]),
 
         // MARK: The stages that call C (poppler, tesseract; libcurl through LarderLLM) and `Pipeline.standard(for:)`.
-        .target(name: "LarderNative", dependencies: ["LarderCore", "LarderOCR", "LarderLLM", "CPoppler", "CTesseract", "CCurl"]),
+        .target(
+            name: "LarderNative",
+            dependencies: ["LarderCore", "LarderOCR", "LarderLLM", "LarderPages", "CPoppler", "CTesseract", "CCurl"]),
 
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
@@ -87,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "larder-worker",
             dependencies: [
-                "LarderCore", "LarderNative", "LarderOCR", "LarderReceipts", "LarderLLM",
+                "LarderCore", "LarderNative", "LarderOCR", "LarderReceipts", "LarderLLM", "LarderPages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -99,6 +106,7 @@ let package = Package(
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
+        .testTarget(name: "LarderPagesTests", dependencies: ["LarderPages", "LarderRecipes"]),
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
         .testTarget(
             name: "LarderLLMTests",

@@ -1,13 +1,16 @@
 import Foundation
 import LarderCore
+import LarderPages
 
 /// Stage 2, `extract`: the document's text, page by page.
 ///
 /// - PDF: per-page text and font-size runs through poppler-glib (``PDFFile``). Fails on encrypted, damaged,
 ///   truncated and page-less PDFs, and on PDFs over `limits.max_pdf_pages`. A PDF with no text at all is marked
 ///   `needsOCR` (a scan).
-/// - Text, Markdown, HTML, JSON: decoded with the encoding `detect` found and normalised (line ends, NFC,
-///   odd spaces, trailing blanks) into one page. HTML is reduced to its visible text.
+/// - Text, Markdown, JSON: decoded with the encoding `detect` found and normalised (line ends, NFC, odd spaces,
+///   trailing blanks) into one page.
+/// - HTML: parsed by libxml2 (``PageReader``, in the declared charset): the page's visible text as one page (one
+///   block per line) plus its ``WebPage`` (address, title, JSON-LD and microdata), which `recipe` reads.
 /// - Images: no text yet (`needsOCR`); the OCR stage reads them.
 public struct ExtractStage: Stage {
     public let name = StageDeclaration.extract.name
@@ -23,9 +26,34 @@ public struct ExtractStage: Stage {
             return try StageOutput(Self.extractPDF(path: path, maxPages: input.config.limits.maxPDFPages))
         case .png, .jpeg, .tiff:
             return try StageOutput(ExtractOutput(format: detected.format, pages: [], needsOCR: true))
-        case .text, .markdown, .html, .json:
+        case .html:
+            return try StageOutput(Self.extractHTML(input.document, encoding: detected.encoding))
+        case .text, .markdown, .json:
             return try StageOutput(TextExtraction.extract(input.document, format: detected.format))
         }
+    }
+
+    public static func extractHTML(_ document: DocumentRecord, encoding: String?) throws -> ExtractOutput {
+        let data = try DetectStage.readRegisteredBytes(of: document)
+        let declared = encoding.flatMap { ["utf-8", "utf-16le", "utf-16be", "latin-1"].contains($0) ? nil : $0 }
+        let reading: PageReader.Reading
+        do {
+            reading = try PageReader().read(data, encoding: declared)
+        } catch .tooLarge(let size, let limit) {
+            throw LarderError(
+                .overLimit, "the page is \(size) bytes, over the HTML limit of \(limit)",
+                hint: "save the page without its embedded resources (\"HTML only\")", path: document.path)
+        } catch .tooSlow(let seconds) {
+            throw LarderError(
+                .overLimit, "reading the page took over \(Int(seconds)) s", hint: "save the page as \"HTML only\"",
+                path: document.path)
+        } catch .unreadable {
+            throw LarderError(
+                .badInput, "libxml2 found no HTML document in the file", hint: "save the page again from the browser",
+                path: document.path)
+        }
+        let page = PDFPageText(number: 1, width: 0, height: 0, text: TextNormalizer.normalize(reading.text), spans: [])
+        return ExtractOutput(format: .html, pages: [page], needsOCR: false, webPage: reading.page)
     }
 
     public static func extractPDF(path: String, maxPages: Int) throws -> ExtractOutput {

@@ -1,136 +1,197 @@
 import Foundation
 
-/// Reads recipes from JSON documents: schema.org `Recipe` objects (JSON-LD, also inside `@graph` or arrays) and
-/// recipe-scrapers style objects (`title`, `ingredients`, `instructions_list`, `yields`, `*_time` in minutes).
-/// Lines are then built and parsed by the same code as text, so every value gets the usual fields; provenance
-/// points at the first JSON line containing the value (line 1 when it cannot be found).
+/// The one place that maps schema.org `Recipe` objects (JSON-LD, also inside lists, `@graph`, a `WebPage`'s
+/// `mainEntity`; `@type` a string or a list, any case) and recipe-scrapers style objects (`title`, `ingredients`,
+/// `instructions_list`, `yields`, `*_time` in minutes) to ``Recipe``s — for JSON documents and for saved web pages
+/// (JSON-LD scripts and microdata, see ``WebPage``).
+///
+/// Fields are read directly (``SchemaFields`` reads each value kind); every ingredient line goes through the
+/// ingredient parser and every step gets its durations, temperatures and ingredients, as for text. Provenance
+/// points at the first document line holding the value (line 1 when it cannot be found).
 enum JSONRecipes {
+    /// A recipe object and its path inside the JSON value ("@graph[3]", "[0].mainEntity").
+    struct Found {
+        var object: [String: Any]
+        var path: String
+    }
+
     /// Recipe-like objects found in `text`, or `nil` when the text is not JSON or holds no recipe.
     static func objects(in text: String) -> [[String: Any]]? {
-        guard let data = text.data(using: .utf8), let root = try? JSONSerialization.jsonObject(with: data) else { return nil }
-        var found: [[String: Any]] = []
-        func visit(_ v: Any, depth: Int) {
-            guard depth < 8 else { return }
-            if let a = v as? [Any] { a.forEach { visit($0, depth: depth + 1) }; return }
-            guard let o = v as? [String: Any] else { return }
-            let type = o["@type"]
-            let types = (type as? [String]) ?? [(type as? String) ?? ""]
-            if types.contains("Recipe") || o["recipeIngredient"] != nil || (o["ingredients"] is [Any] && (o["title"] != nil || o["name"] != nil)) {
-                found.append(o)
-                return
-            }
-            if let g = o["@graph"] { visit(g, depth: depth + 1) }
-        }
-        visit(root, depth: 0)
+        guard let root = SchemaFields.jsonValue(text) else { return nil }
+        let found = find(in: root).map(\.object)
         return found.isEmpty ? nil : found
     }
 
-    static func string(_ v: Any?) -> String? {
-        if let s = v as? String { return s.trimmingCharacters(in: .whitespacesAndNewlines) }
-        if let n = v as? NSNumber { return n.stringValue }
-        if let a = v as? [Any] { return a.compactMap { string($0) }.first }
-        if let o = v as? [String: Any] { return string(o["text"] ?? o["name"]) }
-        return nil
+    /// Whether an object's `@type` (a string, a URL or a list of them) names `type`, ignoring case.
+    static func isType(_ o: [String: Any], _ type: String) -> Bool {
+        let raw = o["@type"] ?? o["type"]
+        let types = (raw as? [Any])?.compactMap { $0 as? String } ?? [(raw as? String) ?? ""]
+        return types.contains { t in
+            let last = t.split(separator: "/").last.map(String.init) ?? t
+            return last.caseInsensitiveCompare(type) == .orderedSame
+        }
     }
 
-    static func minutes(_ v: Any?) -> Double? {
-        if let n = v as? NSNumber { return n.doubleValue }
-        if let s = v as? String { return Patterns.parseMinutes(s)?.0 }
-        return nil
-    }
-
-    /// Flattens schema.org `recipeInstructions` (strings, HowToStep, HowToSection) into step texts.
-    static func steps(_ v: Any?) -> [String] {
-        if let s = v as? String {
-            return s.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    /// Every recipe object inside `root`, depth first, with its path.
+    static func find(in root: Any) -> [Found] {
+        var found: [Found] = []
+        func visit(_ v: Any, path: String, depth: Int) {
+            guard depth < 12 else { return }
+            if let a = v as? [Any] {
+                for (i, e) in a.enumerated() { visit(e, path: path + "[\(i)]", depth: depth + 1) }
+                return
+            }
+            guard let o = v as? [String: Any] else { return }
+            if isType(o, "Recipe") || o["recipeIngredient"] != nil
+                || (o["ingredients"] is [Any] && (o["title"] != nil || o["name"] != nil))
+            {
+                found.append(Found(object: o, path: path))
+                return
+            }
+            for key in ["@graph", "mainEntity", "mainEntityOfPage", "itemListElement", "item", "hasPart", "about"] {
+                if let g = o[key] { visit(g, path: path + (path.isEmpty ? "" : ".") + key, depth: depth + 1) }
+            }
         }
-        if let a = v as? [Any] { return a.flatMap { steps($0) } }
-        if let o = v as? [String: Any] {
-            if let items = o["itemListElement"] { return steps(items) }
-            if let t = string(o["text"] ?? o["name"]), !t.isEmpty { return [t] }
-        }
-        return []
-    }
-
-    /// Renders one recipe object as plain recipe text that ``RecipeParser`` reads back.
-    static func render(_ o: [String: Any]) -> String {
-        var out: [String] = [string(o["name"] ?? o["title"]) ?? "Untitled recipe", ""]
-        if let d = string(o["description"]), !d.isEmpty { out += [d, ""] }
-        if let y = string(o["recipeYield"] ?? o["yields"]), !y.isEmpty {
-            let lower = y.lowercased()
-            if ["serves", "makes", "yield", "servings"].contains(where: { lower.hasPrefix($0) }) { out.append(y) }
-            else if Double(y) != nil { out.append("Serves \(y)") } else { out.append("Yield: \(y)") }
-        }
-        for (label, keys) in [("Prep time", ["prepTime", "prep_time"]), ("Cook time", ["cookTime", "cook_time"]), ("Total time", ["totalTime", "total_time"])] {
-            if let m = keys.lazy.compactMap({ minutes(o[$0]) }).first, m > 0 { out.append("\(label): \(Int(m.rounded())) minutes") }
-        }
-        if let k = o["keywords"] {
-            let tags = (k as? [String]) ?? (string(k) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            if !tags.isEmpty { out.append("Tags: " + tags.joined(separator: ", ")) }
-        }
-        if let c = string(o["recipeCuisine"] ?? o["cuisine"]), !c.isEmpty { out.append("Cuisine: \(c)") }
-        if let c = string(o["recipeCategory"] ?? o["category"]), !c.isEmpty { out.append("Category: \(c)") }
-        out += ["", "Ingredients"]
-        let ingredients = (o["recipeIngredient"] ?? o["ingredients"]) as? [Any] ?? []
-        for i in ingredients { if let s = string(i), !s.isEmpty { out.append(s.replacingOccurrences(of: "\n", with: " ")) } }
-        out += ["", "Method"]
-        for (k, s) in steps(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"]).enumerated() {
-            out.append("\(k + 1). " + s.replacingOccurrences(of: "\n", with: " "))
-        }
-        return out.joined(separator: "\n") + "\n"
+        visit(root, path: "", depth: 0)
+        return found
     }
 
     /// Parses the JSON document in `source`; `nil` when it holds no recipe object.
     static func parse(_ source: RecipeSource, parser: RecipeParser) -> [Recipe]? {
         let text = source.lines.map(\.text).joined(separator: "\n")
-        guard let objects = objects(in: text) else { return nil }
-        return objects.flatMap { o -> [Recipe] in
-            let rendered = RecipeSource(file: source.file, sha256: source.sha256, format: "text", text: render(o))
-            return parser.parse(rendered).map { relocate($0, in: source) }
-        }
+        guard let root = SchemaFields.jsonValue(text) else { return nil }
+        let found = find(in: root)
+        guard !found.isEmpty else { return nil }
+        let locator = LineLocator(lines: source.lines)
+        return found.compactMap { recipe(from: $0.object, source: source, locator: locator, parser: parser, keyLines: true) }
     }
 
-    /// Points provenance at the JSON lines holding each value and restores the source's format.
-    static func relocate(_ recipe: Recipe, in source: RecipeSource) -> Recipe {
-        func find(_ s: String) -> Provenance {
-            let probe = String(s.prefix(24))
-            let hit = source.lines.first { $0.text.contains(probe) } ?? source.lines.first
-            return Provenance(page: hit?.page ?? 1, lineStart: hit?.number ?? 1, lineEnd: hit?.number ?? 1)
+    /// Maps one recipe object. `nil` when it has neither ingredients nor steps. With `keyLines`, recipe-level
+    /// provenance points at the line naming the key (JSON documents); otherwise at the line showing the value.
+    static func recipe(from o: [String: Any], source: RecipeSource, locator: LineLocator, parser: RecipeParser,
+                       keyLines: Bool) -> Recipe? {
+        let F = SchemaFields.self
+        let title = F.text(o["name"] ?? o["headline"] ?? o["title"]) ?? ""
+        let groups = F.ingredientGroups(o)
+        var (stepTexts, notes) = F.instructions(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"])
+        // One long instruction text the document itself shows as paragraphs or items: those are the steps.
+        if stepTexts.count == 1, stepTexts[0].text.count > 120, let parts = locator.split(stepTexts[0].text) {
+            stepTexts = parts.map { SchemaFields.Step(text: $0, section: stepTexts[0].section) }
         }
-        var r = recipe
-        r.source.format = source.format
-        r.source.pages = Array(Set(source.lines.map(\.page))).sorted()
-        if r.source.pages.isEmpty { r.source.pages = [1] }
-        func findKey(_ probes: [String]) -> Provenance {
-            for p in probes {
-                if let hit = source.lines.first(where: { $0.text.contains(p) }) {
-                    return Provenance(page: hit.page, lineStart: hit.number, lineEnd: hit.number)
-                }
+        guard groups.contains(where: { !$0.lines.isEmpty }) || !stepTexts.isEmpty else { return nil }
+
+        var ingredientGroups: [IngredientGroup] = []
+        var confidences: [Double] = []
+        for g in groups where !g.lines.isEmpty {
+            let items = g.lines.map { line -> RecipeIngredient in
+                let p = locator.find(line)
+                let d = RecipeParser.Draft(text: line, page: p.page, start: p.lineStart, end: p.lineEnd)
+                return parser.makeIngredient(d)
             }
-            return find("")
+            confidences += items.map(\.confidence)
+            ingredientGroups.append(IngredientGroup(name: g.name, ingredients: items))
         }
-        var prov: [String: Provenance] = [:]
-        for (k, _) in r.provenance {
-            switch k {
-            case "title": prov[k] = find(r.title)
-            case "description": prov[k] = find(r.description ?? "")
-            case "yields": prov[k] = findKey(["\"recipeYield\"", "\"yields\""])
-            case "prepMinutes": prov[k] = findKey(["\"prepTime\"", "\"prep_time\""])
-            case "cookMinutes": prov[k] = findKey(["\"cookTime\"", "\"cook_time\""])
-            case "totalMinutes": prov[k] = findKey(["\"totalTime\"", "\"total_time\""])
-            case "tags": prov[k] = findKey(["\"keywords\""])
-            case "cuisine": prov[k] = findKey(["\"recipeCuisine\"", "\"cuisine\""])
-            case "mealType": prov[k] = findKey(["\"recipeCategory\"", "\"category\""])
-            default: prov[k] = find("")
-            }
+        let matcher = IngredientMatcher(groups: ingredientGroups)
+        let steps = stepTexts.enumerated().map { (i, s) in
+            RecipeStep(number: i + 1, text: s.text, durations: Patterns.stepDurations(in: s.text),
+                       temperatures: Patterns.temperatures(in: s.text), ingredients: matcher.match(s.text),
+                       provenance: locator.find(s.text), section: s.section)
         }
-        r.provenance = prov
-        for g in r.ingredientGroups.indices {
-            for i in r.ingredientGroups[g].ingredients.indices {
-                r.ingredientGroups[g].ingredients[i].provenance = find(r.ingredientGroups[g].ingredients[i].text)
-            }
-        }
-        for s in r.steps.indices { r.steps[s].provenance = find(r.steps[s].text) }
+        var r = Recipe(title: title.isEmpty ? "Untitled recipe" : title, ingredientGroups: ingredientGroups, steps: steps,
+                       notes: notes, source: RecipeSourceInfo(file: source.file, sha256: source.sha256,
+                                                               pages: locator.pages, format: source.format))
+        readMeta(o, into: &r)
+        r.provenance = provenance(of: r, o, locator: locator, keyLines: keyLines)
+        let ingScore = confidences.isEmpty ? 0 : confidences.reduce(0, +) / Double(confidences.count)
+        // Structured data names every part: title and structure count fully (see RecipeParser's formula).
+        let confidence = 0.2 * (title.isEmpty ? 0.3 : 1) + 0.35 * ingScore + 0.3 * (steps.isEmpty ? 0 : 1) + 0.15
+        r.confidence = (min(1, max(0, confidence)) * 100).rounded() / 100
         return r
+    }
+
+    /// Description, yields, times, tags, cuisine, category, author, image, nutrition and URL.
+    static func readMeta(_ o: [String: Any], into r: inout Recipe) {
+        let F = SchemaFields.self
+        if let d = F.text(o["description"]), !d.isEmpty { r.description = d }
+        r.yields = F.yields(o["recipeYield"] ?? o["yield"] ?? o["yields"])
+        r.prepMinutes = F.minutes(o["prepTime"] ?? o["prep_time"])
+        r.cookMinutes = F.minutes(o["cookTime"] ?? o["cook_time"])
+        r.totalMinutes = F.minutes(o["totalTime"] ?? o["total_time"])
+        r.tags = F.list(o["keywords"])
+        r.cuisine = F.joined(o["recipeCuisine"] ?? o["cuisine"])
+        r.mealType = F.joined(o["recipeCategory"] ?? o["category"])
+        r.author = F.name(o["author"] ?? o["creator"])
+        r.image = F.url(o["image"] ?? o["thumbnailUrl"])
+        r.nutrition = F.nutrition(o["nutrition"] ?? o["nutrients"])
+        r.source.url = F.url(o["url"] ?? o["canonical_url"])
+    }
+
+    /// Where each recipe-level value came from.
+    static func provenance(of r: Recipe, _ o: [String: Any], locator: LineLocator, keyLines: Bool) -> [String: Provenance] {
+        let fields: [(String, Bool, [String], String?)] = [
+            ("title", true, [], r.title),
+            ("description", r.description != nil, [], r.description),
+            ("yields", r.yields != nil, ["recipeYield", "yields"], r.yields?.text),
+            ("prepMinutes", r.prepMinutes != nil, ["prepTime", "prep_time"], nil),
+            ("cookMinutes", r.cookMinutes != nil, ["cookTime", "cook_time"], nil),
+            ("totalMinutes", r.totalMinutes != nil, ["totalTime", "total_time"], nil),
+            ("tags", !r.tags.isEmpty, ["keywords"], nil),
+            ("cuisine", r.cuisine != nil, ["recipeCuisine", "cuisine"], r.cuisine),
+            ("mealType", r.mealType != nil, ["recipeCategory", "category"], r.mealType),
+        ]
+        var prov: [String: Provenance] = [:]
+        for (name, present, keys, value) in fields where present {
+            if keyLines, !keys.isEmpty {
+                prov[name] = locator.findAny(keys.map { "\"\($0)\"" })
+            } else {
+                prov[name] = locator.find(value ?? "")
+            }
+        }
+        return prov
+    }
+}
+
+/// Finds the first document line showing a value (by its first 24 characters), for provenance.
+struct LineLocator {
+    let lines: [SourceLine]
+
+    var pages: [Int] {
+        let p = Array(Set(lines.map(\.page))).sorted()
+        return p.isEmpty ? [1] : p
+    }
+
+    func find(_ s: String) -> Provenance {
+        let probe = String(s.prefix(24))
+        let hit = probe.isEmpty ? lines.first : (lines.first { $0.text.contains(probe) } ?? lines.first)
+        return Provenance(page: hit?.page ?? 1, lineStart: hit?.number ?? 1, lineEnd: hit?.number ?? 1)
+    }
+
+    /// The document lines that, in order, make up `text` (at least two, covering 80 % of it), or `nil`: how a
+    /// page shows one long schema.org instruction as its paragraphs. Markdown list and heading marks are ignored.
+    func split(_ text: String) -> [String]? {
+        let blob = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var parts: [(Range<String.Index>, String)] = []
+        for line in lines {
+            var t = Substring(line.text)
+            if t.hasPrefix("- ") { t = t.dropFirst(2) }
+            while t.hasPrefix("#") { t = t.dropFirst() }
+            let candidate = t.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard candidate.count >= 20, let r = blob.range(of: candidate) else { continue }
+            if parts.contains(where: { $0.0.overlaps(r) }) { continue }
+            parts.append((r, candidate))
+        }
+        guard parts.count >= 2 else { return nil }
+        let covered = parts.reduce(0) { $0 + $1.1.count }
+        guard Double(covered) >= 0.8 * Double(blob.count) else { return nil }
+        return parts.sorted { $0.0.lowerBound < $1.0.lowerBound }.map(\.1)
+    }
+
+    func findAny(_ probes: [String]) -> Provenance {
+        for p in probes {
+            if let hit = lines.first(where: { $0.text.contains(p) }) {
+                return Provenance(page: hit.page, lineStart: hit.number, lineEnd: hit.number)
+            }
+        }
+        return find("")
     }
 }

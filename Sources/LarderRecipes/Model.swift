@@ -356,16 +356,33 @@ public struct RecipeStep: Codable, Sendable, Equatable {
     public var ingredients: [StepIngredientRef]
     /// Where the step came from (for a step running onto the next page: its first page, to its last line there).
     public var provenance: Provenance
+    /// The named part of the method the step belongs to (a schema.org `HowToSection`'s name), or `nil`.
+    public var section: String? = nil
 
     /// Creates a step.
     public init(number: Int, text: String, durations: [StepDuration] = [], temperatures: [StepTemperature] = [],
-                ingredients: [StepIngredientRef] = [], provenance: Provenance) {
+                ingredients: [StepIngredientRef] = [], provenance: Provenance, section: String? = nil) {
         self.number = number
         self.text = text
         self.durations = durations
         self.temperatures = temperatures
         self.ingredients = ingredients
         self.provenance = provenance
+        self.section = section
+    }
+
+    enum CodingKeys: String, CodingKey { case number, text, durations, temperatures, ingredients, provenance, section }
+
+    /// Encodes `section` only when the step has one, so recipes without sections keep their shape.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(number, forKey: .number)
+        try c.encode(text, forKey: .text)
+        try c.encode(durations, forKey: .durations)
+        try c.encode(temperatures, forKey: .temperatures)
+        try c.encode(ingredients, forKey: .ingredients)
+        try c.encode(provenance, forKey: .provenance)
+        try c.encodeIfPresent(section, forKey: .section)
     }
 }
 
@@ -379,13 +396,33 @@ public struct RecipeSourceInfo: Codable, Sendable, Equatable {
     public var pages: [Int]
     /// The document format ("pdf", "text", "markdown"…).
     public var format: String
+    /// A saved web page's own address (`<link rel="canonical">`, `og:url`, else the schema.org `url`), or `nil`.
+    public var url: String? = nil
+    /// Which structured-data node the recipe was read from ("ld+json script 2 @graph[3]", "microdata element 812"),
+    /// or `nil` when it was read from text.
+    public var node: String? = nil
 
     /// Creates source information.
-    public init(file: String, sha256: String, pages: [Int], format: String) {
+    public init(file: String, sha256: String, pages: [Int], format: String, url: String? = nil, node: String? = nil) {
         self.file = file
         self.sha256 = sha256
         self.pages = pages
         self.format = format
+        self.url = url
+        self.node = node
+    }
+
+    enum CodingKeys: String, CodingKey { case file, sha256, pages, format, url, node }
+
+    /// Encodes `url` and `node` only when present, so recipes from files keep their shape.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(file, forKey: .file)
+        try c.encode(sha256, forKey: .sha256)
+        try c.encode(pages, forKey: .pages)
+        try c.encode(format, forKey: .format)
+        try c.encodeIfPresent(url, forKey: .url)
+        try c.encodeIfPresent(node, forKey: .node)
     }
 }
 
@@ -421,6 +458,13 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var provenance: [String: Provenance]
     /// Confidence in the whole recipe, 0–1 (see ``RecipeParser`` for how it is computed).
     public var confidence: Double
+    /// The author's name (schema.org `author`), or `nil`.
+    public var author: String? = nil
+    /// The recipe's image URL (schema.org `image`), or `nil`.
+    public var image: String? = nil
+    /// Nutrition per serving as the page states it, by schema.org `NutritionInformation` name ("calories":
+    /// "297 kcal", "fatContent": "27.5 g"…), or `nil`.
+    public var nutrition: [String: String]? = nil
 
     /// Creates a recipe.
     public init(title: String, description: String? = nil, yields: RecipeYield? = nil, prepMinutes: Double? = nil,
@@ -450,7 +494,7 @@ public struct Recipe: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, tags,
-             ingredientGroups, steps, notes, source, provenance, confidence
+             ingredientGroups, steps, notes, source, provenance, confidence, author, image, nutrition
     }
 
     /// Encodes every key, with explicit `null`s for absent optional values.
@@ -471,6 +515,10 @@ public struct Recipe: Codable, Sendable, Equatable {
         try c.encode(source, forKey: .source)
         try c.encode(provenance, forKey: .provenance)
         try c.encode(confidence, forKey: .confidence)
+        // Only web pages have these: absent keys keep other recipes' shape.
+        try c.encodeIfPresent(author, forKey: .author)
+        try c.encodeIfPresent(image, forKey: .image)
+        try c.encodeIfPresent(nutrition, forKey: .nutrition)
     }
 }
 

@@ -4,6 +4,7 @@ import LarderCore
 import LarderLLM
 import LarderNative
 import LarderOCR
+import LarderPages
 import LarderReceipts
 import Logging
 
@@ -18,7 +19,7 @@ struct LarderWorker: ParsableCommand {
         version: "larder-worker \(LarderInfo.version) ("
             + NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             + ")",
-        subcommands: [Work.self, EvalReceipts.self],
+        subcommands: [Work.self, EvalReceipts.self, EvalPages.self],
         defaultSubcommand: Work.self)
 }
 
@@ -116,6 +117,60 @@ struct EvalReceipts: ParsableCommand {
         } catch let error as ReceiptError {
             FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
             throw ExitCode(1)
+        }
+    }
+}
+
+/// `larder eval pages` runs here, where libxml2 is linked.
+struct EvalPages: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-pages", abstract: "Saved recipe page accuracy (run through `larder eval pages`).")
+
+    @Option(help: "The recipes-scraped folder (html/ and expected_json/).")
+    var data: String
+
+    @Flag var json = false
+
+    @Flag var errors = false
+
+    @Option(help: "Also score another reader's predictions: JSON {\"host/name\": {title, ingredients, instructions_list, yields, total_time}}.")
+    var predictions: String?
+
+    @Option(help: "The label of --predictions in the report.")
+    var predictionsLabel = "other"
+
+    func run() throws {
+        let cases = try PageEvaluation.cases(directory: data)
+        guard !cases.isEmpty else {
+            FileHandle.standardError.write(Data("larder: error: no pages with expected JSON under \(data)/html\n".utf8))
+            throw ExitCode(1)
+        }
+        let (results, seconds) = PageEvaluation.evaluate(cases)
+        let larder = PageEvaluation.summary(results, seconds: seconds)
+        var other: (PageEvaluation.Scores, [PageEvaluation.PageResult])?
+        if let predictions {
+            guard let data = FileManager.default.contents(atPath: predictions),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else {
+                FileHandle.standardError.write(Data("larder: error: \(predictions) is not a JSON object of predictions\n".utf8))
+                throw ExitCode(1)
+            }
+            let r = PageEvaluation.evaluate(cases, predictions: object)
+            other = (PageEvaluation.summary(r, seconds: nil), r)
+        }
+        if json {
+            if let other {
+                print("{\"larder\": \(PageEvaluation.json(larder)), \"\(predictionsLabel)\": \(PageEvaluation.json(other.0))}")
+            } else {
+                print(PageEvaluation.json(larder))
+            }
+        } else {
+            print(PageEvaluation.textReport(larder, label: "larder"))
+            if let other { print(PageEvaluation.textReport(other.0, label: predictionsLabel)) }
+        }
+        if errors {
+            print(PageEvaluation.errorReport(results))
+            if let other { print("\n# \(predictionsLabel)\n" + PageEvaluation.errorReport(other.1)) }
         }
     }
 }

@@ -7,7 +7,7 @@ import LarderRecipes
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure accuracy (and speed) on labelled data; the README quotes these figures.",
-        subcommands: [EvalIngredients.self, EvalRecipes.self, EvalReceipts.self])
+        subcommands: [EvalIngredients.self, EvalRecipes.self, EvalPages.self, EvalReceipts.self])
 }
 
 struct EvalIngredients: ParsableCommand {
@@ -133,6 +133,59 @@ struct EvalReceipts: ParsableCommand {
             if details { arguments.append("--details") }
             // The worker links tesseract, whose OpenMP threads must be limited before it starts.
             setenv("OMP_THREAD_LIMIT", "1", 1)
+            let worker = try WorkerProcess.workerExecutable()
+            let argv = arguments.map { strdup($0) } + [nil]
+            execv(worker, argv)
+            throw LarderError(
+                .configuration, "cannot start larder-worker: \(String(cString: strerror(errno)))", path: worker)
+        }
+    }
+}
+
+struct EvalPages: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pages",
+        abstract: "Saved recipe web pages: title, ingredient lines, steps, yields, total time, pages per second.",
+        discussion: """
+            Reads recipes-scraped/html/<host>/<name>.testhtml and compares the first recipe read with \
+            expected_json/<host>/<name>.json: title right (case and punctuation aside), ingredient-line and step F1 \
+            (lines lower-cased, letters and digits kept), exact (both F1s 1), yields (first number) and total time \
+            (stated, else prep + cook) right, and pages per second on one core (reading and parsing, files already \
+            in memory). --predictions scores another reader's output with the same code (scripts/compare-pages.sh). \
+            Runs in larder-worker, which links libxml2.
+            """)
+
+    @Option(help: "The shared data folder, or the recipes-scraped folder itself (default: $LARDER_SHARED_DATA, else shared/data found from the current folder up).")
+    var data: String?
+
+    @Flag(help: "Print one JSON object: pages, title, ingredients_f1, steps_f1, exact, yields, total_time, pages_per_second.")
+    var json = false
+
+    @Flag(help: "List the pages with a wrong field, with what was expected and what was read.")
+    var errors = false
+
+    @Option(help: "Also score another reader's predictions (JSON: {\"host/name\": {title, ingredients, instructions_list, yields, total_time}}).")
+    var predictions: String?
+
+    @Option(help: "The name of --predictions in the report.")
+    var predictionsLabel = "other"
+
+    func run() throws {
+        try reportingErrors {
+            let cwd = FileManager.default.currentDirectoryPath
+            guard let folder = data ?? RecipeEvaluation.locateSharedData(startingAt: cwd) else {
+                throw LarderError(
+                    .configuration, "the shared data folder was not found",
+                    hint: "pass --data DIR (the folder holding recipes-scraped) or set LARDER_SHARED_DATA")
+            }
+            let scraped = FileManager.default.fileExists(atPath: folder + "/html") ? folder : folder + "/recipes-scraped"
+            guard FileManager.default.fileExists(atPath: scraped + "/html") else {
+                throw LarderError(.configuration, "no html/ folder of saved pages here", hint: "pass --data DIR", path: scraped)
+            }
+            var arguments = ["larder-worker", "eval-pages", "--data", scraped, "--predictions-label", predictionsLabel]
+            if json { arguments.append("--json") }
+            if errors { arguments.append("--errors") }
+            if let predictions { arguments += ["--predictions", predictions] }
             let worker = try WorkerProcess.workerExecutable()
             let argv = arguments.map { strdup($0) } + [nil]
             execv(worker, argv)

@@ -565,6 +565,16 @@ enum EmbeddedSchemas {
         },
         "format": {
           "type": "string"
+        },
+        "url": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A saved web page's own address: canonical link, og:url, else the schema.org url."
+        },
+        "node": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The structured-data node the recipe was read from (an ld+json script and path, or a microdata element)."
         }
       }
     },
@@ -577,6 +587,21 @@ enum EmbeddedSchemas {
     },
     "confidence": {
       "$ref": "#/$defs/confidence"
+    },
+    "author": {
+      "type": "string",
+      "description": "The author's name (web pages: schema.org author)."
+    },
+    "image": {
+      "type": "string",
+      "description": "The recipe's image URL (web pages: schema.org image)."
+    },
+    "nutrition": {
+      "type": "object",
+      "description": "Nutrition per serving as the page states it, by schema.org NutritionInformation name (calories, fatContent, proteinContent…).",
+      "additionalProperties": {
+        "type": "string"
+      }
     }
   },
   "$defs": {
@@ -891,6 +916,11 @@ enum EmbeddedSchemas {
         },
         "provenance": {
           "$ref": "#/$defs/provenance"
+        },
+        "section": {
+          "type": "string",
+          "minLength": 1,
+          "description": "The named part of the method the step belongs to (a schema.org HowToSection's name)."
         }
       }
     }

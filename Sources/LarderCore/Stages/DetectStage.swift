@@ -6,7 +6,7 @@ import Foundation
 /// that contradicts a binary file name (HTML saved as `.pdf`), images over `limits.max_image_pixels`, and files
 /// changed since they were registered.
 public struct DetectStage: Stage {
-    public static let declaration = StageDeclaration(name: "detect", version: "detect@1")
+    public static let declaration = StageDeclaration(name: "detect", version: "detect@2")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -27,7 +27,7 @@ public struct DetectStage: Stage {
     }
 
     /// Reads the file and checks it is still the registered document.
-    static func readRegisteredBytes(of document: DocumentRecord) throws -> Data {
+    public static func readRegisteredBytes(of document: DocumentRecord) throws -> Data {
         let path = document.path
         let data: Data
         do {
@@ -87,7 +87,9 @@ public struct DetectStage: Stage {
         }
         var output = DetectOutput(format: format, mediaType: format.mediaType)
         output.encoding = decoded.encoding
-        if decoded.encoding == "latin-1" {
+        if format == .html, let declared = TextDecoding.declaredCharset(decoded.text) {
+            output.encoding = declared  // a page's own <meta charset> wins, as in a browser
+        } else if decoded.encoding == "latin-1" {
             output.warnings.append(
                 "not valid UTF-8; decoded as Latin-1 (Windows-1252): if characters look wrong, re-save the file as UTF-8")
         }
@@ -196,11 +198,22 @@ enum TextDecoding {
         return controls * 100 > sample.count
     }
 
+    /// An HTML page's declared charset (`<meta charset="…">` or `http-equiv` `charset=…`) in its first 4 KB,
+    /// lower case, or `nil`.
+    static func declaredCharset(_ text: String) -> String? {
+        let head = text.prefix(4096).lowercased()
+        guard let range = head.range(of: "charset=") else { return nil }
+        let name = head[range.upperBound...].drop { $0 == "\"" || $0 == "'" || $0 == " " }
+            .prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ":" || $0 == "." }
+        return name.isEmpty ? nil : String(name)
+    }
+
     static func classify(_ text: String, fileName: String) -> DocumentFormat {
         let trimmed = text.drop { $0.isWhitespace }
         let start = trimmed.prefix(2048).lowercased()
         if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.contains("<html")
-            || start.contains("<body") || start.contains("<head>")
+            || start.contains("<body") || start.contains("<head>") || start.contains("<head ")
+            || start.contains("<meta charset")
         {
             return .html
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LarderRecipes
 
 /// What `extract` found: one entry per page (one page for text formats).
 public struct ExtractOutput: Codable, Sendable, Equatable {
@@ -6,11 +7,14 @@ public struct ExtractOutput: Codable, Sendable, Equatable {
     public var pages: [PDFPageText]
     /// True for images and for PDFs without a text layer: only OCR can read them.
     public var needsOCR: Bool
+    /// HTML only: the page's address, title and structured data (the page text is its visible text).
+    public var webPage: WebPage?
 
-    public init(format: DocumentFormat, pages: [PDFPageText], needsOCR: Bool) {
+    public init(format: DocumentFormat, pages: [PDFPageText], needsOCR: Bool, webPage: WebPage? = nil) {
         self.format = format
         self.pages = pages
         self.needsOCR = needsOCR
+        self.webPage = webPage
     }
 
     /// All pages' text, separated by form feeds.

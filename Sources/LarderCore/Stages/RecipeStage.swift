@@ -10,7 +10,7 @@ import LarderRecipes
 /// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains. Documents routed
 /// elsewhere pass through with no recipes.
 public struct RecipeStage: Stage {
-    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@3")
+    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@4")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -28,7 +28,8 @@ public struct RecipeStage: Stage {
         let source = RecipeSource(
             file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
             format: detected.format.rawValue, lines: Self.lines(of: extracted))
-        var recipes = RecipeParser().parse(source)
+        // A saved web page: its schema.org recipes, else its visible text (``RecipeParser/parse(page:source:)``).
+        var recipes = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
         // The 16 allergens, matched on the ingredient's name (whole words: "eggplant" is not egg).
         let tagger = Self.allergens
         for r in recipes.indices {

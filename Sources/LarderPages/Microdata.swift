@@ -1,0 +1,96 @@
+import LarderRecipes
+import Foundation
+
+/// HTML microdata (`itemscope`/`itemtype`/`itemprop`) as JSON-LD objects, per the WHATWG microdata model: an
+/// item's properties are the `itemprop`s below it that are not inside a nested item; a nested item is an object.
+enum Microdata {
+    /// Properties that are lists even when the page gives one value.
+    static let listProperties: Set<String> = ["recipeIngredient", "ingredients", "recipeInstructions", "step", "itemListElement"]
+
+    static func item(_ element: HTMLElement) -> [String: Any] {
+        var object: [String: Any] = [:]
+        if let type = element["itemtype"] {
+            object["@type"] = type.split(separator: " ").map { String($0.split(separator: "/").last ?? $0) }.first ?? type
+        }
+        if let id = element["itemid"] { object["@id"] = id }
+        collect(element, into: &object)
+        return object
+    }
+
+    static func collect(_ element: HTMLElement, into object: inout [String: Any]) {
+        for case .element(let child) in element.children {
+            if let props = child["itemprop"] {
+                let value: Any = child["itemscope"] != nil ? item(child) : self.value(of: child)
+                for prop in props.split(separator: " ").map(String.init) { add(value, prop, to: &object) }
+            }
+            if child["itemscope"] == nil { collect(child, into: &object) }
+        }
+    }
+
+    static func add(_ value: Any, _ prop: String, to object: inout [String: Any]) {
+        if let s = value as? String, s.isEmpty { return }
+        if let existing = object[prop] {
+            object[prop] = ((existing as? [Any]) ?? [existing]) + [value]
+        } else {
+            object[prop] = listProperties.contains(prop) ? [value] : value
+        }
+    }
+
+    /// A property's value: the attribute the element type defines, else its text (blocks on their own lines).
+    static func value(of e: HTMLElement) -> String {
+        if let content = e["content"] { return content }
+        switch e.name {
+        case "meta": return e["content"] ?? ""
+        case "link", "a", "area": return e["href"] ?? VisibleText.blockText(e)
+        case "img", "audio", "video", "source", "embed", "iframe": return e["src"] ?? ""
+        case "time": return e["datetime"] ?? VisibleText.blockText(e)
+        case "data", "meter": return e["value"] ?? VisibleText.blockText(e)
+        default: return VisibleText.blockText(e)
+        }
+    }
+}
+
+/// Ingredient groups as recipe plugins mark them (WP Recipe Maker `wprm-recipe-ingredient-group` with a
+/// `wprm-recipe-group-name`, Tasty Recipes headings inside `tasty-recipes-ingredients`, and the generic
+/// `ingredient-group`/`ingredients-group` pattern): a list of (name, lines), added to JSON-LD recipes as
+/// `larder:ingredientGroups`, which ``RecipeParser`` uses when the lines match the recipe's own.
+enum IngredientGroupMarkup {
+    static func groups(in root: HTMLElement) -> [(name: String, lines: [String])] {
+        let containers = root.descendants { e in
+            e.classes.contains { c in
+                c == "wprm-recipe-ingredient-group" || c == "ingredient-group" || c == "ingredients-group"
+                    || c == "mv-create-ingredients-group"
+            }
+        }
+        guard containers.count > 1 else { return [] }
+        return containers.map { group in
+            let heading = group.descendants { e in
+                e.classes.contains { $0.hasSuffix("group-name") || $0 == "group-title" } || ["h2", "h3", "h4", "h5", "h6"].contains(e.name)
+            }.first
+            let items = group.descendants { $0.name == "li" }
+            return (heading.map { VisibleText.inlineText($0) } ?? "", items.map { VisibleText.inlineText($0) })
+        }
+    }
+
+    static func attach(_ groups: [(name: String, lines: [String])], to node: WebPageNode) -> WebPageNode {
+        guard node.origin.hasPrefix("ld+json"), let data = node.json.data(using: .utf8),
+            let root = try? JSONSerialization.jsonObject(with: data)
+        else { return node }
+        let marked: [[String: Any]] = groups.map { ["name": $0.name, "lines": $0.lines] }
+        func visit(_ v: Any, depth: Int) -> Any {
+            guard depth < 10 else { return v }
+            if let a = v as? [Any] { return a.map { visit($0, depth: depth + 1) } }
+            guard var o = v as? [String: Any] else { return v }
+            if o["recipeIngredient"] != nil {
+                o["larder:ingredientGroups"] = marked
+                return o
+            }
+            for (k, child) in o where child is [Any] || child is [String: Any] { o[k] = visit(child, depth: depth + 1) }
+            return o
+        }
+        guard let out = try? JSONSerialization.data(withJSONObject: visit(root, depth: 0)),
+            let text = String(data: out, encoding: .utf8)
+        else { return node }
+        return WebPageNode(json: text, origin: node.origin)
+    }
+}

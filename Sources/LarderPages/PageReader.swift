@@ -1,0 +1,128 @@
+import Foundation
+import LarderRecipes
+
+/// Reads a saved web page (bytes only; no I/O): its address, title, structured data (every JSON-LD script and
+/// every microdata `Recipe` item) and visible text, for ``RecipeParser/parse(page:source:)``.
+public struct PageReader: Sendable {
+    /// What a page holds.
+    public struct Reading: Sendable {
+        /// Address, title and structured data.
+        public var page: WebPage
+        /// The visible text, one block per line, Markdown-style (see ``VisibleText``).
+        public var text: String
+        /// The encoding the bytes were read as.
+        public var encoding: String
+    }
+
+    public var limits = HTMLDocument.Limits()
+
+    public init() {}
+
+    /// Parses `data`; `encoding` overrides the page's declared charset.
+    public func read(_ data: Data, encoding: String? = nil) throws(HTMLParseError) -> Reading {
+        let doc = try HTMLDocument.parse(data, encoding: encoding, limits: limits)
+        var index = PageIndex()
+        index.scan(doc.root)
+        var nodes: [WebPageNode] = []
+        for (n, script) in index.jsonLD.enumerated() {
+            nodes.append(WebPageNode(json: script.textContent, origin: "ld+json script \(n + 1)"))
+        }
+        for item in index.microdataRecipes {
+            let object = Microdata.item(item)
+            if let json = try? JSONSerialization.data(withJSONObject: object), let text = String(data: json, encoding: .utf8) {
+                nodes.append(WebPageNode(json: text, origin: "microdata element \(item.index) (\(item.name))"))
+            }
+        }
+        let groups = IngredientGroupMarkup.groups(in: doc.root)
+        if !groups.isEmpty { nodes = nodes.map { IngredientGroupMarkup.attach(groups, to: $0) } }
+        let page = WebPage(url: index.url, title: PageTitle.choose(index), data: nodes)
+        return Reading(page: page, text: VisibleText.lines(of: doc.root).joined(separator: "\n"), encoding: doc.encoding)
+    }
+
+    /// Reads `data` and parses its recipes: structured data first, else the visible text.
+    public func recipes(in data: Data, file: String, sha256: String, parser: RecipeParser = RecipeParser()) throws(HTMLParseError) -> [Recipe] {
+        let reading = try read(data)
+        let source = RecipeSource(file: file, sha256: sha256, format: "html", text: reading.text)
+        return parser.parse(page: reading.page, source: source)
+    }
+}
+
+/// One pass over the tree collecting what the readers need: head metadata, the first `<h1>`, JSON-LD scripts
+/// and microdata `Recipe` items.
+struct PageIndex {
+    var canonical: String?
+    var ogURL: String?
+    var ogTitle: String?
+    var title: String?
+    var h1: String?
+    var siteName: String?
+    var jsonLD: [HTMLElement] = []
+    var microdataRecipes: [HTMLElement] = []
+
+    var url: String? { canonical ?? ogURL }
+
+    mutating func scan(_ e: HTMLElement) {
+        switch e.name {
+        case "link":
+            if canonical == nil, (e["rel"] ?? "").lowercased().split(separator: " ").contains("canonical"),
+                let href = e["href"], href.hasPrefix("http")
+            {
+                canonical = href.trimmingCharacters(in: .whitespaces)
+            }
+        case "meta":
+            let property = (e["property"] ?? e["name"] ?? "").lowercased()
+            if property == "og:url", ogURL == nil, let c = e["content"], c.hasPrefix("http") { ogURL = c }
+            if property == "og:title", ogTitle == nil, let c = e["content"] { ogTitle = c }
+            if property == "og:site_name", siteName == nil, let c = e["content"] { siteName = c }
+        case "title":
+            if title == nil { title = e.textContent }
+        case "h1":
+            if h1 == nil { h1 = e.textContent }
+        case "script":
+            if (e["type"] ?? "").lowercased().contains("ld+json") { jsonLD.append(e) }
+        default:
+            break
+        }
+        if e["itemscope"] != nil, let type = e["itemtype"], type.lowercased().hasSuffix("/recipe") {
+            microdataRecipes.append(e)
+            return  // a recipe's nested items are its own
+        }
+        for case .element(let child) in e.children { scan(child) }
+    }
+}
+
+/// The page title: `og:title`, else `<title>`, else the first `<h1>`, with the site name after " | ", " - ",
+/// " – ", " — " or " :: " removed; the `<h1>` when it is the same title without decoration.
+enum PageTitle {
+    static let separators = [" | ", " – ", " — ", " - ", " :: ", " · ", " • ", " « ", " » "]
+
+    static func choose(_ index: PageIndex) -> String? {
+        let h1 = index.h1.map(clean).flatMap { $0.isEmpty ? nil : $0 }
+        for raw in [index.ogTitle, index.title] {
+            guard let raw else { continue }
+            let full = clean(raw)
+            // A title that is only the site's name says nothing about the recipe.
+            guard !full.isEmpty, full.lowercased() != index.siteName.map(clean)?.lowercased() else { continue }
+            if let h1, full.lowercased().contains(h1.lowercased()), h1.count >= 3 { return h1 }
+            return stripSite(full)
+        }
+        return h1
+    }
+
+    /// "Dan Dan Noodles | I Am A Food Blog" → "Dan Dan Noodles": the text before the last separator whose tail
+    /// is short (a site name), repeated.
+    static func stripSite(_ title: String) -> String {
+        var t = title
+        while let range = separators.compactMap({ t.range(of: $0, options: .backwards) }).max(by: { $0.lowerBound < $1.lowerBound }) {
+            let head = String(t[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+            let tail = t[range.upperBound...]
+            guard head.count >= 3, tail.count <= 40 else { break }
+            t = head
+        }
+        return t
+    }
+
+    static func clean(_ s: String) -> String {
+        s.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+
+/// Readers for the value shapes schema.org `Recipe` fields take on real pages: strings with HTML and entities
+/// escaped once or twice, lists, objects (`HowToStep`, `HowToSection`, `ItemList`, `PropertyValue`, `Person`,
+/// `ImageObject`), index-keyed objects, ISO 8601 durations and yields as numbers, strings or lists.
+enum SchemaFields {
+    // MARK: JSON
+
+    /// Parses JSON text leniently: as is, else after removing HTML comment and CDATA wrappers, raw control
+    /// characters and trailing commas (all common in hand-written JSON-LD). `nil` when it still is not JSON.
+    static func jsonValue(_ text: String) -> Any? {
+        if let v = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) { return v }
+        var t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        for wrapper in ["<!--", "-->", "//<![CDATA[", "//]]>", "<![CDATA[", "]]>"] {
+            t = t.replacingOccurrences(of: wrapper, with: "")
+        }
+        var scalars = String.UnicodeScalarView()
+        for s in t.unicodeScalars { scalars.append(s.value < 0x20 ? " " : s) }
+        t = String(scalars)
+        t = t.replacingOccurrences(of: #",\s*([\]}])"#, with: "$1", options: .regularExpression)
+        if let v = try? JSONSerialization.jsonObject(with: Data(t.utf8), options: [.fragmentsAllowed]) { return v }
+        // Several objects one after another: read them as a list.
+        let listed = "[" + t.replacingOccurrences(of: #"\}\s*\{"#, with: "},{", options: .regularExpression) + "]"
+        return try? JSONSerialization.jsonObject(with: Data(listed.utf8))
+    }
+
+    // MARK: Text
+
+    /// A clean one-line text: entities decoded until stable, tags removed, odd spaces plain, runs of white space
+    /// one space. Lists give their first text; objects their `text`, `name` or `@value`.
+    static func text(_ v: Any?) -> String? {
+        if let s = v as? String { return clean(s) }
+        if let n = v as? NSNumber { return n.stringValue }
+        if let a = v as? [Any] { return a.lazy.compactMap { text($0) }.first { !$0.isEmpty } }
+        if let o = v as? [String: Any] { return text(o["text"] ?? o["name"] ?? o["@value"] ?? o["value"]) }
+        return nil
+    }
+
+    static let tagPattern = try! NSRegularExpression(pattern: #"<[a-zA-Z/!][^>]*>"#)
+    static let blockTagPattern = try! NSRegularExpression(
+        pattern: #"<\s*(br|/p|p|/li|li|/div|div|/h[1-6]|h[1-6]|/ol|ol|/ul|ul)\b[^>]*>"#, options: [.caseInsensitive])
+
+    /// Cleans one piece of text (see ``text(_:)``).
+    static func clean(_ raw: String) -> String {
+        var s = raw
+        for _ in 0..<3 {  // "&amp;amp;" → "&amp;" → "&"
+            let decoded = Entities.decode(s)
+            if decoded == s { break }
+            s = decoded
+        }
+        if s.contains("<") { s = replace(tagPattern, in: s, with: " ") }
+        var scalars = String.UnicodeScalarView()
+        var space = true
+        for u in s.unicodeScalars {
+            switch u.value {
+            case 0xFEFF, 0x200B, 0x200C, 0x200D, 0x2060, 0x00AD: continue
+            case 0x09, 0x0A, 0x0D, 0x20, 0x00A0, 0x2007, 0x202F, 0x2000...0x200A:
+                if !space { scalars.append(" ") }
+                space = true
+            default:
+                scalars.append(u)
+                space = false
+            }
+        }
+        if scalars.last == " " { scalars.removeLast() }
+        return String(scalars)
+    }
+
+    /// Splits text that holds several items (HTML list items, paragraphs, line breaks) into clean lines.
+    static func lines(_ raw: String) -> [String] {
+        var s = raw
+        for _ in 0..<3 {
+            let decoded = Entities.decode(s)
+            if decoded == s { break }
+            s = decoded
+        }
+        if s.contains("<") { s = replace(blockTagPattern, in: s, with: "\n") }
+        return s.components(separatedBy: .newlines).map(clean).filter { !$0.isEmpty }
+    }
+
+    static func replace(_ re: NSRegularExpression, in s: String, with t: String) -> String {
+        re.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: t)
+    }
+
+    // MARK: Lists and names
+
+    /// The elements of a list, of an index-keyed object ({"0": …, "1": …}) in key order, or the value itself.
+    static func elements(_ v: Any?) -> [Any] {
+        if let a = v as? [Any] { return a }
+        if let o = v as? [String: Any], !o.isEmpty, o.keys.allSatisfy({ Int($0) != nil }) {
+            return o.keys.sorted { Int($0)! < Int($1)! }.compactMap { o[$0] }
+        }
+        return v.map { [$0] } ?? []
+    }
+
+    /// Keywords and the like: a comma-separated string or a list, each item cleaned, duplicates removed.
+    static func list(_ v: Any?) -> [String] {
+        var out: [String] = []
+        for e in elements(v) {
+            let items = (e as? String).map { $0.split(separator: ",").map(String.init) } ?? [text(e) ?? ""]
+            for i in items {
+                let c = clean(i)
+                if !c.isEmpty, !out.contains(c) { out.append(c) }
+            }
+        }
+        return out
+    }
+
+    /// A category or cuisine: the list joined with ", ", or `nil`.
+    static func joined(_ v: Any?) -> String? {
+        let l = list(v)
+        return l.isEmpty ? nil : l.joined(separator: ", ")
+    }
+
+    /// A person's or organisation's name (the first when a list).
+    static func name(_ v: Any?) -> String? {
+        for e in elements(v) {
+            if let s = e as? String, !clean(s).isEmpty { return clean(s) }
+            if let o = e as? [String: Any], let n = text(o["name"]), !n.isEmpty { return n }
+        }
+        return nil
+    }
+
+    /// A URL: a string, an `ImageObject`'s `url`/`contentUrl`, or the first of a list.
+    static func url(_ v: Any?) -> String? {
+        for e in elements(v) {
+            if let s = e as? String, !s.isEmpty { return s.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let o = e as? [String: Any], let u = url(o["url"] ?? o["contentUrl"] ?? o["@id"]) { return u }
+        }
+        return nil
+    }
+
+    // MARK: Numbers
+
+    /// Minutes in a duration: ISO 8601 (`PT1H30M`, `P0DT0H20M`), a number (minutes) or text ("1 hr 20 min");
+    /// for a range (`PT20M/PT30M`, "20-30 min") the lower bound. `nil` for zero or unreadable.
+    static func minutes(_ v: Any?) -> Double? {
+        if let n = v as? NSNumber { return n.doubleValue > 0 ? n.doubleValue : nil }
+        guard let s = text(v)?.uppercased(), !s.isEmpty else { return nil }
+        let first = s.split(whereSeparator: { $0 == "/" }).first.map(String.init) ?? s
+        let m = isoMinutes(first) ?? Patterns.parseMinutes(first.lowercased())?.0
+        return m.flatMap { $0 > 0 ? ($0 * 100).rounded() / 100 : nil }
+    }
+
+    /// ISO 8601 duration `PnYnMnWnDTnHnMnS` (any part optional, decimals allowed) in minutes; years and months
+    /// count as 365 and 30 days. `nil` when `s` is not one.
+    static func isoMinutes(_ s: String) -> Double? {
+        guard s.hasPrefix("P"), s.count > 1 else { return nil }
+        var total = 0.0, number = "", inTime = false, any = false
+        for ch in s.dropFirst() {
+            if ch.isNumber || ch == "." || ch == "," { number.append(ch == "," ? "." : ch); continue }
+            if ch == "T" { inTime = true; continue }
+            guard let n = Double(number) else { return nil }
+            number = ""
+            any = true
+            switch (ch, inTime) {
+            case ("Y", false): total += n * 525_600
+            case ("M", false): total += n * 43_200
+            case ("W", false): total += n * 10_080
+            case ("D", false): total += n * 1_440
+            case ("H", true): total += n * 60
+            case ("M", true): total += n
+            case ("S", true): total += n / 60
+            default: return nil
+            }
+        }
+        return any && number.isEmpty ? total : nil
+    }
+
+    /// A yield: the most informative of a list (one with a number and a word, else one with a number).
+    static func yields(_ v: Any?) -> RecipeYield? {
+        let candidates = elements(v).compactMap { text($0) }.filter { !$0.isEmpty }
+        let chosen = candidates.first { $0.contains(where: \.isNumber) && $0.contains(where: \.isLetter) }
+            ?? candidates.first { $0.contains(where: \.isNumber) } ?? candidates.first
+        guard let raw = chosen else { return nil }
+        if let n = Double(raw) { return n > 0 ? RecipeYield(servings: n, text: raw) : nil }
+        return Patterns.parseYieldValue(raw, text: raw)
+    }
+
+    /// Nutrition values by schema.org name, as text ("297 kcal"); `nil` when none.
+    static func nutrition(_ v: Any?) -> [String: String]? {
+        guard let o = elements(v).first as? [String: Any] else { return nil }
+        var out: [String: String] = [:]
+        for (k, value) in o where !k.hasPrefix("@") {
+            if let t = text(value), !t.isEmpty { out[k] = t }
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    // MARK: Ingredients
+
+    struct Group {
+        var name: String?
+        var lines: [String]
+    }
+
+    /// `recipeIngredient` (or `ingredients`) as a list of strings or `PropertyValue`s, or one string of lines;
+    /// groups when the page marked them (Larder's `larder:ingredientGroups`, from WP Recipe Maker / Tasty markup)
+    /// and they hold the same lines.
+    static func ingredientGroups(_ o: [String: Any]) -> [Group] {
+        var flat: [String] = []
+        for e in elements(o["recipeIngredient"] ?? o["ingredients"]) {
+            if let s = e as? String {
+                flat += s.contains("\n") || s.contains("<li") ? lines(s) : [clean(s)].filter { !$0.isEmpty }
+            } else if let item = e as? [String: Any] {
+                if let t = text(item["value"] ?? item["text"] ?? item["name"]), !t.isEmpty { flat.append(t) }
+            } else if let t = text(e), !t.isEmpty {
+                flat.append(t)
+            }
+        }
+        if let marked = o["larder:ingredientGroups"] as? [[String: Any]] {
+            let groups = marked.map { Group(name: text($0["name"]).flatMap { $0.isEmpty ? nil : $0 },
+                                            lines: elements($0["lines"]).compactMap { text($0) }.filter { !$0.isEmpty }) }
+            let all = groups.flatMap(\.lines)
+            if groups.count > 1, all.count == flat.count || flat.isEmpty { return groups }
+        }
+        return [Group(name: nil, lines: flat)]
+    }
+
+    // MARK: Instructions
+
+    struct Step {
+        var text: String
+        var section: String?
+    }
+
+    /// `recipeInstructions` flattened into steps (a `HowToSection`'s name becomes its steps' section, not a step)
+    /// and tips (`HowToTip`, which become notes).
+    static func instructions(_ v: Any?) -> ([Step], [String]) {
+        var steps: [Step] = []
+        var tips: [String] = []
+        func visit(_ v: Any, section: String?, depth: Int) {
+            guard depth < 8 else { return }
+            if let s = v as? String {
+                steps += lines(s).map { Step(text: $0, section: section) }
+                return
+            }
+            if v is [Any] || (v as? [String: Any]).map({ !$0.isEmpty && $0.keys.allSatisfy { Int($0) != nil } }) == true {
+                for e in elements(v) { visit(e, section: section, depth: depth + 1) }
+                return
+            }
+            guard let o = v as? [String: Any] else { return }
+            if JSONRecipes.isType(o, "HowToTip") {
+                if let t = text(o["text"] ?? o["name"]), !t.isEmpty { tips.append(t) }
+                return
+            }
+            if let items = o["itemListElement"] ?? o["steps"] ?? o["step"] {
+                let isSection = JSONRecipes.isType(o, "HowToSection") || JSONRecipes.isType(o, "ItemList") || o["text"] == nil
+                let name = isSection ? text(o["name"]).flatMap { $0.isEmpty ? nil : $0 } : nil
+                visit(items, section: name ?? section, depth: depth + 1)
+                return
+            }
+            let raw = (o["text"] as? String) ?? (o["description"] as? String) ?? (o["name"] as? String) ?? (o["item"] as? String)
+            if let raw { steps += lines(raw).map { Step(text: $0, section: section) } }
+        }
+        visit(v ?? [], section: nil, depth: 0)
+        steps = steps.compactMap { s in
+            let t = unnumbered(s.text)
+            return t.isEmpty ? nil : Step(text: t, section: s.section)
+        }
+        return (steps, tips)
+    }
+
+    static let stepNumber = try! NSRegularExpression(pattern: #"^(?:step\s*)?\d{1,2}\s*[.):]\s+(?=\S)|^step\s*\d{1,2}\s*[-–—:]?\s*"#, options: [.caseInsensitive])
+
+    /// A step's text without its own numbering ("1. Heat…", "Step 2: Stir…"): steps are numbered by position.
+    static func unnumbered(_ s: String) -> String {
+        guard let first = s.first, first.isNumber || first == "S" || first == "s" else { return s }
+        let ns = s as NSString
+        guard let m = stepNumber.firstMatch(in: s, range: NSRange(location: 0, length: ns.length)) else { return s }
+        return ns.substring(from: m.range.location + m.range.length)
+    }
+}
+
+/// HTML character references: numeric ones and the named ones recipe pages use.
+enum Entities {
+    static let named: [String: String] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{00A0}", "frac12": "½",
+        "frac14": "¼", "frac34": "¾", "frac13": "⅓", "frac23": "⅔", "frac18": "⅛", "deg": "°", "ndash": "–",
+        "mdash": "—", "hellip": "…", "rsquo": "’", "lsquo": "‘", "rdquo": "”", "ldquo": "“", "sbquo": "‚",
+        "bdquo": "„", "laquo": "«", "raquo": "»", "times": "×", "divide": "÷", "middot": "·", "bull": "•",
+        "copy": "©", "reg": "®", "trade": "™", "shy": "\u{00AD}", "thinsp": "\u{2009}", "ensp": "\u{2002}",
+        "emsp": "\u{2003}", "zwj": "\u{200D}", "zwnj": "\u{200C}", "prime": "′", "Prime": "″", "micro": "µ",
+        "plusmn": "±", "frasl": "⁄", "cent": "¢", "pound": "£", "euro": "€", "sup2": "²", "sup3": "³",
+        "eacute": "é", "Eacute": "É", "egrave": "è", "Egrave": "È", "ecirc": "ê", "euml": "ë", "aacute": "á",
+        "agrave": "à", "acirc": "â", "auml": "ä", "Auml": "Ä", "aring": "å", "atilde": "ã", "ccedil": "ç",
+        "Ccedil": "Ç", "iacute": "í", "igrave": "ì", "icirc": "î", "iuml": "ï", "ntilde": "ñ", "Ntilde": "Ñ",
+        "oacute": "ó", "ograve": "ò", "ocirc": "ô", "ouml": "ö", "Ouml": "Ö", "otilde": "õ", "oslash": "ø",
+        "uacute": "ú", "ugrave": "ù", "ucirc": "û", "uuml": "ü", "Uuml": "Ü", "szlig": "ß", "aelig": "æ",
+        "oelig": "œ", "iexcl": "¡", "iquest": "¿", "ordm": "º", "ordf": "ª",
+    ]
+
+    /// Decodes one level of character references (`&amp;amp;` becomes `&amp;`).
+    static func decode(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[rest.startIndex..<amp]
+            let after = rest[rest.index(after: amp)...]
+            if let semi = after.prefix(10).firstIndex(of: ";"), let value = reference(String(after[after.startIndex..<semi])) {
+                result += value
+                rest = after[after.index(after: semi)...]
+            } else {
+                result += "&"
+                rest = after
+            }
+        }
+        return result + rest
+    }
+
+    static func reference(_ name: String) -> String? {
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+            return UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init).map { String($0) }
+        }
+        if name.hasPrefix("#") { return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init).map { String($0) } }
+        return named[name]
+    }
+}

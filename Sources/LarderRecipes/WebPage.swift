@@ -1,0 +1,107 @@
+import Foundation
+
+/// What a saved web page offers a recipe reader, as `LarderPages` finds it: the page's address and title, every
+/// schema.org `Recipe` node in its structured data (JSON-LD scripts and microdata, as JSON), and its visible text.
+/// ``RecipeParser/parse(page:source:)`` turns it into recipes.
+public struct WebPage: Codable, Sendable, Equatable {
+    /// The page's own address: `<link rel="canonical">`, else `og:url`; `nil` when it has neither.
+    public var url: String?
+    /// The page title from `og:title`, `<title>` or the first `<h1>`, site name removed; `nil` when none.
+    public var title: String?
+    /// The page's structured data, in page order: each JSON-LD script, and each top-level microdata item.
+    public var data: [WebPageNode]
+
+    /// Creates a page description.
+    public init(url: String? = nil, title: String? = nil, data: [WebPageNode] = []) {
+        self.url = url
+        self.title = title
+        self.data = data
+    }
+}
+
+/// One piece of a page's structured data as JSON-LD text, and where on the page it was found.
+public struct WebPageNode: Codable, Sendable, Equatable {
+    /// The JSON text (microdata converted to JSON-LD: `itemprop`s as keys, nested items as objects).
+    public var json: String
+    /// Where it was: "ld+json script 2" or "microdata element 812 (div)".
+    public var origin: String
+
+    /// Creates a node.
+    public init(json: String, origin: String) {
+        self.json = json
+        self.origin = origin
+    }
+}
+
+extension RecipeParser {
+    /// The recipes on a saved web page. `source` holds the page's visible text, one block (heading, list item,
+    /// paragraph) per line, Markdown-style ("# " headings, "- " items), which is where provenance lines point.
+    ///
+    /// Every schema.org `Recipe` in the structured data is mapped by ``JSONRecipes``; objects with the same `@id`
+    /// or name (a page with both JSON-LD and microdata) are merged, the first found filling each field. A page
+    /// without a usable `Recipe` is read as text and its best recipe (most ingredients and steps) kept, titled
+    /// with the page title. Recipes carry the page's URL and, from structured data, the node they came from.
+    public func parse(page: WebPage, source: RecipeSource) -> [Recipe] {
+        let locator = LineLocator(lines: source.lines)
+        var recipes: [Recipe] = []
+        for (object, origin) in Self.recipeObjects(in: page) {
+            guard var r = JSONRecipes.recipe(from: object, source: source, locator: locator, parser: self, keyLines: false)
+            else { continue }
+            if r.title == "Untitled recipe", let t = page.title { r.title = t }
+            r.title = Self.webTitle(r.title)
+            r.source.node = origin
+            r.source.url = page.url ?? r.source.url
+            recipes.append(r)
+        }
+        if !recipes.isEmpty { return recipes }
+        let text = RecipeSource(file: source.file, sha256: source.sha256, format: "markdown", lines: source.lines)
+        let best = parse(text).max { a, b in
+            a.allIngredients.count + a.steps.count < b.allIngredients.count + b.steps.count
+        }
+        guard var r = best else { return [] }
+        if let t = page.title, !t.isEmpty { r.title = Self.webTitle(t) }
+        r.source.format = source.format
+        r.source.url = page.url
+        return [r]
+    }
+
+    static let titleDecoration = try! NSRegularExpression(
+        pattern: #"^(?:recipe|recept|rezept|recette|receta|ricetta|receita)\s*[-–—:|]\s*|\s*[-–—:|]?\s*\(\d(?:[.,]\d+)?\s*/\s*\d+\)\s*$|\s*[-–—:|]\s*(?:recipe|recept|rezept|recette|receta|ricetta|receita)\s*$"#,
+        options: [.caseInsensitive])
+
+    /// A title without the decoration pages add around a recipe's name: "Recipe - ", " – Recept", a rating
+    /// "(4.8/5)".
+    static func webTitle(_ title: String) -> String {
+        var t = title
+        for _ in 0..<3 {
+            let ns = t as NSString
+            let stripped = titleDecoration.stringByReplacingMatches(in: t, range: NSRange(location: 0, length: ns.length), withTemplate: "")
+                .trimmingCharacters(in: .whitespaces)
+            if stripped == t || stripped.isEmpty { break }
+            t = stripped
+        }
+        return t
+    }
+
+    /// Every recipe object in the page's structured data with where it came from, duplicates (same `@id` or name)
+    /// merged into the first.
+    static func recipeObjects(in page: WebPage) -> [([String: Any], String)] {
+        var found: [([String: Any], String)] = []
+        for node in page.data {
+            guard let root = SchemaFields.jsonValue(node.json) else { continue }
+            for f in JSONRecipes.find(in: root) {
+                let origin = f.path.isEmpty ? node.origin : node.origin + " " + f.path
+                func key(_ o: [String: Any]) -> [String] {
+                    [(o["@id"] as? String) ?? "", (SchemaFields.text(o["name"]) ?? "").lowercased()].filter { !$0.isEmpty }
+                }
+                let k = key(f.object)
+                if let i = found.firstIndex(where: { !Set(key($0.0)).isDisjoint(with: k) }) {
+                    found[i].0.merge(f.object) { first, _ in first }
+                } else {
+                    found.append((f.object, origin))
+                }
+            }
+        }
+        return found
+    }
+}
