@@ -48,7 +48,9 @@ enum SchemaFields {
             if decoded == s { break }
             s = decoded
         }
-        if s.contains("<") { s = replace(tagPattern, in: s, with: " ") }
+        if s.contains("<") {  // block tags separate words; inline ones ("<b>cheddar</b>,") do not
+            s = replace(tagPattern, in: replace(blockTagPattern, in: s, with: " "), with: "")
+        }
         var scalars = String.UnicodeScalarView()
         var space = true
         for u in s.unicodeScalars {
