@@ -214,7 +214,16 @@ enum SchemaFields {
             let groups = marked.map { Group(name: text($0["name"]).flatMap { $0.isEmpty ? nil : $0 },
                                             lines: elements($0["lines"]).compactMap { text($0) }.filter { !$0.isEmpty }) }
             let all = groups.flatMap(\.lines)
-            if groups.count > 1, all.count == flat.count || flat.isEmpty { return groups }
+            if groups.count > 1, flat.isEmpty { return groups }
+            // The page's groups partition the recipe's own lines (the markup's text may carry checkboxes or
+            // converted units, so only its names and sizes are used).
+            if groups.count > 1, all.count == flat.count {
+                var start = 0
+                return groups.map { g in
+                    defer { start += g.lines.count }
+                    return Group(name: g.name, lines: Array(flat[start..<start + g.lines.count]))
+                }
+            }
         }
         return [Group(name: nil, lines: flat)]
     }
