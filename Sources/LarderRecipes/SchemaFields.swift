@@ -235,17 +235,21 @@ enum SchemaFields {
         var section: String?
     }
 
-    /// `recipeInstructions` flattened into steps (a `HowToSection`'s name becomes its steps' section, not a step)
-    /// and tips (`HowToTip`, which become notes).
+    /// `recipeInstructions` flattened into steps and tips (`HowToTip`, which become notes). A `HowToSection`'s
+    /// name becomes its steps' section, not a step; so does a `HowToStep`'s own name when it is a heading
+    /// ("Marinate") rather than the start of its text, outside a named section. One string is split into its
+    /// lines (or HTML paragraphs and items); each item of a list, and each step's text, is one step unless it holds
+    /// an HTML list.
     static func instructions(_ v: Any?) -> ([Step], [String]) {
         var steps: [Step] = []
         var tips: [String] = []
+        func add(_ raw: String, split: Bool, section: String?) {
+            let parts = split || raw.contains("<li") ? lines(raw) : [clean(raw)]
+            steps += parts.map { Step(text: $0, section: section) }
+        }
         func visit(_ v: Any, section: String?, depth: Int) {
             guard depth < 8 else { return }
-            if let s = v as? String {
-                steps += lines(s).map { Step(text: $0, section: section) }
-                return
-            }
+            if let s = v as? String { return add(s, split: depth == 0, section: section) }
             if v is [Any] || (v as? [String: Any]).map({ !$0.isEmpty && $0.keys.allSatisfy { Int($0) != nil } }) == true {
                 for e in elements(v) { visit(e, section: section, depth: depth + 1) }
                 return
@@ -261,8 +265,9 @@ enum SchemaFields {
                 visit(items, section: name ?? section, depth: depth + 1)
                 return
             }
-            let raw = (o["text"] as? String) ?? (o["description"] as? String) ?? (o["name"] as? String) ?? (o["item"] as? String)
-            if let raw { steps += lines(raw).map { Step(text: $0, section: section) } }
+            guard let raw = (o["text"] as? String) ?? (o["description"] as? String) ?? (o["name"] as? String) ?? (o["item"] as? String)
+            else { return }
+            add(raw, split: false, section: section ?? stepHeading(o["name"], text: raw))
         }
         visit(v ?? [], section: nil, depth: 0)
         steps = steps.compactMap { s in
@@ -272,7 +277,21 @@ enum SchemaFields {
         return (steps, tips)
     }
 
-    static let stepNumber = try! NSRegularExpression(pattern: #"^(?:step\s*)?\d{1,2}\s*[.):]\s+(?=\S)|^step\s*\d{1,2}\s*[-–—:]?\s*"#, options: [.caseInsensitive])
+    static let genericStepName = try! NSRegularExpression(pattern: #"^(?:step|instruction|schritt|étape|etape|paso|passo|stap)\s*\d*$"#, options: [.caseInsensitive])
+
+    /// A `HowToStep`'s name when it heads the step ("Marinate the meat") rather than repeating the start of its
+    /// text or numbering it ("Step 2"); otherwise `nil`.
+    static func stepHeading(_ name: Any?, text raw: String) -> String? {
+        guard let name = text(name), !name.isEmpty, name.count <= 80 else { return nil }
+        let body = clean(raw)
+        let stem = name.hasSuffix(".") || name.hasSuffix("…") ? String(name.dropLast()) : name
+        if body.hasPrefix(stem) || body.lowercased().hasPrefix(stem.lowercased()) { return nil }
+        let ns = name as NSString
+        if genericStepName.firstMatch(in: name, range: NSRange(location: 0, length: ns.length)) != nil { return nil }
+        return name
+    }
+
+    static let stepNumber = try! NSRegularExpression(pattern: #"^(?:step\s*)?\d{1,2}\s*[.):]\s+(?=\p{Lu})|^step\s*\d{1,2}\s*[-–—:]?\s*"#, options: [.caseInsensitive])
 
     /// A step's text without its own numbering ("1. Heat…", "Step 2: Stir…"): steps are numbered by position.
     static func unnumbered(_ s: String) -> String {
