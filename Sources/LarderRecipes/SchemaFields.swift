@@ -284,7 +284,7 @@ enum SchemaFields {
     static func stepHeading(_ name: Any?, text raw: String) -> String? {
         guard let name = text(name), !name.isEmpty, name.count <= 80 else { return nil }
         let body = clean(raw)
-        let stem = name.hasSuffix(".") || name.hasSuffix("…") ? String(name.dropLast()) : name
+        let stem = name.trimmingCharacters(in: CharacterSet(charactersIn: ".…").union(.whitespaces))  // "Preheat the…"
         if body.hasPrefix(stem) || body.lowercased().hasPrefix(stem.lowercased()) { return nil }
         let ns = name as NSString
         if genericStepName.firstMatch(in: name, range: NSRange(location: 0, length: ns.length)) != nil { return nil }
