@@ -140,29 +140,30 @@ enum SchemaFields {
         if let n = v as? NSNumber { return n.doubleValue > 0 ? n.doubleValue : nil }
         guard let s = text(v)?.uppercased(), !s.isEmpty else { return nil }
         let first = s.split(whereSeparator: { $0 == "/" }).first.map(String.init) ?? s
-        let m = isoMinutes(first) ?? Patterns.parseMinutes(first.lowercased())?.0
+        let m = first.hasPrefix("P") ? isoMinutes(first) : Patterns.parseMinutes(first.lowercased())?.0
         return m.flatMap { $0 > 0 ? ($0 * 100).rounded() / 100 : nil }
     }
 
-    /// ISO 8601 duration `PnYnMnWnDTnHnMnS` (any part optional, decimals allowed) in minutes; years and months
-    /// count as 365 and 30 days. `nil` when `s` is not one.
+    /// ISO 8601 duration `PnYnWnDTnHnMnS` in minutes, read as pages write it: parts in any order and on either
+    /// side of the `T` ("PT0D1H0M", "P1H", "P30M": `M` is minutes, recipes take no months), empty numbers as 0
+    /// ("PTH25MS"), decimals. `nil` when `s` is not a duration or is negative ("PT-476070H19M").
     static func isoMinutes(_ s: String) -> Double? {
         guard s.hasPrefix("P"), s.count > 1 else { return nil }
-        var total = 0.0, number = "", inTime = false, any = false
+        var total = 0.0, number = "", any = false
         for ch in s.dropFirst() {
             if ch.isNumber || ch == "." || ch == "," { number.append(ch == "," ? "." : ch); continue }
-            if ch == "T" { inTime = true; continue }
-            guard let n = Double(number) else { return nil }
+            if ch == "T" { continue }
+            let n = number.isEmpty ? 0 : Double(number)
+            guard let n else { return nil }
             number = ""
             any = true
-            switch (ch, inTime) {
-            case ("Y", false): total += n * 525_600
-            case ("M", false): total += n * 43_200
-            case ("W", false): total += n * 10_080
-            case ("D", false): total += n * 1_440
-            case ("H", true): total += n * 60
-            case ("M", true): total += n
-            case ("S", true): total += n / 60
+            switch ch {
+            case "Y": total += n * 525_600
+            case "W": total += n * 10_080
+            case "D": total += n * 1_440
+            case "H": total += n * 60
+            case "M": total += n
+            case "S": total += n / 60
             default: return nil
             }
         }
@@ -201,7 +202,7 @@ enum SchemaFields {
     /// and they hold the same lines.
     static func ingredientGroups(_ o: [String: Any]) -> [Group] {
         var flat: [String] = []
-        for e in elements(o["recipeIngredient"] ?? o["ingredients"]) {
+        for e in elements(o["recipeIngredient"] ?? o["ingredients"]).flatMap({ ($0 as? [Any]) ?? [$0] }) {
             if let s = e as? String {
                 flat += s.contains("\n") || s.contains("<li") ? lines(s) : [clean(s)].filter { !$0.isEmpty }
             } else if let item = e as? [String: Any] {
