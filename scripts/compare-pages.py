@@ -52,7 +52,7 @@ def main():
     seconds = time.perf_counter() - start
     with open(out, "w", encoding="utf-8") as f:
         json.dump(predictions, f, ensure_ascii=False)
-    print(f"recipe-scrapers: {len(predictions)} pages in {seconds:.1f} s = {len(predictions) / seconds:.0f} pages/s (one core)")
+    print(f"recipe-scrapers: {len(predictions)} pages in {seconds:.1f} s = {len(predictions) / seconds:.1f} pages/s (one core)")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,9 @@ LABELS = os.path.join(SAMPLES, "expected", "receipts")
 FIXED_DATE = "2026-01-01T00:00:00Z"
 
 
+from sample_pages import SAVED_PAGES  # noqa: E402  (scripts/ is on sys.path when this script runs)
+
+
 def write_text(path, text, encoding="utf-8"):
     with open(path, "w", encoding=encoding, newline="\n") as f:
         f.write(text)
@@ -613,6 +616,8 @@ def main():
     write_text(os.path.join(RECIPES, "tomato-soup.txt"), TOMATO_SOUP)
     write_text(os.path.join(RECIPES, "banana-bread.txt"), BANANA_BREAD)
     write_text(os.path.join(RECIPES, "lemon-drizzle-cake.md"), LEMON_DRIZZLE)
+    for name, html in SAVED_PAGES.items():  # saved web pages (scripts/sample_pages.py)
+        write_text(os.path.join(RECIPES, name), html)
     make_pancakes(os.path.join(RECIPES, "pancakes.pdf"))
     make_two_recipes(os.path.join(RECIPES, "two-recipes.pdf"))
     make_two_column(os.path.join(RECIPES, "two-column.pdf"))

@@ -20,7 +20,7 @@ enum Microdata {
     static func collect(_ element: HTMLElement, into object: inout [String: Any]) {
         for case .element(let child) in element.children {
             if let props = child["itemprop"] {
-                let value: Any = child["itemscope"] != nil ? item(child) : self.value(of: child)
+                let value: Any = child["itemscope"] != nil ? item(child) : self.value(of: child, inline: !props.contains("nstructions"))
                 for prop in props.split(separator: " ").map(String.init) { add(value, prop, to: &object) }
             }
             if child["itemscope"] == nil { collect(child, into: &object) }
@@ -36,7 +36,13 @@ enum Microdata {
         }
     }
 
-    /// A property's value: the attribute the element type defines, else its text (blocks on their own lines).
+    /// A property's value: the attribute the element type defines, else its text (blocks on their own lines
+    /// for instructions, on one line for everything else).
+    static func value(of e: HTMLElement, inline: Bool) -> String {
+        let value = self.value(of: e)
+        return inline ? value.split(whereSeparator: \.isNewline).joined(separator: " ") : value
+    }
+
     static func value(of e: HTMLElement) -> String {
         if let content = e["content"] { return content }
         switch e.name {

@@ -6,7 +6,8 @@ import LarderRecipes
 /// reader's predictions (a JSON file in the same shape) with the same code, for a side-by-side comparison.
 ///
 /// Per page: the title is right when it matches after ``RecipeEvaluation/normalize(_:)`` (case and punctuation
-/// aside); ingredient lines and steps are scored with ``RecipeEvaluation/lineF1(got:expected:)`` (multiset F1 of
+/// aside); ingredient lines and the method (each named section's name, then its steps, as recipe-scrapers'
+/// `instructions_list` lists them) are scored with ``RecipeEvaluation/lineF1(got:expected:)`` (multiset F1 of
 /// normalised lines); `exact` when both F1s are 1; yields are right when the first number matches (or both have
 /// none); total time is right when the minutes match (or both have none), where a reader's total is its stated
 /// total, else prep + cook (as recipe-scrapers computes it). Only the first recipe of a page is scored.
@@ -110,7 +111,15 @@ public enum PageEvaluation {
         }
         var total = r.totalMinutes
         if total == nil, r.prepMinutes != nil || r.cookMinutes != nil { total = (r.prepMinutes ?? 0) + (r.cookMinutes ?? 0) }
-        return Values(title: r.title, ingredients: r.allIngredients.map(\.text), steps: r.steps.map(\.text),
+        // The method as it reads: each named section's name, then its steps (the shape of instructions_list).
+        var method: [String] = []
+        var section: String?
+        for step in r.steps {
+            if let s = step.section, s != section { method.append(s) }
+            section = step.section
+            method.append(step.text)
+        }
+        return Values(title: r.title, ingredients: r.allIngredients.map(\.text), steps: method,
                       yields: yields, totalMinutes: total, recipes: recipes.count)
     }
 

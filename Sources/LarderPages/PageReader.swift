@@ -109,17 +109,13 @@ enum PageTitle {
         return h1
     }
 
-    /// "Dan Dan Noodles | I Am A Food Blog" → "Dan Dan Noodles": the text before the last separator whose tail
-    /// is short (a site name), repeated.
+    /// "Dan Dan Noodles | I Am A Food Blog" → "Dan Dan Noodles": the text before the last separator, when what
+    /// follows it is short (a site name).
     static func stripSite(_ title: String) -> String {
-        var t = title
-        while let range = separators.compactMap({ t.range(of: $0, options: .backwards) }).max(by: { $0.lowerBound < $1.lowerBound }) {
-            let head = String(t[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
-            let tail = t[range.upperBound...]
-            guard head.count >= 3, tail.count <= 40 else { break }
-            t = head
-        }
-        return t
+        guard let range = separators.compactMap({ title.range(of: $0, options: .backwards) }).max(by: { $0.lowerBound < $1.lowerBound })
+        else { return title }
+        let head = String(title[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+        return head.count >= 3 && title[range.upperBound...].count <= 40 ? head : title
     }
 
     static func clean(_ s: String) -> String {

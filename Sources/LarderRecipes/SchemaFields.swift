@@ -48,7 +48,9 @@ enum SchemaFields {
             if decoded == s { break }
             s = decoded
         }
-        if s.contains("<") { s = replace(tagPattern, in: s, with: " ") }
+        if s.contains("<") {  // block tags separate words; inline ones ("<b>cheddar</b>,") do not
+            s = replace(tagPattern, in: replace(blockTagPattern, in: s, with: " "), with: "")
+        }
         var scalars = String.UnicodeScalarView()
         var space = true
         for u in s.unicodeScalars {
@@ -138,29 +140,30 @@ enum SchemaFields {
         if let n = v as? NSNumber { return n.doubleValue > 0 ? n.doubleValue : nil }
         guard let s = text(v)?.uppercased(), !s.isEmpty else { return nil }
         let first = s.split(whereSeparator: { $0 == "/" }).first.map(String.init) ?? s
-        let m = isoMinutes(first) ?? Patterns.parseMinutes(first.lowercased())?.0
+        let m = first.hasPrefix("P") ? isoMinutes(first) : Patterns.parseMinutes(first.lowercased())?.0
         return m.flatMap { $0 > 0 ? ($0 * 100).rounded() / 100 : nil }
     }
 
-    /// ISO 8601 duration `PnYnMnWnDTnHnMnS` (any part optional, decimals allowed) in minutes; years and months
-    /// count as 365 and 30 days. `nil` when `s` is not one.
+    /// ISO 8601 duration `PnYnWnDTnHnMnS` in minutes, read as pages write it: parts in any order and on either
+    /// side of the `T` ("PT0D1H0M", "P1H", "P30M": `M` is minutes, recipes take no months), empty numbers as 0
+    /// ("PTH25MS"), decimals. `nil` when `s` is not a duration or is negative ("PT-476070H19M").
     static func isoMinutes(_ s: String) -> Double? {
         guard s.hasPrefix("P"), s.count > 1 else { return nil }
-        var total = 0.0, number = "", inTime = false, any = false
+        var total = 0.0, number = "", any = false
         for ch in s.dropFirst() {
             if ch.isNumber || ch == "." || ch == "," { number.append(ch == "," ? "." : ch); continue }
-            if ch == "T" { inTime = true; continue }
-            guard let n = Double(number) else { return nil }
+            if ch == "T" { continue }
+            let n = number.isEmpty ? 0 : Double(number)
+            guard let n else { return nil }
             number = ""
             any = true
-            switch (ch, inTime) {
-            case ("Y", false): total += n * 525_600
-            case ("M", false): total += n * 43_200
-            case ("W", false): total += n * 10_080
-            case ("D", false): total += n * 1_440
-            case ("H", true): total += n * 60
-            case ("M", true): total += n
-            case ("S", true): total += n / 60
+            switch ch {
+            case "Y": total += n * 525_600
+            case "W": total += n * 10_080
+            case "D": total += n * 1_440
+            case "H": total += n * 60
+            case "M": total += n
+            case "S": total += n / 60
             default: return nil
             }
         }
@@ -199,7 +202,7 @@ enum SchemaFields {
     /// and they hold the same lines.
     static func ingredientGroups(_ o: [String: Any]) -> [Group] {
         var flat: [String] = []
-        for e in elements(o["recipeIngredient"] ?? o["ingredients"]) {
+        for e in elements(o["recipeIngredient"] ?? o["ingredients"]).flatMap({ ($0 as? [Any]) ?? [$0] }) {
             if let s = e as? String {
                 flat += s.contains("\n") || s.contains("<li") ? lines(s) : [clean(s)].filter { !$0.isEmpty }
             } else if let item = e as? [String: Any] {
@@ -212,7 +215,16 @@ enum SchemaFields {
             let groups = marked.map { Group(name: text($0["name"]).flatMap { $0.isEmpty ? nil : $0 },
                                             lines: elements($0["lines"]).compactMap { text($0) }.filter { !$0.isEmpty }) }
             let all = groups.flatMap(\.lines)
-            if groups.count > 1, all.count == flat.count || flat.isEmpty { return groups }
+            if groups.count > 1, flat.isEmpty { return groups }
+            // The page's groups partition the recipe's own lines (the markup's text may carry checkboxes or
+            // converted units, so only its names and sizes are used).
+            if groups.count > 1, all.count == flat.count {
+                var start = 0
+                return groups.map { g in
+                    defer { start += g.lines.count }
+                    return Group(name: g.name, lines: Array(flat[start..<start + g.lines.count]))
+                }
+            }
         }
         return [Group(name: nil, lines: flat)]
     }
@@ -224,17 +236,21 @@ enum SchemaFields {
         var section: String?
     }
 
-    /// `recipeInstructions` flattened into steps (a `HowToSection`'s name becomes its steps' section, not a step)
-    /// and tips (`HowToTip`, which become notes).
+    /// `recipeInstructions` flattened into steps and tips (`HowToTip`, which become notes). A `HowToSection`'s
+    /// name becomes its steps' section, not a step; so does a `HowToStep`'s own name when it is a heading
+    /// ("Marinate") rather than the start of its text, outside a named section. One string is split into its
+    /// lines (or HTML paragraphs and items); each item of a list, and each step's text, is one step unless it holds
+    /// an HTML list.
     static func instructions(_ v: Any?) -> ([Step], [String]) {
         var steps: [Step] = []
         var tips: [String] = []
+        func add(_ raw: String, split: Bool, section: String?) {
+            let parts = split || raw.contains("<li") ? lines(raw) : [clean(raw)]
+            steps += parts.map { Step(text: $0, section: section) }
+        }
         func visit(_ v: Any, section: String?, depth: Int) {
             guard depth < 8 else { return }
-            if let s = v as? String {
-                steps += lines(s).map { Step(text: $0, section: section) }
-                return
-            }
+            if let s = v as? String { return add(s, split: depth == 0, section: section) }
             if v is [Any] || (v as? [String: Any]).map({ !$0.isEmpty && $0.keys.allSatisfy { Int($0) != nil } }) == true {
                 for e in elements(v) { visit(e, section: section, depth: depth + 1) }
                 return
@@ -250,8 +266,9 @@ enum SchemaFields {
                 visit(items, section: name ?? section, depth: depth + 1)
                 return
             }
-            let raw = (o["text"] as? String) ?? (o["description"] as? String) ?? (o["name"] as? String) ?? (o["item"] as? String)
-            if let raw { steps += lines(raw).map { Step(text: $0, section: section) } }
+            guard let raw = (o["text"] as? String) ?? (o["description"] as? String) ?? (o["name"] as? String) ?? (o["item"] as? String)
+            else { return }
+            add(raw, split: false, section: section ?? stepHeading(o["name"], text: raw))
         }
         visit(v ?? [], section: nil, depth: 0)
         steps = steps.compactMap { s in
@@ -261,7 +278,21 @@ enum SchemaFields {
         return (steps, tips)
     }
 
-    static let stepNumber = try! NSRegularExpression(pattern: #"^(?:step\s*)?\d{1,2}\s*[.):]\s+(?=\S)|^step\s*\d{1,2}\s*[-–—:]?\s*"#, options: [.caseInsensitive])
+    static let genericStepName = try! NSRegularExpression(pattern: #"^(?:step|instruction|schritt|étape|etape|paso|passo|stap)\s*\d*$"#, options: [.caseInsensitive])
+
+    /// A `HowToStep`'s name when it heads the step ("Marinate the meat") rather than repeating the start of its
+    /// text or numbering it ("Step 2"); otherwise `nil`.
+    static func stepHeading(_ name: Any?, text raw: String) -> String? {
+        guard let name = text(name), !name.isEmpty, name.count <= 80 else { return nil }
+        let body = clean(raw)
+        let stem = name.trimmingCharacters(in: CharacterSet(charactersIn: ".…").union(.whitespaces))  // "Preheat the…"
+        if body.hasPrefix(stem) || body.lowercased().hasPrefix(stem.lowercased()) { return nil }
+        let ns = name as NSString
+        if genericStepName.firstMatch(in: name, range: NSRange(location: 0, length: ns.length)) != nil { return nil }
+        return name
+    }
+
+    static let stepNumber = try! NSRegularExpression(pattern: #"^(?:step\s*)?\d{1,2}\s*[.):]\s+(?=\p{Lu})|^step\s*\d{1,2}\s*[-–—:]?\s*"#, options: [.caseInsensitive])
 
     /// A step's text without its own numbering ("1. Heat…", "Step 2: Stir…"): steps are numbered by position.
     static func unnumbered(_ s: String) -> String {

@@ -6,9 +6,10 @@ import Testing
 enum SchemaKeys {
     static let recipe = (required: ["title", "ingredientGroups", "steps", "notes", "tags", "source", "provenance", "confidence"],
                          allowed: ["title", "description", "yields", "prepMinutes", "cookMinutes", "totalMinutes", "cuisine",
-                                   "mealType", "tags", "ingredientGroups", "steps", "notes", "source", "provenance", "confidence"])
+                                   "mealType", "tags", "ingredientGroups", "steps", "notes", "source", "provenance", "confidence",
+                                   "author", "image", "nutrition"])
     static let yields = (required: ["text"], allowed: ["servings", "maxServings", "unit", "text"])
-    static let source = (required: ["file", "sha256", "pages"], allowed: ["file", "sha256", "pages", "format"])
+    static let source = (required: ["file", "sha256", "pages"], allowed: ["file", "sha256", "pages", "format", "url", "node"])
     static let provenance = (required: ["page", "lineStart", "lineEnd"], allowed: ["page", "lineStart", "lineEnd"])
     static let group = (required: ["name", "ingredients"], allowed: ["name", "ingredients"])
     static let ingredient = (required: ["text", "quantity", "unit", "name", "optional", "alternatives", "allergens", "confidence", "provenance"],
@@ -17,7 +18,7 @@ enum SchemaKeys {
     static let quantity = (required: ["value"], allowed: ["value", "max"])
     static let amount = (required: ["quantity"], allowed: ["quantity", "unit"])
     static let step = (required: ["number", "text", "durations", "temperatures", "ingredients", "provenance"],
-                       allowed: ["number", "text", "durations", "temperatures", "ingredients", "provenance"])
+                       allowed: ["number", "text", "durations", "temperatures", "ingredients", "provenance", "section"])
     static let duration = (required: ["minutes", "text"], allowed: ["minutes", "maxMinutes", "text"])
     static let temperature = (required: ["value", "unit", "text"], allowed: ["value", "unit", "gasMark", "text"])
     static let stepIngredient = (required: ["group", "index", "name"], allowed: ["group", "index", "name"])

@@ -306,6 +306,7 @@ import Testing
         #expect(r.allIngredients.map(\.text) == ["500 g frozen peas", "1 onion, chopped", "750 ml vegetable stock"])
         #expect(r.steps.count == 2)
         #expect(r.steps[1].ingredients.map(\.name).contains("frozen peas"))
+        #expect(r.steps.map(\.section) == [nil, "Finish"])
         #expect(r.source.format == "json")
         #expect(r.allIngredients[1].provenance.lineStart == 15)
         #expect(r.provenance["title"]?.lineStart == 7)

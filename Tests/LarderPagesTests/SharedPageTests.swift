@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import LarderPages
+@testable import LarderRecipes
+
+/// shared/data/recipes-scraped, found from this file up (the same helper `larder eval` uses), or `nil`.
+let scrapedPages: String? = RecipeEvaluation.locateSharedData(startingAt: #filePath).map { $0 + "/recipes-scraped" }
+    .flatMap { FileManager.default.fileExists(atPath: $0 + "/html") ? $0 : nil }
+
+@Suite(.enabled(if: scrapedPages != nil, "shared/data/recipes-scraped/html is not beside the repository"))
+struct SharedPageTests {
+    /// A handful of pages with different shapes: JSON-LD with HowToSections and ingredient groups
+    /// (africanbites), a WordPress recipe plugin (acouplecooks, iamafoodblog), a German page (chefkoch), microdata
+    /// only (cook-talk), no structured data at all (costco).
+    @Test(arguments: ["africanbites.com/africanbites", "acouplecooks.com/acouplecooks_1", "iamafoodblog.com/iamafoodblog_1", "chefkoch.de/chefkoch", "cook-talk.com/cooktalk_1", "costco.com/costco"])
+    func pageReadsLikeItsExpectedJSON(_ name: String) throws {
+        let all = try PageEvaluation.cases(directory: scrapedPages!)
+        let c = try #require(all.first { $0.name == name })
+        let recipes = try PageReader().recipes(in: c.html, file: name, sha256: String(repeating: "0", count: 64))
+        let result = PageEvaluation.score(name: name, got: PageEvaluation.values(recipes), expected: c.expected)
+        #expect(recipes.count == 1)
+        #expect(result.titleOK, "title \(result.got.title)")
+        #expect(result.ingredientsF1 >= 0.8)
+        #expect(result.stepsF1 >= 0.8)
+        if name.hasPrefix("africanbites") {
+            #expect(recipes.first?.source.url == "https://www.africanbites.com/ghana-jollof-rice/")
+            #expect(recipes.first?.ingredientGroups.count == 3)
+            #expect(recipes.first?.nutrition?["calories"] == "771 kcal")
+        }
+    }
+
+    /// The README's figures on the 302 dev pages, with floors just below them (a regression fails the test).
+    @Test func floorsOnAllPages() throws {
+        let cases = try PageEvaluation.cases(directory: scrapedPages!)
+        #expect(cases.count >= 300)
+        let s = PageEvaluation.summary(PageEvaluation.evaluate(cases).results, seconds: nil)
+        #expect(s.title >= 0.95)
+        #expect(s.ingredients_f1 >= 0.90)
+        #expect(s.steps_f1 >= 0.86)
+        #expect(s.exact >= 0.62)
+        #expect(s.yields >= 0.93)
+        #expect(s.total_time >= 0.92)
+    }
+}
