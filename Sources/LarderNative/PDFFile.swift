@@ -20,7 +20,9 @@ final class PDFFile {
     init(path: String) throws(OpenFailure) {
         self.path = path
         var error: UnsafeMutablePointer<GError>?
-        guard let uri = g_filename_to_uri(path, nil, &error) else {
+        // A file URI needs an absolute path.
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let uri = g_filename_to_uri(absolute, nil, &error) else {
             throw .damaged(Self.consume(&error) ?? "cannot build a file URI")
         }
         defer { g_free(uri) }

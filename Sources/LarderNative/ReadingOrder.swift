@@ -55,23 +55,40 @@ enum ReadingOrder {
         for piece in pieces { starts[piece.x.rounded(), default: 0] += 1 }
         let candidates = starts.filter { $0.value >= 2 && $0.key > minX + 20 }.keys.sorted()
         for start in candidates {
-            let gutter = pieces.filter { abs($0.x.rounded() - start) < 0.5 }.map(\.x).min() ?? start
+            var gutter = pieces.filter { abs($0.x.rounded() - start) < 0.5 }.map(\.x).min() ?? start
+            // A column's hanging indent or step numbers start a little left of its body lines: move the gutter
+            // over pieces that cross it but start within 25 pt of it.
+            while let shift = pieces.filter({ $0.x < gutter - 0.5 && $0.x > gutter - 25 && $0.x + $0.width > gutter })
+                .map(\.x).min()
+            {
+                gutter = shift
+            }
             let g = gutter - 2
             let leftSide = pieces.filter { $0.x + $0.width < g }
             let rightSide = pieces.filter { $0.x >= g }
-            guard let leftTop = leftSide.map(\.y).min(), let rightTop = rightSide.map(\.y).min() else { continue }
-            let bandTop = max(leftTop, rightTop) - 1
             let crossing = pieces.filter { $0.x < g && $0.x + $0.width >= g }
-            // The band ends at the first full-width piece below its top.
-            let bandBottom = crossing.filter { $0.y > bandTop }.map(\.y).min() ?? .infinity
-            let left = leftSide.filter { $0.y >= bandTop && $0.y < bandBottom }
-            let right = rightSide.filter { $0.y >= bandTop && $0.y < bandBottom }
+            // The band: the stretch between two pieces that span the gutter holding the most lines on both sides.
+            let cuts = [-Double.infinity] + crossing.map(\.y).sorted() + [Double.infinity]
+            var chosen: (top: Double, bottom: Double, left: [PDFLine], right: [PDFLine])? = nil
+            for k in 0..<(cuts.count - 1) {
+                let top = cuts[k], bottom = cuts[k + 1]
+                let l = leftSide.filter { $0.y > top && $0.y < bottom }
+                let r = rightSide.filter { $0.y > top && $0.y < bottom }
+                if min(l.count, r.count) > min(chosen?.left.count ?? 0, chosen?.right.count ?? 0) {
+                    chosen = (top, bottom, l, r)
+                }
+            }
+            guard let band = chosen, band.left.count >= 2, band.right.count >= 2 else { continue }
+            // The band starts where both columns have started.
+            let bandTop = max(band.left.map(\.y).min()!, band.right.map(\.y).min()!) - 1
+            let left = band.left.filter { $0.y >= bandTop }
+            let right = band.right.filter { $0.y >= bandTop }
             guard left.count >= 2, right.count >= 2 else { continue }
-            // Both columns must reach into the band together (no full-width piece between their tops).
-            guard crossing.allSatisfy({ $0.y < bandTop || $0.y >= bandBottom }) else { continue }
-            // Rows of a table pair up: nearly every right piece has a left piece on its row.
-            let paired = right.filter { r in left.contains { abs($0.y - r.y) < 1.5 } }.count
-            if paired * 10 >= right.count * 9 { continue }
+            // A column of step numbers ("1", "2" beside each step) is not a column: the numbers label the rows.
+            if left.allSatisfy({ isLabel($0.text) }) { continue }
+            // Rows of a table pair up: nearly every piece of one side has a piece of the other on its row, and the
+            // left cells are narrow (quantities) or the right ones are (amounts after names).
+            if isTable(left: left, right: right) { continue }
             let score = min(left.count, right.count)
             if best == nil || score > best!.score {
                 let inBand = Set((left + right).map { PieceKey($0) })
@@ -85,6 +102,30 @@ enum ReadingOrder {
             }
         }
         return best?.split
+    }
+
+    /// A step number standing alone: "1", "12", "3.".
+    static func isLabel(_ text: String) -> Bool {
+        let t = text.hasSuffix(".") ? String(text.dropLast()) : text
+        return !t.isEmpty && t.count <= 2 && t.allSatisfy(\.isNumber)
+    }
+
+    /// Whether two sides of a gutter are the columns of one table (read row by row) rather than two columns of text
+    /// (read one after the other). A table's rows pair up across the gutter and one side's cells are narrow; two
+    /// side-by-side lists that each start with quantities ("1 tsp salt" beside "1 large eggplant") are two columns.
+    static func isTable(left: [PDFLine], right: [PDFLine]) -> Bool {
+        func pairs(_ a: [PDFLine], _ b: [PDFLine]) -> Int { a.filter { p in b.contains { abs($0.y - p.y) < 2 } }.count }
+        let pairedRight = pairs(right, left), pairedLeft = pairs(left, right)
+        let rowsPair = pairedRight * 10 >= right.count * 9 || pairedLeft * 10 >= left.count * 9
+        guard rowsPair else { return false }
+        func quantityLed(_ side: [PDFLine]) -> Bool {
+            side.filter { $0.text.first.map { $0.isNumber || "½¼¾⅓⅔⅛".contains($0) } ?? false }.count * 10 >= side.count * 8
+        }
+        let leftWidest = left.map(\.width).max() ?? 0, rightWidest = right.map(\.width).max() ?? 0
+        let narrowSide = leftWidest < 0.6 * rightWidest || rightWidest < 0.6 * leftWidest
+        if quantityLed(left) && quantityLed(right) && !narrowSide { return false }
+        // Two columns of running text also share baselines; a table has a narrow side.
+        return narrowSide || (pairedRight * 10 >= right.count * 9 && pairedLeft * 10 >= left.count * 9 && leftWidest < 200)
     }
 
     private struct PieceKey: Hashable {

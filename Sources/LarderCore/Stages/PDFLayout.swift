@@ -45,7 +45,7 @@ public enum LayoutText {
         for page in extracted.pages {
             out += "page \(page.number)  \(fmt(page.width))×\(fmt(page.height))\n"
             if page.blocks.isEmpty {
-                for line in page.lines { out += "  " + line.text + "\n" }
+                for line in page.lines { out += "  " + describe(line) + "\n" }
                 continue
             }
             for block in page.blocks { render(block, page: page, depth: 1, into: &out) }
@@ -57,10 +57,16 @@ public enum LayoutText {
         let pad = String(repeating: "  ", count: depth)
         out += "\(pad)[\(block.kind.rawValue)] \(fmt(block.x)),\(fmt(block.y)) \(fmt(block.width))×\(fmt(block.height))\n"
         for index in block.lines where page.lines.indices.contains(index) {
-            let line = page.lines[index]
-            out += "\(pad)  \(line.text)" + (line.fontSize > 0 ? "  ‹\(fmt(line.fontSize))pt\(line.bold ? " bold" : "")›" : "") + "\n"
+            out += "\(pad)  " + describe(page.lines[index]) + "\n"
         }
         for child in block.children { render(child, page: page, depth: depth + 1, into: &out) }
+    }
+
+    /// A line as `x,y size  text`.
+    private static func describe(_ line: PDFLine) -> String {
+        let position = "\(fmt(line.x)),\(fmt(line.y))".padding(toLength: 12, withPad: " ", startingAt: 0)
+        let size = (fmt(line.fontSize) + (line.bold ? "b" : "")).padding(toLength: 6, withPad: " ", startingAt: 0)
+        return position + size + line.text
     }
 
     private static func fmt(_ v: Double) -> String {

@@ -6,7 +6,7 @@ import Foundation
 /// Images are routed to receipts (receipts arrive as photos); a PDF (a scan: on its OCR text) or text is scored on recipe words
 /// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
 public struct RouteStage: Stage {
-    public static let declaration = StageDeclaration(name: "route", version: "route@2")
+    public static let declaration = StageDeclaration(name: "route", version: "route@3")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -59,6 +59,10 @@ public struct RouteStage: Stage {
         "ingredients", "method", "directions", "instructions", "preparation", "preheat", "tbsp", "tsp",
         "tablespoon", "tablespoons", "teaspoon", "teaspoons", "cup", "cups", "serves", "servings", "bake",
         "simmer", "whisk", "stir", "chopped", "oven", "yield",
+        // German, French, Italian, Spanish, Dutch section and kitchen words.
+        "zutaten", "zubereitung", "anleitung", "esslöffel", "teelöffel", "prise", "backofen", "vorheizen",
+        "ingrédients", "préparation", "cuillère", "ingredienti", "preparazione", "cucchiaio", "cucchiaino",
+        "ingredientes", "preparación", "cucharada", "ingrediënten", "bereiding", "eetlepel", "theelepel",
     ]
     private static let receiptWords = [
         "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",
