@@ -139,20 +139,58 @@ enum ReadingOrder {
         }
     }
 
-    /// Top to bottom; pieces on the same row (tops within 2 pt) joined left to right.
+    /// Top to bottom; pieces on the same row (boxes overlapping by half their height) joined left to right.
+    /// Two passes read a table's rows as a person does:
+    /// - a row holding two records side by side ("1 large  eggplant  1  tsp  salt": a second cell opening with a
+    ///   quantity after a first one that does) is a table set in two columns: its left records are read down, then
+    ///   its right ones;
+    /// - a row holding only a lower-case cell under the name column of the row above ("getrocknet") continues it.
     private static func rows(_ pieces: [PDFLine]) -> [PDFLine] {
         let sorted = pieces.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
-        var result: [PDFLine] = []
-        var row: [PDFLine] = []
+        var grouped: [[PDFLine]] = []
         for piece in sorted {
-            if let first = row.first, abs(piece.y - first.y) >= 2 {
-                result.append(merge(row.sorted { $0.x < $1.x }))
-                row = []
+            if let first = grouped.last?.first, sameRow(first, piece) {
+                grouped[grouped.count - 1].append(piece)
+            } else {
+                grouped.append([piece])
             }
-            row.append(piece)
         }
-        if !row.isEmpty { result.append(merge(row.sorted { $0.x < $1.x })) }
-        return result
+        grouped = grouped.map { $0.sorted { $0.x < $1.x } }
+        var result: [PDFLine] = []
+        var rightRecords: [PDFLine] = []
+        var previous: [PDFLine] = []
+        for row in grouped {
+            // A lower-case cell alone under a later cell of the row above continues that row.
+            if row.count == 1, let cell = row.first, cell.text.first?.isLowercase == true, previous.count > 1,
+               previous.dropFirst().contains(where: { abs($0.x - cell.x) < 3 }), let last = result.indices.last
+            {
+                result[last].text += " " + cell.text
+                continue
+            }
+            let split = row.indices.dropFirst(2).first { startsWithQuantity(row[$0].text) }
+            if let k = split, startsWithQuantity(row[0].text) {
+                result.append(merge(Array(row[..<k])))
+                rightRecords.append(merge(Array(row[k...])))
+            } else {
+                if !rightRecords.isEmpty && !startsWithQuantity(row[0].text) {
+                    result += rightRecords
+                    rightRecords = []
+                }
+                result.append(merge(row))
+            }
+            previous = row
+        }
+        return result + rightRecords
+    }
+
+    private static func sameRow(_ a: PDFLine, _ b: PDFLine) -> Bool {
+        let overlap = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+        return abs(a.y - b.y) < 2 || overlap >= 0.6 * min(a.height, b.height)
+    }
+
+    static func startsWithQuantity(_ text: String) -> Bool {
+        guard let first = text.first else { return false }
+        return first.isNumber || "½¼¾⅓⅔⅛".contains(first)
     }
 
     /// Splits one poppler line into pieces wherever two glyphs are farther apart than a wide gap.
@@ -173,17 +211,49 @@ enum ReadingOrder {
         return pieces.compactMap(line)
     }
 
-    private static func line(_ glyphs: [Glyph]) -> PDFLine? {
-        let visible = glyphs.filter { !$0.character.isWhitespace }
+    private static func line(_ original: [Glyph]) -> PDFLine? {
+        var glyphs = original
+        var visible = glyphs.filter { !$0.character.isWhitespace }
         guard !visible.isEmpty else { return nil }
-        let text = String(glyphs.map(\.character)).trimmingCharacters(in: .whitespaces)
-        let x = visible.map(\.x1).min()!
+        // A drop capital step number ("1" set two lines tall beside the step's first line) labels the step.
+        var label = ""
+        let lead = visible.prefix(while: { $0.character.isNumber })
+        if !lead.isEmpty, lead.count <= 2, lead.count < visible.count {
+            let rest = visible.dropFirst(lead.count)
+            let restSize = rest.map(\.size).sorted()[rest.count / 2]
+            if lead.allSatisfy({ $0.size >= 1.6 * restSize }) {
+                label = String(lead.map(\.character)) + ". "
+                visible = Array(rest)
+                glyphs = Array(glyphs.drop { $0.character.isNumber || $0.character.isWhitespace })
+            }
+        }
+        let text = label + fractionText(glyphs).trimmingCharacters(in: .whitespaces)
+        let x = label.isEmpty ? visible.map(\.x1).min()! : visible.map(\.x1).min()! - 20
         let y = visible.map(\.y1).min()!
         let size = visible.map(\.size).max() ?? 0
         let boldCount = visible.filter(\.bold).count
         return PDFLine(
             text: text, x: round1(x), y: round1(y), width: round1(visible.map(\.x2).max()! - x),
             height: round1(visible.map(\.y2).max()! - y), fontSize: size, bold: boldCount * 2 > visible.count)
+    }
+
+    /// The glyphs' text, with stacked fractions read as "1/8": a small digit set over another (their boxes overlap
+    /// in x, the second lower) gets a slash between them.
+    private static func fractionText(_ glyphs: [Glyph]) -> String {
+        let largest = glyphs.map(\.size).max() ?? 0
+        var text = ""
+        for (k, glyph) in glyphs.enumerated() {
+            if k > 0 {
+                let above = glyphs[k - 1]
+                if above.character.isNumber, glyph.character.isNumber, above.size < 0.85 * largest,
+                   glyph.size < 0.85 * largest, glyph.x1 < above.x2 - 0.3 * (above.x2 - above.x1), glyph.y1 > above.y1 + 1
+                {
+                    text += "/"
+                }
+            }
+            text.append(glyph.character)
+        }
+        return text
     }
 
     private static func merge(_ pieces: [PDFLine]) -> PDFLine {
