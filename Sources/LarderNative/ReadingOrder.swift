@@ -146,7 +146,7 @@ enum ReadingOrder {
     ///   its right ones;
     /// - a row holding only a lower-case cell under the name column of the row above ("getrocknet") continues it.
     private static func rows(_ pieces: [PDFLine]) -> [PDFLine] {
-        let sorted = pieces.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+        let sorted = attachDropLabels(pieces).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
         var grouped: [[PDFLine]] = []
         for piece in sorted {
             if let first = grouped.last?.first, sameRow(first, piece) {
@@ -181,6 +181,29 @@ enum ReadingOrder {
             previous = row
         }
         return result + rightRecords
+    }
+
+    /// A step number set as a drop capital (a piece of only a number, taller than the text beside it) labels the
+    /// text piece whose top is nearest its top, to its right: "1" + "Am Vortag…" → "1. Am Vortag…".
+    private static func attachDropLabels(_ pieces: [PDFLine]) -> [PDFLine] {
+        var pieces = pieces
+        let labels = pieces.indices.filter { isLabel(pieces[$0].text) }
+        var removed = Set<Int>()
+        for k in labels {
+            let label = pieces[k]
+            let candidates = pieces.indices.filter {
+                !removed.contains($0) && $0 != k && !isLabel(pieces[$0].text) && pieces[$0].x > label.x + label.width - 1
+                    && pieces[$0].x < label.x + label.width + 40 && abs(pieces[$0].y - label.y) < label.height
+                    && label.height >= 1.6 * pieces[$0].height
+            }
+            guard let target = candidates.min(by: { abs(pieces[$0].y - label.y) < abs(pieces[$1].y - label.y) }) else { continue }
+            let number = label.text.hasSuffix(".") ? label.text : label.text + "."
+            pieces[target].text = number + " " + pieces[target].text
+            pieces[target].width = round1(pieces[target].x + pieces[target].width - label.x)
+            pieces[target].x = label.x
+            removed.insert(k)
+        }
+        return pieces.indices.filter { !removed.contains($0) }.map { pieces[$0] }
     }
 
     private static func sameRow(_ a: PDFLine, _ b: PDFLine) -> Bool {
