@@ -25,18 +25,70 @@ enum ReadingOrder {
     }
 
     /// Lines in reading order, from the page's glyphs in poppler's order (line breaks are `\n` glyphs).
-    static func lines(_ glyphs: [Glyph]) -> [PDFLine] {
+    static func lines(_ glyphs: [Glyph]) -> [PDFLine] { layout(glyphs, pageHeight: 0).lines }
+
+    /// Lines in reading order and the blocks they form (see ``PDFBlock``).
+    static func layout(_ glyphs: [Glyph], pageHeight: Double) -> (lines: [PDFLine], blocks: [PDFBlock]) {
         var raw: [[Glyph]] = [[]]
         for glyph in glyphs {
             if glyph.character == "\n" { raw.append([]) } else { raw[raw.count - 1].append(glyph) }
         }
-        return order(raw.flatMap(splitAtGaps), depth: 0)
+        let nodes = order(raw.flatMap(splitAtGaps), depth: 0)
+        var lines: [PDFLine] = []
+        let blocks = nodes.map { number($0, into: &lines) }
+        return (lines, pageHeight > 0 ? PageFurniture.separate(blocks, lines: lines, pageHeight: pageHeight) : blocks)
     }
 
-    private static func order(_ pieces: [PDFLine], depth: Int) -> [PDFLine] {
-        guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return rows(pieces) }
-        return order(split.above, depth: depth + 1) + order(split.left, depth: depth + 1)
-            + order(split.right, depth: depth + 1) + order(split.below, depth: depth + 1)
+    /// A block before its lines are numbered.
+    struct Node {
+        var kind: PDFBlock.Kind
+        var lines: [PDFLine] = []
+        var children: [Node] = []
+    }
+
+    private static func number(_ node: Node, into lines: inout [PDFLine]) -> PDFBlock {
+        let first = lines.count
+        lines += node.lines
+        let children = node.children.map { number($0, into: &lines) }
+        let own = node.lines
+        let boxes = own.map { ($0.x, $0.y, $0.x + $0.width, $0.y + $0.height) }
+            + children.map { ($0.x, $0.y, $0.x + $0.width, $0.y + $0.height) }
+        let x1 = boxes.map(\.0).min() ?? 0, y1 = boxes.map(\.1).min() ?? 0
+        let x2 = boxes.map(\.2).max() ?? 0, y2 = boxes.map(\.3).max() ?? 0
+        return PDFBlock(
+            kind: node.kind, x: round1(x1), y: round1(y1), width: round1(x2 - x1), height: round1(y2 - y1),
+            lines: Array(first..<(first + own.count)), children: children)
+    }
+
+    /// The pieces as blocks in reading order: columns side by side (a narrow one beside wider text is a box), and
+    /// within a column paragraphs split at vertical gaps, a paragraph whose rows hold several cells being a table.
+    private static func order(_ pieces: [PDFLine], depth: Int) -> [Node] {
+        guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return paragraphs(rows(pieces)) }
+        let leftWidth = (split.left.map { $0.x + $0.width }.max() ?? 0) - (split.left.map(\.x).min() ?? 0)
+        let rightWidth = (split.right.map { $0.x + $0.width }.max() ?? 0) - (split.right.map(\.x).min() ?? 0)
+        let left = Node(kind: leftWidth < 0.6 * rightWidth ? .box : .column, children: order(split.left, depth: depth + 1))
+        let right = Node(kind: rightWidth < 0.6 * leftWidth ? .box : .column, children: order(split.right, depth: depth + 1))
+        return order(split.above, depth: depth + 1) + [left, right] + order(split.below, depth: depth + 1)
+    }
+
+    /// Rows cut into paragraphs where the gap to the next row exceeds 0.8 line heights.
+    private static func paragraphs(_ rows: [PDFLine]) -> [Node] {
+        var nodes: [Node] = []
+        var current: [PDFLine] = []
+        func flush() {
+            guard !current.isEmpty else { return }
+            let cells = current.filter { $0.text.contains("  ") }.count
+            nodes.append(Node(kind: current.count >= 2 && cells * 2 >= current.count ? .table : .paragraph, lines: current))
+            current = []
+        }
+        for row in rows {
+            if let last = current.last, row.y - (last.y + last.height) > 0.8 * max(last.height, row.height) || row.y < last.y - 1 {
+                flush()
+            }
+            current.append(row)
+        }
+        flush()
+        return nodes
     }
 
     private struct Split {
