@@ -5,6 +5,30 @@ import LarderCore
 /// page number, a footer and footnotes (small type in the bottom 12 %) are taken out of the body into their own
 /// blocks, so a reader (and `larder show --layout`) sees them apart from the recipe.
 enum PageFurniture {
+    /// Takes out of `pieces` the short ones in the top 8 % and bottom 12 % of the page that stand apart from the
+    /// body (a gap of at least a line height to the nearest body piece): (top, bottom).
+    static func margins(of pieces: inout [PDFLine], pageHeight: Double) -> ([PDFLine], [PDFLine]) {
+        let topEdge = 0.08 * pageHeight, bottomEdge = 0.88 * pageHeight
+        func candidate(_ p: PDFLine) -> Bool {
+            p.text.count <= 120 && (p.y + p.height < topEdge || p.y > bottomEdge)
+        }
+        let body = pieces.filter { !candidate($0) }
+        guard !body.isEmpty else { return ([], []) }
+        let bodyTop = body.map(\.y).min()!, bodyBottom = body.map { $0.y + $0.height }.max()!
+        var top: [PDFLine] = [], bottom: [PDFLine] = [], rest: [PDFLine] = []
+        for p in pieces {
+            if candidate(p) && p.y + p.height + p.height <= bodyTop {
+                top.append(p)
+            } else if candidate(p) && p.y >= bodyBottom + p.height {
+                bottom.append(p)
+            } else {
+                rest.append(p)
+            }
+        }
+        pieces = rest
+        return (top, bottom)
+    }
+
     static func separate(_ blocks: [PDFBlock], lines: [PDFLine], pageHeight: Double) -> [PDFBlock] {
         let sizes = lines.map(\.fontSize).sorted()
         let body = sizes.isEmpty ? 0 : sizes[sizes.count / 2]

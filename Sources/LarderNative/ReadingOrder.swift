@@ -33,7 +33,12 @@ enum ReadingOrder {
         for glyph in glyphs {
             if glyph.character == "\n" { raw.append([]) } else { raw[raw.count - 1].append(glyph) }
         }
-        let nodes = order(raw.flatMap(splitAtGaps), depth: 0)
+        var pieces = raw.flatMap(splitAtGaps)
+        // Short lines in the top and bottom margins (running header, page number, footer) are read apart from the
+        // body, so they never join a column.
+        let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
+        let nodes = rows(top).map { Node(kind: .paragraph, lines: [$0]) } + order(pieces, depth: 0)
+            + rows(bottom).map { Node(kind: .paragraph, lines: [$0]) }
         var lines: [PDFLine] = []
         let blocks = nodes.map { number($0, into: &lines) }
         return (lines, pageHeight > 0 ? PageFurniture.separate(blocks, lines: lines, pageHeight: pageHeight) : blocks)
@@ -197,7 +202,7 @@ enum ReadingOrder {
     ///   quantity after a first one that does) is a table set in two columns: its left records are read down, then
     ///   its right ones;
     /// - a row holding only a lower-case cell under the name column of the row above ("getrocknet") continues it.
-    private static func rows(_ pieces: [PDFLine]) -> [PDFLine] {
+    static func rows(_ pieces: [PDFLine]) -> [PDFLine] {
         let sorted = attachDropLabels(pieces).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
         var grouped: [[PDFLine]] = []
         for piece in sorted {

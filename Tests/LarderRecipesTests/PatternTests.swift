@@ -95,3 +95,17 @@ import Testing
         #expect(Patterns.stepDurations(in: "Leave overnight in the fridge.").isEmpty)
     }
 }
+
+@Suite("PDF evaluation scoring")
+struct PDFEvaluationScoringTests {
+    @Test func foldingAndOneToOneMatching() {
+        #expect(PDFEvaluation.fold("1 ½ T bs Olive-Oil") == "11/2tbsoliveoil")
+        #expect(PDFEvaluation.foldTitle("Chicken Saltimbocca[1]") == PDFEvaluation.foldTitle("chicken  saltimbocca"))
+        #expect(PDFEvaluation.ratio("abcd", "abcd") == 1)
+        #expect(PDFEvaluation.ratio("abcdefghij", "abcdefghix") == 0.9)
+        // Each truth line matches at most one parsed line.
+        let pairs = PDFEvaluation.match(got: ["1 tsp salt", "1 tsp salt", "2 eggs"], truth: ["1 tsp salt", "3 eggs"])
+        #expect(pairs.count == 1)
+        #expect(pairs[0].truth == 0)
+    }
+}
