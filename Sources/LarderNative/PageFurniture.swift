@@ -12,14 +12,19 @@ enum PageFurniture {
         func candidate(_ p: PDFLine) -> Bool {
             p.text.count <= 120 && (p.y + p.height < topEdge || p.y > bottomEdge)
         }
-        let body = pieces.filter { !candidate($0) }
+        var body = pieces.filter { !candidate($0) }
         guard !body.isEmpty else { return ([], []) }
+        // A heading set larger than the text (a title near the top edge) is not furniture.
+        let sizes = pieces.map(\.fontSize).sorted()
+        let bodySize = sizes[sizes.count / 2]
+        body += pieces.filter { candidate($0) && $0.fontSize > bodySize + 1 }
+        func furniture(_ p: PDFLine) -> Bool { candidate(p) && p.fontSize <= bodySize + 1 }
         let bodyTop = body.map(\.y).min()!, bodyBottom = body.map { $0.y + $0.height }.max()!
         var top: [PDFLine] = [], bottom: [PDFLine] = [], rest: [PDFLine] = []
         for p in pieces {
-            if candidate(p) && p.y + p.height + p.height <= bodyTop {
+            if furniture(p) && p.y + p.height + p.height <= bodyTop {
                 top.append(p)
-            } else if candidate(p) && p.y >= bodyBottom + p.height {
+            } else if furniture(p) && p.y >= bodyBottom + p.height {
                 bottom.append(p)
             } else {
                 rest.append(p)

@@ -71,8 +71,16 @@ enum ReadingOrder {
         guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return paragraphs(rows(pieces)) }
         let leftWidth = (split.left.map { $0.x + $0.width }.max() ?? 0) - (split.left.map(\.x).min() ?? 0)
         let rightWidth = (split.right.map { $0.x + $0.width }.max() ?? 0) - (split.right.map(\.x).min() ?? 0)
-        let left = Node(kind: leftWidth < 0.6 * rightWidth ? .box : .column, children: order(split.left, depth: depth + 1))
-        let right = Node(kind: rightWidth < 0.6 * leftWidth ? .box : .column, children: order(split.right, depth: depth + 1))
+        let leftNodes = order(split.left, depth: depth + 1), rightNodes = order(split.right, depth: depth + 1)
+        // A side is a box when it is much narrower than the other, or when its blocks stand beside the other side's
+        // blocks one by one (a box beside each step: their tops align).
+        let leftTops = leftNodes.compactMap { $0.lines.first?.y }, rightTops = rightNodes.compactMap { $0.lines.first?.y }
+        let aligned = rightTops.filter { r in leftTops.contains { abs($0 - r) < 3 } }.count
+        let besideEach = leftTops.count >= 2 && rightTops.count >= 2 && aligned >= 2 && aligned * 2 >= rightTops.count
+        let leftIsBox = leftWidth < 0.6 * rightWidth
+        let rightIsBox = !leftIsBox && (rightWidth < 0.6 * leftWidth || besideEach)
+        let left = Node(kind: leftIsBox ? .box : .column, children: leftNodes)
+        let right = Node(kind: rightIsBox ? .box : .column, children: rightNodes)
         return order(split.above, depth: depth + 1) + [left, right] + order(split.below, depth: depth + 1)
     }
 

@@ -14,14 +14,24 @@ public struct SourceLine: Sendable, Equatable {
     public var fontSize: Double?
     /// `true` when the whole line is set in bold (PDF), otherwise `false`.
     public var bold: Bool
+    /// PDF only: where the page's layout puts the line, when it matters to a reader of recipes — `.box` (a block
+    /// beside the main text, such as an ingredient box), `.header` (running header), `.pageNumber`, `.footer`,
+    /// `.footnote`; `nil` for the main text and other formats.
+    public var region: Region?
+
+    /// Where on the page a line sits (see ``region``).
+    public enum Region: String, Sendable, Equatable {
+        case box, header, pageNumber, footer, footnote
+    }
 
     /// Creates a source line.
-    public init(page: Int, number: Int, text: String, fontSize: Double? = nil, bold: Bool = false) {
+    public init(page: Int, number: Int, text: String, fontSize: Double? = nil, bold: Bool = false, region: Region? = nil) {
         self.page = page
         self.number = number
         self.text = text
         self.fontSize = fontSize
         self.bold = bold
+        self.region = region
     }
 }
 

@@ -47,7 +47,12 @@ public struct RecipeParser: Sendable {
         let (frontMatter, bodyStart) = LineReader.frontMatter(source.lines)
         let markdown = format == "markdown" || format == "md" || frontMatter != nil
         var lines = LineReader.read(Array(source.lines[bodyStart...]), markdown: markdown)
-        if format == "pdf" { LineReader.removePageFurniture(&lines) }
+        var headers: [Int: String] = [:]
+        if format == "pdf" {
+            for l in lines where l.region == .header && !l.isBlank && headers[l.page] == nil { headers[l.page] = l.text }
+            LineReader.removeLayoutFurniture(&lines)
+            LineReader.removePageFurniture(&lines)
+        }
         var ctx = Context(source: source, format: format, markdown: markdown, lines: lines)
         let (chunks, skipped) = ctx.chunks()
         for k in skipped { ctx.lines[k].text = ""; ctx.lines[k].skip = true }
@@ -57,11 +62,29 @@ public struct RecipeParser: Sendable {
         for chunk in chunks {
             let fm = frontMatterUsed ? nil : frontMatter
             guard var recipe = parseChunk(chunk, ctx: ctx, frontMatter: fm) else { continue }
+            // No title in the recipe's own lines: the running header of its first page names it.
+            if recipe.provenance["title"] == nil, let header = recipe.source.pages.first.flatMap({ headers[$0] }),
+               let title = Self.titleFromHeader(header) {
+                recipe.title = title
+                recipe.provenance["title"] = Provenance(page: recipe.source.pages[0], lineStart: 1, lineEnd: 1)
+            }
             if fm != nil { frontMatterUsed = true }
             if recipe.title.isEmpty { recipe.title = "Untitled recipe" }
             recipes.append(recipe)
         }
         return recipes
+    }
+}
+
+extension RecipeParser {
+    /// A running header as a title: without a page number or a section number around it ("1.1. BUCKEYES" →
+    /// "BUCKEYES"), and not a bare number.
+    static func titleFromHeader(_ header: String) -> String? {
+        var t = header.trimmingCharacters(in: .whitespaces)
+        t = t.replacingOccurrences(of: #"^(?:\d+(?:\.\d+)*\.?\s+)|\s+\d{1,4}$"#, with: "", options: .regularExpression)
+        t = t.replacingOccurrences(of: #"\s{2,}.*$"#, with: "", options: .regularExpression)
+        guard t.contains(where: \.isLetter), t.count <= 80 else { return nil }
+        return t
     }
 }
 
@@ -138,6 +161,15 @@ struct Context {
         "some", "juice", "zest", "salt", "pepper", "oil", "butter", "sugar", "flour", "water", "fresh", "freshly",
         "large", "small", "medium", "ground", "grated", "chopped", "optional", "about", "approx", "generous", "several",
     ]
+
+    /// A short line with an amount in it that is not a sentence or an instruction ("Salt, 1/8 teaspoon").
+    func isMeasuredLine(_ l: Line) -> Bool {
+        let t = l.text
+        guard t.count <= 70, t.split(separator: " ").count <= 10, !Context.endsSentence(t) else { return false }
+        let firstWord = t.split(separator: " ").first.map { $0.lowercased() } ?? ""
+        if Context.verbs.contains(firstWord) && !Context.ingredientStarts.contains(firstWord) { return false }
+        return t.contains { $0.isNumber || Patterns.fractions.keys.contains($0) }
+    }
 
     /// How much a line looks like an ingredient line (≥ 2.5: clearly; < 0: clearly not).
     func ingredientScore(_ l: Line) -> Double {
@@ -274,6 +306,11 @@ extension RecipeParser {
         var joined = false
         var explicit = true
         var group = 0
+
+        /// `a` and `b` as one text: a word hyphenated at the line end is joined without its space.
+        static func joined(_ a: String, _ b: String) -> String {
+            a.hasSuffix("-") && !a.hasSuffix(" -") ? String(a.dropLast()) + b : a + " " + b
+        }
 
         mutating func join(_ l: Line) {
             text += (text.hasSuffix("-") && !text.hasSuffix(" -") ? "" : " ") + l.text
@@ -470,6 +507,19 @@ extension RecipeParser {
                     provenance["title"] = l.provenance
                     continue
                 }
+            }
+            // A box beside the method without an ingredients header (an ingredient box beside each step, a margin
+            // note): its measured lines are ingredients, its other lines notes; none joins a step.
+            if l.region == .box && !explicitIngredients && (mode == .method || mode == .preamble) && !methodEntries.isEmpty {
+                if let last = ingEntries.indices.last, ingEntries[last].line.region == .box, !blank,
+                   l.text.first?.isLowercase == true {
+                    ingEntries[last].line.text = Draft.joined(ingEntries[last].line.text, l.text)
+                } else if ctx.isMeasuredLine(l) {
+                    ingEntries.append(Entry(line: l, blank: blank, explicit: false))
+                } else {
+                    noteEntries.append(Entry(line: l, blank: true, explicit: false))
+                }
+                continue
             }
             switch mode {
             case .preamble:
