@@ -77,8 +77,13 @@ enum ReadingOrder {
         let leftTops = leftNodes.compactMap { $0.lines.first?.y }, rightTops = rightNodes.compactMap { $0.lines.first?.y }
         let aligned = rightTops.filter { r in leftTops.contains { abs($0 - r) < 3 } }.count
         let besideEach = leftTops.count >= 2 && rightTops.count >= 2 && aligned >= 2 && aligned * 2 >= rightTops.count
+        // Or when it starts level with the other side's top and ends well above its bottom (a box beside a step).
+        let lineHeight = split.left.map(\.height).sorted()[split.left.count / 2]
+        let topsLevel = abs((split.left.map(\.y).min() ?? 0) - (split.right.map(\.y).min() ?? 0)) < 3
+        let shorter = (split.right.map { $0.y + $0.height }.max() ?? 0) + 1.5 * lineHeight
+            < (split.left.map { $0.y + $0.height }.max() ?? 0)
         let leftIsBox = leftWidth < 0.6 * rightWidth
-        let rightIsBox = !leftIsBox && (rightWidth < 0.6 * leftWidth || besideEach)
+        let rightIsBox = !leftIsBox && (rightWidth < 0.6 * leftWidth || besideEach || (topsLevel && shorter))
         let left = Node(kind: leftIsBox ? .box : .column, children: leftNodes)
         let right = Node(kind: rightIsBox ? .box : .column, children: rightNodes)
         return order(split.above, depth: depth + 1) + [left, right] + order(split.below, depth: depth + 1)
@@ -315,10 +320,24 @@ enum ReadingOrder {
                 glyphs = Array(glyphs.drop { $0.character.isNumber || $0.character.isWhitespace })
             }
         }
+        // A footnote marker (small raised digits right after a word at the end of the line) is not text.
+        if let lastLetter = visible.lastIndex(where: { $0.character.isLetter }), lastLetter < visible.count - 1 {
+            let marker = visible[(lastLetter + 1)...]
+            let word = visible[lastLetter]
+            if marker.count <= 2, marker.allSatisfy({ $0.character.isNumber && $0.size < 0.8 * word.size && $0.y2 < word.y2 - 1 }),
+               marker.first!.x1 - word.x2 < 1.5
+            {
+                let cut = glyphs.lastIndex { $0.character.isLetter }!
+                glyphs = Array(glyphs[...cut])
+                visible = Array(visible[...lastLetter])
+            }
+        }
         let text = label + fractionText(glyphs).trimmingCharacters(in: .whitespaces)
         let x = label.isEmpty ? visible.map(\.x1).min()! : visible.map(\.x1).min()! - 20
         let y = visible.map(\.y1).min()!
-        let size = visible.map(\.size).max() ?? 0
+        // The size of the letters and digits: an icon font's glyphs do not make a line a heading.
+        let textual = visible.filter { $0.character.isLetter || $0.character.isNumber }
+        let size = (textual.isEmpty ? visible : textual).map(\.size).max() ?? 0
         let boldCount = visible.filter(\.bold).count
         return PDFLine(
             text: text, x: round1(x), y: round1(y), width: round1(visible.map(\.x2).max()! - x),
@@ -330,11 +349,17 @@ enum ReadingOrder {
     private static func fractionText(_ glyphs: [Glyph]) -> String {
         let largest = glyphs.map(\.size).max() ?? 0
         var text = ""
+        text.reserveCapacity(glyphs.count + 2)
         for (k, glyph) in glyphs.enumerated() {
             if k > 0 {
                 let above = glyphs[k - 1]
-                if above.character.isNumber, glyph.character.isNumber, above.size < 0.85 * largest,
-                   glyph.size < 0.85 * largest, glyph.x1 < above.x2 - 0.3 * (above.x2 - above.x1), glyph.y1 > above.y1 + 1
+                // Consecutive glyphs of running text never overlap by half their width; stacked digits do.
+                let overlap = min(above.x2, glyph.x2) - max(above.x1, glyph.x1)
+                let narrower = min(above.x2 - above.x1, glyph.x2 - glyph.x1)
+                // (TeX's \frac gives the numerator a zero-width box at the denominator's x.)
+                let zeroWidth = above.x2 - above.x1 < 0.3 && abs(glyph.x1 - above.x1) < 0.5 && above.size < largest
+                if above.character.isNumber, glyph.character.isNumber,
+                   (narrower > 0 && overlap >= 0.5 * narrower) || zeroWidth
                 {
                     text += "/"
                 }

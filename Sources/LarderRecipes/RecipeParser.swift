@@ -726,6 +726,10 @@ extension RecipeParser {
             provenance["description"] = Provenance(page: first.page, lineStart: first.number, lineEnd: lastSamePage.number)
         }
 
+        // "1.1 Orange Oatmeal Cookies", "R 1.1  Buckeyes": a section number is not part of the title.
+        if let t = title, let r = t.range(of: #"^(?:\S{1,2}\s+)?\d+(?:\.\d+)+\.?\s+(?=\S)"#, options: .regularExpression) {
+            title = String(t[r.upperBound...])
+        }
         // "Recipe: Tomato Soup" → "Tomato Soup".
         if let t = title, let colon = t.firstIndex(of: ":"), t[..<colon].lowercased() == "recipe" {
             let rest = t[t.index(after: colon)...].trimmingCharacters(in: .whitespaces)
