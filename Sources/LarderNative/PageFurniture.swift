@@ -43,11 +43,11 @@ enum PageFurniture {
         for block in blocks {
             guard block.children.isEmpty, !block.lines.isEmpty else { main.append(block); continue }
             let texts = block.lines.map { lines[$0] }
-            if block.y + block.height < 0.08 * pageHeight && texts.allSatisfy({ $0.text.count <= 80 }) {
+            if block.y + block.height < 0.08 * pageHeight && texts.allSatisfy({ $0.text.count <= 80 && $0.fontSize <= body + 1 }) {
                 var b = block
                 b.kind = texts.count == 1 && isPageNumber(texts[0].text) ? .pageNumber : .header
                 header.append(b)
-            } else if block.y > 0.88 * pageHeight && texts.allSatisfy({ $0.text.count <= 120 }) {
+            } else if block.y > 0.88 * pageHeight && texts.allSatisfy({ $0.text.count <= 120 && $0.fontSize <= body + 1 }) {
                 var b = block
                 b.kind = texts.count == 1 && isPageNumber(texts[0].text) ? .pageNumber
                     : texts.allSatisfy({ $0.fontSize < body - 0.5 }) ? .footnote : .footer

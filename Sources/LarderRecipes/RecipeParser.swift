@@ -102,6 +102,8 @@ struct Context {
     var markdown: Bool
     var lines: [Line]
     var bodyFontSize: Double?
+    /// The largest font size of a line with letters (PDF): recipe titles are set near it.
+    var largestFontSize: Double = 0
 
     init(source: RecipeSource, format: String, markdown: Bool, lines: [Line]) {
         self.source = source
@@ -111,6 +113,13 @@ struct Context {
         let sizes = lines.filter { !$0.isBlank }.compactMap(\.fontSize).sorted()
         let nonBlank = lines.filter { !$0.isBlank }.count
         bodyFontSize = sizes.count * 2 >= max(1, nonBlank) && !sizes.isEmpty ? sizes[sizes.count / 2] : nil
+        largestFontSize = lines.filter { $0.text.contains(where: \.isLetter) }.compactMap(\.fontSize).max() ?? 0
+    }
+
+    /// A large line set at least 0.6 × the document's largest size: a recipe title, not a sub-heading ("Meat" in
+    /// 12 pt under a 25 pt title).
+    func isTitleSized(_ l: Line) -> Bool {
+        isBig(l) && (l.fontSize ?? 0) >= 0.6 * largestFontSize
     }
 
     var isPDF: Bool { format == "pdf" }
@@ -203,9 +212,9 @@ struct Context {
             let l = lines[k]
             let eligible = !l.isBlank && l.listNumber == nil && !l.bullet && l.text.count <= 120
                 && LineReader.section(l) == nil && Meta.parse(l.text) == nil
-            if eligible && (isBig(l) || (markdown && l.heading == 1)) {
+            if eligible && (isTitleSized(l) || (markdown && l.heading == 1)) {
                 var end = k
-                while !(markdown && l.heading == 1), end + 1 < lines.count, isBig(lines[end + 1]),
+                while !(markdown && l.heading == 1), end + 1 < lines.count, isTitleSized(lines[end + 1]),
                       abs((lines[end + 1].fontSize ?? 0) - (l.fontSize ?? 0)) < 0.6, lines[end + 1].listNumber == nil,
                       LineReader.section(lines[end + 1]) == nil {
                     end += 1
