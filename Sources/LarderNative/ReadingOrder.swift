@@ -185,8 +185,11 @@ enum ReadingOrder {
     /// side-by-side lists that each start with quantities ("1 tsp salt" beside "1 large eggplant") are two columns.
     static func isTable(left: [PDFLine], right: [PDFLine]) -> Bool {
         func pairs(_ a: [PDFLine], _ b: [PDFLine]) -> Int { a.filter { p in b.contains { abs($0.y - p.y) < 2 } }.count }
+        func loosePairs(_ a: [PDFLine], _ b: [PDFLine]) -> Int { a.filter { p in b.contains { sameRow($0, p) } }.count }
         let pairedRight = pairs(right, left), pairedLeft = pairs(left, right)
+        // Rows share a baseline on one side, or (raised fractions, cells of two lines) overlap on both.
         let rowsPair = pairedRight * 10 >= right.count * 9 || pairedLeft * 10 >= left.count * 9
+            || (loosePairs(right, left) * 10 >= right.count * 8 && loosePairs(left, right) * 10 >= left.count * 8)
         guard rowsPair else { return false }
         func quantityLed(_ side: [PDFLine]) -> Bool {
             side.filter { $0.text.first.map { $0.isNumber || "½¼¾⅓⅔⅛".contains($0) } ?? false }.count * 10 >= side.count * 8

@@ -235,6 +235,7 @@ enum LineReader {
     static let otherHeaders: Set<String> = [
         "equipment", "nutrition", "nutrition facts", "nutrition information", "nutritional information",
         "nutrition info", "nutrition per serving", "special equipment", "tools", "utensils", "comments", "reviews",
+        "source", "sources", "recipe source", "credits", "quelle", "quellen",
     ]
 
     static func normalizedHeader(_ s: String) -> String {
