@@ -375,9 +375,15 @@ enum ReadingOrder {
     private static func merge(_ pieces: [PDFLine]) -> PDFLine {
         guard var merged = pieces.first, pieces.count > 1 else { return pieces[0] }
         for piece in pieces.dropFirst() {
+            let iconSoFar = !merged.text.contains(where: { $0.isLetter || $0.isNumber })
             merged.text += "  " + piece.text
             merged.width = round1(piece.x + piece.width - merged.x)
-            merged.fontSize = max(merged.fontSize, piece.fontSize)
+            // An icon beside the text (no letters or digits) does not set the row's size.
+            if iconSoFar {
+                merged.fontSize = piece.fontSize
+            } else if piece.text.contains(where: { $0.isLetter || $0.isNumber }) {
+                merged.fontSize = max(merged.fontSize, piece.fontSize)
+            }
         }
         return merged
     }

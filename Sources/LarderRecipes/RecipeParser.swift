@@ -171,6 +171,13 @@ struct Context {
         "large", "small", "medium", "ground", "grated", "chopped", "optional", "about", "approx", "generous", "several",
     ]
 
+    /// A short line holding a duration and no sentence: a row of times, servings and credits in a recipe's header.
+    func isStatsRow(_ l: Line) -> Bool {
+        let t = l.text
+        guard t.count <= 80, t.split(separator: " ").count <= 10, !Context.endsSentence(t) else { return false }
+        return !Patterns.durations(in: t).isEmpty
+    }
+
     /// A short line with an amount in it that is not a sentence or an instruction ("Salt, 1/8 teaspoon").
     func isMeasuredLine(_ l: Line) -> Bool {
         let t = l.text
@@ -551,6 +558,9 @@ extension RecipeParser {
                     }
                 }
                 if l.heading > 0 { continue }
+                // A stats row before the recipe body ("30 min  30 min", "8 / 25 hr  Lisa Bryan"): times, servings and
+                // credits, never an ingredient.
+                if ingEntries.isEmpty && methodEntries.isEmpty && ctx.isStatsRow(l) { continue }
                 if !hasIngredientsHeader && ctx.ingredientScore(l) >= 2.5 {
                     mode = .ingredients
                     ingEntries.append(Entry(line: l, blank: blank, explicit: false))
