@@ -1,65 +1,68 @@
 import Foundation
 import LarderCore
 
-/// Page furniture in a page's layout: a running header (short lines in the top 8 % of the page, above the body), a
-/// page number, a footer and footnotes (small type in the bottom 12 %) are taken out of the body into their own
-/// blocks, so a reader (and `larder show --layout`) sees them apart from the recipe.
+/// Page furniture in a page's layout: a running header (short lines in the top 8 % of the page, set apart above the
+/// body and no larger than its text), a page number, a footer and footnotes (the same in the bottom 12 %) are taken
+/// out of the body into their own blocks, so a reader (and `larder show --layout`) sees them apart from the recipe.
 enum PageFurniture {
-    /// Takes out of `pieces` the short ones in the top 8 % and bottom 12 % of the page that stand apart from the
-    /// body (a gap of at least a line height to the nearest body piece): (top, bottom).
+    /// Takes out of `pieces` the short ones in the top 8 % and bottom 12 % of the page, no larger than the text, that
+    /// stand apart from the body: from the first such piece with a gap of a line height to the piece nearest it on
+    /// the body's side, out to the page edge. Returns (top, bottom).
     static func margins(of pieces: inout [PDFLine], pageHeight: Double) -> ([PDFLine], [PDFLine]) {
-        let topEdge = 0.08 * pageHeight, bottomEdge = 0.88 * pageHeight
-        func candidate(_ p: PDFLine) -> Bool {
-            p.text.count <= 120 && (p.y + p.height < topEdge || p.y > bottomEdge)
-        }
-        var body = pieces.filter { !candidate($0) }
-        guard !body.isEmpty else { return ([], []) }
-        // A heading set larger than the text (a title near the top edge) is not furniture.
+        guard !pieces.isEmpty else { return ([], []) }
         let sizes = pieces.map(\.fontSize).sorted()
         let bodySize = sizes[sizes.count / 2]
-        body += pieces.filter { candidate($0) && $0.fontSize > bodySize + 1 }
-        func furniture(_ p: PDFLine) -> Bool { candidate(p) && p.fontSize <= bodySize + 1 }
-        let bodyTop = body.map(\.y).min()!, bodyBottom = body.map { $0.y + $0.height }.max()!
-        var top: [PDFLine] = [], bottom: [PDFLine] = [], rest: [PDFLine] = []
-        for p in pieces {
-            if furniture(p) && p.y + p.height + p.height <= bodyTop {
-                top.append(p)
-            } else if furniture(p) && p.y >= bodyBottom + p.height {
-                bottom.append(p)
-            } else {
-                rest.append(p)
-            }
+        func small(_ p: PDFLine) -> Bool { p.text.count <= 120 && p.fontSize <= bodySize + 1 }
+        // Bottom: going down, the first candidate set apart from the piece above it starts the footer.
+        var bottom = Set<Int>()
+        let low = pieces.indices.filter { pieces[$0].y > 0.88 * pageHeight }.sorted { pieces[$0].y < pieces[$1].y }
+        if let start = low.firstIndex(where: { k in
+            let above = pieces.filter { $0.y < pieces[k].y - 0.5 }.map { $0.y + $0.height }.max() ?? 0
+            return pieces[k].y - above >= pieces[k].height
+        }) {
+            bottom = Set(low[start...])
         }
-        pieces = rest
-        return (top, bottom)
+        if !bottom.allSatisfy({ small(pieces[$0]) }) { bottom = [] }
+        // Top: going up, the first candidate set apart from the piece below it ends the header.
+        var top = Set<Int>()
+        let high = pieces.indices.filter { pieces[$0].y + pieces[$0].height < 0.08 * pageHeight }
+            .sorted { pieces[$0].y > pieces[$1].y }
+        if let start = high.firstIndex(where: { k in
+            let below = pieces.filter { $0.y > pieces[k].y + 0.5 }.map(\.y).min() ?? pageHeight
+            return below - (pieces[k].y + pieces[k].height) >= pieces[k].height
+        }) {
+            top = Set(high[start...])
+        }
+        if !top.allSatisfy({ small(pieces[$0]) }) { top = [] }
+        let header = top.sorted().map { pieces[$0] }, footer = bottom.sorted().map { pieces[$0] }
+        pieces = pieces.indices.filter { !top.contains($0) && !bottom.contains($0) }.map { pieces[$0] }
+        return (header, footer)
     }
 
-    static func separate(_ blocks: [PDFBlock], lines: [PDFLine], pageHeight: Double) -> [PDFBlock] {
+    /// The page's blocks as furniture and body: the first `headers` blocks (from ``margins(of:pageHeight:)``) are
+    /// its running header or page number, the last `footers` its page number, footnotes (set smaller than the text)
+    /// or footer; the rest is wrapped in one `body` block.
+    static func separate(_ blocks: [PDFBlock], headers: Int, footers: Int, lines: [PDFLine]) -> [PDFBlock] {
         let sizes = lines.map(\.fontSize).sorted()
         let body = sizes.isEmpty ? 0 : sizes[sizes.count / 2]
-        var header: [PDFBlock] = []
-        var footer: [PDFBlock] = []
-        var main: [PDFBlock] = []
-        for block in blocks {
-            guard block.children.isEmpty, !block.lines.isEmpty else { main.append(block); continue }
+        func classify(_ block: PDFBlock, top: Bool) -> PDFBlock {
+            var b = block
             let texts = block.lines.map { lines[$0] }
-            if block.y + block.height < 0.08 * pageHeight && texts.allSatisfy({ $0.text.count <= 80 && $0.fontSize <= body + 1 }) {
-                var b = block
-                b.kind = texts.count == 1 && isPageNumber(texts[0].text) ? .pageNumber : .header
-                header.append(b)
-            } else if block.y > 0.88 * pageHeight && texts.allSatisfy({ $0.text.count <= 120 && $0.fontSize <= body + 1 }) {
-                var b = block
-                b.kind = texts.count == 1 && isPageNumber(texts[0].text) ? .pageNumber
-                    : texts.allSatisfy({ $0.fontSize < body - 0.5 }) ? .footnote : .footer
-                footer.append(b)
+            if texts.count == 1 && isPageNumber(texts[0].text) {
+                b.kind = .pageNumber
+            } else if top {
+                b.kind = .header
             } else {
-                main.append(block)
+                b.kind = texts.allSatisfy({ $0.fontSize < body - 0.5 }) ? .footnote : .footer
             }
+            return b
         }
+        let header = blocks.prefix(headers).map { classify($0, top: true) }
+        let footer = blocks.suffix(footers).map { classify($0, top: false) }
+        let main = Array(blocks.dropFirst(headers).dropLast(footers))
         guard !main.isEmpty else { return header + footer }
-        let boxes = main
-        let x1 = boxes.map(\.x).min()!, y1 = boxes.map(\.y).min()!
-        let x2 = boxes.map { $0.x + $0.width }.max()!, y2 = boxes.map { $0.y + $0.height }.max()!
+        let x1 = main.map(\.x).min()!, y1 = main.map(\.y).min()!
+        let x2 = main.map { $0.x + $0.width }.max()!, y2 = main.map { $0.y + $0.height }.max()!
         let bodyBlock = PDFBlock(
             kind: .body, x: x1, y: y1, width: ((x2 - x1) * 10).rounded() / 10, height: ((y2 - y1) * 10).rounded() / 10,
             children: main)

@@ -37,11 +37,11 @@ enum ReadingOrder {
         // Short lines in the top and bottom margins (running header, page number, footer) are read apart from the
         // body, so they never join a column.
         let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
-        let nodes = rows(top).map { Node(kind: .paragraph, lines: [$0]) } + order(pieces, depth: 0)
-            + rows(bottom).map { Node(kind: .paragraph, lines: [$0]) }
+        let header = rows(top).map { Node(kind: .header, lines: [$0]) }
+        let footer = rows(bottom).map { Node(kind: .footer, lines: [$0]) }
         var lines: [PDFLine] = []
-        let blocks = nodes.map { number($0, into: &lines) }
-        return (lines, pageHeight > 0 ? PageFurniture.separate(blocks, lines: lines, pageHeight: pageHeight) : blocks)
+        let blocks = (header + order(pieces, depth: 0) + footer).map { number($0, into: &lines) }
+        return (lines, PageFurniture.separate(blocks, headers: header.count, footers: footer.count, lines: lines))
     }
 
     /// A block before its lines are numbered.
