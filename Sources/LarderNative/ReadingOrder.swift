@@ -188,13 +188,14 @@ enum ReadingOrder {
         func loosePairs(_ a: [PDFLine], _ b: [PDFLine]) -> Int { a.filter { p in b.contains { sameRow($0, p) } }.count }
         let pairedRight = pairs(right, left), pairedLeft = pairs(left, right)
         // Rows share a baseline on one side, or (raised fractions, cells of two lines) overlap on both.
+        let leftWidest = left.map(\.width).max() ?? 0, rightWidest = right.map(\.width).max() ?? 0
         let rowsPair = pairedRight * 10 >= right.count * 9 || pairedLeft * 10 >= left.count * 9
-            || (loosePairs(right, left) * 10 >= right.count * 8 && loosePairs(left, right) * 10 >= left.count * 8)
+            || (leftWidest < 0.6 * rightWidest && loosePairs(right, left) * 10 >= right.count * 8
+                && loosePairs(left, right) * 10 >= left.count * 8)
         guard rowsPair else { return false }
         func quantityLed(_ side: [PDFLine]) -> Bool {
             side.filter { $0.text.first.map { $0.isNumber || "½¼¾⅓⅔⅛".contains($0) } ?? false }.count * 10 >= side.count * 8
         }
-        let leftWidest = left.map(\.width).max() ?? 0, rightWidest = right.map(\.width).max() ?? 0
         let narrowSide = leftWidest < 0.6 * rightWidest || rightWidest < 0.6 * leftWidest
         if quantityLed(left) && quantityLed(right) && !narrowSide { return false }
         // Two columns of running text also share baselines; a table has a narrow side.

@@ -786,7 +786,8 @@ extension RecipeParser {
         let t = l.text
         guard t.count <= 60, let first = t.first, !first.isNumber, !Patterns.fractions.keys.contains(first) else { return false }
         if t.hasSuffix(":") { return true }
-        if ctx.isPDF && l.bold && t.count <= 40 && !l.bullet { return true }
+        // A bold line without an amount ("Topping"); "Flour, 4 tablespoons" in bold is an ingredient.
+        if ctx.isPDF && l.bold && t.count <= 40 && !l.bullet && !t.contains(where: \.isNumber) { return true }
         let lower = t.lowercased()
         if (lower.hasPrefix("for the ") || lower.hasPrefix("for ")) && t.split(separator: " ").count <= 6 && !l.bullet
             && !t.contains(where: { $0.isNumber }) && !Context.endsSentence(t) && !lower.contains(" to ") {

@@ -88,6 +88,19 @@ struct PDFLayoutTests {
         ], needsOCR: false)).contains("[box]"))
     }
 
+    /// The PDFs of scripts/make-layout-fixtures.py (one per layout) with their truth files: every title, ingredient
+    /// line and step read exactly.
+    @Test(arguments: ["ingredient-table", "side-box", "box-per-step", "two-column-page", "running-header-title", "german"])
+    func ownLayoutFixturesAreReadExactly(_ name: String) throws {
+        let folder = TestSupport.repoPath("Tests/Fixtures/layout")
+        let doc = try #require(try PDFEvaluation.loadDocuments(folder: folder).first { $0.name == name })
+        let (recipes, routed, _) = try PDFRecipeEvaluation.read(doc.pdfPath)
+        let result = PDFEvaluation.score(doc, recipes: recipes, routedAsRecipe: routed)
+        #expect(result.mistakes.isEmpty, "\(name): \(result.mistakes.joined(separator: "; "))")
+        #expect(result.ingredients.matched == result.ingredients.truth)
+        #expect(result.steps.matched == result.steps.truth)
+    }
+
     static let sharedPDFs = TestSupport.repoRoot + "/../shared/data/recipes-pdf"
 
     @Test(
