@@ -417,6 +417,8 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var cuisine: String?
     /// Meal type / course / category, or `nil`.
     public var mealType: String?
+    /// The recipe's language (ISO 639-1: en, de, fr, it, es, nl) read from its words, or `nil` when unsure.
+    public var language: String? = nil
     /// Tags (front matter `tags:` or a "Tags:" line).
     public var tags: [String]
     /// Ingredient groups; the first is the main list (name `nil`) unless the recipe starts with a named group.
@@ -459,7 +461,7 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var allIngredients: [RecipeIngredient] { ingredientGroups.flatMap(\.ingredients) }
 
     enum CodingKeys: String, CodingKey {
-        case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, tags,
+        case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, language, tags,
              ingredientGroups, steps, notes, source, provenance, confidence
     }
 
@@ -474,6 +476,7 @@ public struct Recipe: Codable, Sendable, Equatable {
         try c.encode(totalMinutes, forKey: .totalMinutes)
         try c.encode(cuisine, forKey: .cuisine)
         try c.encode(mealType, forKey: .mealType)
+        try c.encode(language, forKey: .language)
         try c.encode(tags, forKey: .tags)
         try c.encode(ingredientGroups, forKey: .ingredientGroups)
         try c.encode(steps, forKey: .steps)

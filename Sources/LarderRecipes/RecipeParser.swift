@@ -70,6 +70,7 @@ public struct RecipeParser: Sendable {
             }
             if fm != nil { frontMatterUsed = true }
             if recipe.title.isEmpty { recipe.title = "Untitled recipe" }
+            recipe.language = RecipeLanguage.detect(recipe)
             recipes.append(recipe)
         }
         return recipes
