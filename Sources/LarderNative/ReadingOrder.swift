@@ -151,8 +151,14 @@ enum ReadingOrder {
             guard let band = chosen, band.left.count >= 2, band.right.count >= 2 else { continue }
             // The band starts where both columns have started.
             let bandTop = max(band.left.map(\.y).min()!, band.right.map(\.y).min()!) - 1
-            let left = band.left.filter { $0.y >= bandTop }
-            let right = band.right.filter { $0.y >= bandTop }
+            var left = band.left.filter { $0.y >= bandTop }
+            var right = band.right.filter { $0.y >= bandTop }
+            // A heading that sits under one column, past the other's end and just above full-width text ("Method"
+            // under the ingredient columns) opens what follows the band, not the column.
+            if band.bottom.isFinite {
+                left = left.filter { !opensSectionBelow($0, column: left, other: right, bandBottom: band.bottom) }
+                right = right.filter { !opensSectionBelow($0, column: right, other: left, bandBottom: band.bottom) }
+            }
             guard left.count >= 2, right.count >= 2 else { continue }
             // A column of step numbers ("1", "2" beside each step) is not a column: the numbers label the rows.
             if left.allSatisfy({ isLabel($0.text) }) { continue }
@@ -172,6 +178,15 @@ enum ReadingOrder {
             }
         }
         return best?.split
+    }
+
+    /// Whether `piece`, in `column`, lies past the end of `other` after a gap and in the last two lines before the
+    /// band's full-width bottom line.
+    private static func opensSectionBelow(_ piece: PDFLine, column: [PDFLine], other: [PDFLine], bandBottom: Double) -> Bool {
+        guard let otherEnd = other.map({ $0.y + $0.height }).max() else { return false }
+        guard piece.y > otherEnd + piece.height, bandBottom - piece.y < 3 * piece.height else { return false }
+        let above = column.filter { $0.y < piece.y - 0.5 }.map { $0.y + $0.height }.max() ?? 0
+        return piece.y - above > piece.height
     }
 
     /// A step number standing alone: "1", "12", "3.".
