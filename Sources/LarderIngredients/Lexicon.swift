@@ -4,6 +4,9 @@ enum Lexicon {
     static let caseSensitiveUnits: [String: String] = [
         "T": "tablespoon", "Tb": "tablespoon", "TB": "tablespoon", "Tbs": "tablespoon", "Tbsp": "tablespoon",
         "t": "teaspoon", "C": "cup", "c": "cup", "L": "liter", "l": "liter", "mL": "milliliter",
+        // German: Esslöffel, Teelöffel, Messerspitze, Päckchen.
+        "EL": "tablespoon", "TL": "teaspoon", "Msp": "pinch", "Msp.": "pinch", "Pck": "packet", "Pck.": "packet",
+        "Pkt": "packet", "Pkt.": "packet",
     ]
 
     /// Unit surface forms (lower-cased) → canonical unit.
@@ -33,6 +36,15 @@ enum Lexicon {
         add("centimeter", ["cm", "cms", "centimeter", "centimeters", "centimetre", "centimetres"])
         add("millimeter", ["mm", "millimeter", "millimeters", "millimetre", "millimetres"])
         for (c, p) in countUnitPairs { m[c] = c; m[p] = c }
+        // German, French, Italian, Spanish and Dutch kitchen units, mapped to the English canonical units.
+        add("tablespoon", ["esslöffel", "cucchiaio", "cucchiai", "cucharada", "cucharadas", "eetlepel", "eetlepels"])
+        add("teaspoon", ["teelöffel", "cucchiaino", "cucchiaini", "cucharadita", "cucharaditas", "theelepel", "theelepels"])
+        add("pinch", ["prise", "prisen", "messerspitze", "pincée", "pincées", "pizzico", "pizca", "snufje"])
+        add("bunch", ["bund", "mazzo", "manojo", "bos"])
+        add("clove", ["zehe", "zehen", "gousse", "gousses", "spicchio", "spicchi", "diente", "dientes", "teen", "teentjes"])
+        add("can", ["dose", "dosen", "boîte", "lattina", "lata", "latas", "blik", "blikken"])
+        add("packet", ["päckchen", "packung", "bustina", "sobre"])
+        add("piece", ["stück", "pezzo", "pezzi", "trozo", "stuk", "stuks"])
         return m
     }()
 

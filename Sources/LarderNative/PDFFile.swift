@@ -20,7 +20,9 @@ final class PDFFile {
     init(path: String) throws(OpenFailure) {
         self.path = path
         var error: UnsafeMutablePointer<GError>?
-        guard let uri = g_filename_to_uri(path, nil, &error) else {
+        // A file URI needs an absolute path.
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let uri = g_filename_to_uri(absolute, nil, &error) else {
             throw .damaged(Self.consume(&error) ?? "cannot build a file URI")
         }
         defer { g_free(uri) }
@@ -70,19 +72,23 @@ final class PDFFile {
                 node = current.pointee.next
             }
         }
+        let layout = Self.layout(of: page, text: text, spans: spans, height: height)
         return PDFPageText(
             number: index + 1, width: (width * 10).rounded() / 10, height: (height * 10).rounded() / 10,
-            text: text, spans: spans, lines: Self.lines(of: page, text: text, spans: spans))
+            text: text, spans: spans, lines: layout.lines, blocks: layout.blocks)
     }
 
-    /// The page's lines in reading order, from poppler's per-glyph boxes (one box per Unicode scalar of `text`).
-    private static func lines(of page: OpaquePointer, text: String, spans: [PDFFontSpan]) -> [PDFLine] {
+    /// The page's lines in reading order and its blocks, from poppler's per-glyph boxes (one box per Unicode scalar
+    /// of `text`).
+    private static func layout(of page: OpaquePointer, text: String, spans: [PDFFontSpan], height: Double)
+        -> (lines: [PDFLine], blocks: [PDFBlock])
+    {
         var rectangles: UnsafeMutablePointer<PopplerRectangle>?
         var count: guint = 0
-        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return [] }
+        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return ([], []) }
         defer { g_free(rectangles) }
         let scalars = Array(text.unicodeScalars)
-        guard scalars.count == Int(count) else { return [] }  // poppler's contract; never seen broken
+        guard scalars.count == Int(count) else { return ([], []) }  // poppler's contract; never seen broken
         var glyphs: [ReadingOrder.Glyph] = []
         glyphs.reserveCapacity(scalars.count)
         var spanIndex = 0
@@ -95,7 +101,10 @@ final class PDFFile {
                     character: Character(scalar), x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2,
                     size: span?.size ?? 0, bold: span?.font.localizedCaseInsensitiveContains("bold") ?? false))
         }
-        return ReadingOrder.lines(glyphs)
+        if ProcessInfo.processInfo.environment["LARDER_DEBUG_GLYPHS"] != nil {
+            for g in glyphs { print("GLYPH \(g.character.debugDescription) \(g.x1) \(g.y1) \(g.x2) \(g.y2) \(g.size)") }
+        }
+        return ReadingOrder.layout(glyphs, pageHeight: height)
     }
 
     /// Page `index` (0-based) rendered to 8-bit grayscale at `dpi`, on white, for OCR. The resolution drops

@@ -25,18 +25,88 @@ enum ReadingOrder {
     }
 
     /// Lines in reading order, from the page's glyphs in poppler's order (line breaks are `\n` glyphs).
-    static func lines(_ glyphs: [Glyph]) -> [PDFLine] {
+    static func lines(_ glyphs: [Glyph]) -> [PDFLine] { layout(glyphs, pageHeight: 0).lines }
+
+    /// Lines in reading order and the blocks they form (see ``PDFBlock``).
+    static func layout(_ glyphs: [Glyph], pageHeight: Double) -> (lines: [PDFLine], blocks: [PDFBlock]) {
         var raw: [[Glyph]] = [[]]
         for glyph in glyphs {
             if glyph.character == "\n" { raw.append([]) } else { raw[raw.count - 1].append(glyph) }
         }
-        return order(raw.flatMap(splitAtGaps), depth: 0)
+        var pieces = raw.flatMap(splitAtGaps)
+        // Short lines in the top and bottom margins (running header, page number, footer) are read apart from the
+        // body, so they never join a column.
+        let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
+        let header = rows(top).map { Node(kind: .header, lines: [$0]) }
+        let footer = rows(bottom).map { Node(kind: .footer, lines: [$0]) }
+        var lines: [PDFLine] = []
+        let blocks = (header + order(pieces, depth: 0) + footer).map { number($0, into: &lines) }
+        return (lines, PageFurniture.separate(blocks, headers: header.count, footers: footer.count, lines: lines))
     }
 
-    private static func order(_ pieces: [PDFLine], depth: Int) -> [PDFLine] {
-        guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return rows(pieces) }
-        return order(split.above, depth: depth + 1) + order(split.left, depth: depth + 1)
-            + order(split.right, depth: depth + 1) + order(split.below, depth: depth + 1)
+    /// A block before its lines are numbered.
+    struct Node {
+        var kind: PDFBlock.Kind
+        var lines: [PDFLine] = []
+        var children: [Node] = []
+    }
+
+    private static func number(_ node: Node, into lines: inout [PDFLine]) -> PDFBlock {
+        let first = lines.count
+        lines += node.lines
+        let children = node.children.map { number($0, into: &lines) }
+        let own = node.lines
+        let boxes = own.map { ($0.x, $0.y, $0.x + $0.width, $0.y + $0.height) }
+            + children.map { ($0.x, $0.y, $0.x + $0.width, $0.y + $0.height) }
+        let x1 = boxes.map(\.0).min() ?? 0, y1 = boxes.map(\.1).min() ?? 0
+        let x2 = boxes.map(\.2).max() ?? 0, y2 = boxes.map(\.3).max() ?? 0
+        return PDFBlock(
+            kind: node.kind, x: round1(x1), y: round1(y1), width: round1(x2 - x1), height: round1(y2 - y1),
+            lines: Array(first..<(first + own.count)), children: children)
+    }
+
+    /// The pieces as blocks in reading order: columns side by side (a narrow one beside wider text is a box), and
+    /// within a column paragraphs split at vertical gaps, a paragraph whose rows hold several cells being a table.
+    private static func order(_ pieces: [PDFLine], depth: Int) -> [Node] {
+        guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return paragraphs(rows(pieces)) }
+        let leftWidth = (split.left.map { $0.x + $0.width }.max() ?? 0) - (split.left.map(\.x).min() ?? 0)
+        let rightWidth = (split.right.map { $0.x + $0.width }.max() ?? 0) - (split.right.map(\.x).min() ?? 0)
+        let leftNodes = order(split.left, depth: depth + 1), rightNodes = order(split.right, depth: depth + 1)
+        // A side is a box when it is much narrower than the other, or when its blocks stand beside the other side's
+        // blocks one by one (a box beside each step: their tops align).
+        let leftTops = leftNodes.compactMap { $0.lines.first?.y }, rightTops = rightNodes.compactMap { $0.lines.first?.y }
+        let aligned = rightTops.filter { r in leftTops.contains { abs($0 - r) < 3 } }.count
+        let besideEach = leftTops.count >= 2 && rightTops.count >= 2 && aligned >= 2 && aligned * 2 >= rightTops.count
+        // Or when it starts level with the other side's top and ends well above its bottom (a box beside a step).
+        let lineHeight = split.left.map(\.height).sorted()[split.left.count / 2]
+        let topsLevel = abs((split.left.map(\.y).min() ?? 0) - (split.right.map(\.y).min() ?? 0)) < 3
+        let shorter = (split.right.map { $0.y + $0.height }.max() ?? 0) + 1.5 * lineHeight
+            < (split.left.map { $0.y + $0.height }.max() ?? 0)
+        let leftIsBox = leftWidth < 0.6 * rightWidth
+        let rightIsBox = !leftIsBox && (rightWidth < 0.6 * leftWidth || besideEach || (topsLevel && shorter))
+        let left = Node(kind: leftIsBox ? .box : .column, children: leftNodes)
+        let right = Node(kind: rightIsBox ? .box : .column, children: rightNodes)
+        return order(split.above, depth: depth + 1) + [left, right] + order(split.below, depth: depth + 1)
+    }
+
+    /// Rows cut into paragraphs where the gap to the next row exceeds 0.8 line heights.
+    private static func paragraphs(_ rows: [PDFLine]) -> [Node] {
+        var nodes: [Node] = []
+        var current: [PDFLine] = []
+        func flush() {
+            guard !current.isEmpty else { return }
+            let cells = current.filter { $0.text.contains("  ") }.count
+            nodes.append(Node(kind: current.count >= 2 && cells * 2 >= current.count ? .table : .paragraph, lines: current))
+            current = []
+        }
+        for row in rows {
+            if let last = current.last, row.y - (last.y + last.height) > 0.8 * max(last.height, row.height) || row.y < last.y - 1 {
+                flush()
+            }
+            current.append(row)
+        }
+        flush()
+        return nodes
     }
 
     private struct Split {
@@ -55,23 +125,46 @@ enum ReadingOrder {
         for piece in pieces { starts[piece.x.rounded(), default: 0] += 1 }
         let candidates = starts.filter { $0.value >= 2 && $0.key > minX + 20 }.keys.sorted()
         for start in candidates {
-            let gutter = pieces.filter { abs($0.x.rounded() - start) < 0.5 }.map(\.x).min() ?? start
+            var gutter = pieces.filter { abs($0.x.rounded() - start) < 0.5 }.map(\.x).min() ?? start
+            // A column's hanging indent or step numbers start a little left of its body lines: move the gutter
+            // over pieces that cross it but start within 25 pt of it.
+            while let shift = pieces.filter({ $0.x < gutter - 0.5 && $0.x > gutter - 25 && $0.x + $0.width > gutter })
+                .map(\.x).min()
+            {
+                gutter = shift
+            }
             let g = gutter - 2
             let leftSide = pieces.filter { $0.x + $0.width < g }
             let rightSide = pieces.filter { $0.x >= g }
-            guard let leftTop = leftSide.map(\.y).min(), let rightTop = rightSide.map(\.y).min() else { continue }
-            let bandTop = max(leftTop, rightTop) - 1
             let crossing = pieces.filter { $0.x < g && $0.x + $0.width >= g }
-            // The band ends at the first full-width piece below its top.
-            let bandBottom = crossing.filter { $0.y > bandTop }.map(\.y).min() ?? .infinity
-            let left = leftSide.filter { $0.y >= bandTop && $0.y < bandBottom }
-            let right = rightSide.filter { $0.y >= bandTop && $0.y < bandBottom }
+            // The band: the stretch between two pieces that span the gutter holding the most lines on both sides.
+            let cuts = [-Double.infinity] + crossing.map(\.y).sorted() + [Double.infinity]
+            var chosen: (top: Double, bottom: Double, left: [PDFLine], right: [PDFLine])? = nil
+            for k in 0..<(cuts.count - 1) {
+                let top = cuts[k], bottom = cuts[k + 1]
+                let l = leftSide.filter { $0.y > top && $0.y < bottom }
+                let r = rightSide.filter { $0.y > top && $0.y < bottom }
+                if min(l.count, r.count) > min(chosen?.left.count ?? 0, chosen?.right.count ?? 0) {
+                    chosen = (top, bottom, l, r)
+                }
+            }
+            guard let band = chosen, band.left.count >= 2, band.right.count >= 2 else { continue }
+            // The band starts where both columns have started.
+            let bandTop = max(band.left.map(\.y).min()!, band.right.map(\.y).min()!) - 1
+            var left = band.left.filter { $0.y >= bandTop }
+            var right = band.right.filter { $0.y >= bandTop }
+            // A heading that sits under one column, past the other's end and just above full-width text ("Method"
+            // under the ingredient columns) opens what follows the band, not the column.
+            if band.bottom.isFinite {
+                left = left.filter { !opensSectionBelow($0, column: left, other: right, bandBottom: band.bottom) }
+                right = right.filter { !opensSectionBelow($0, column: right, other: left, bandBottom: band.bottom) }
+            }
             guard left.count >= 2, right.count >= 2 else { continue }
-            // Both columns must reach into the band together (no full-width piece between their tops).
-            guard crossing.allSatisfy({ $0.y < bandTop || $0.y >= bandBottom }) else { continue }
-            // Rows of a table pair up: nearly every right piece has a left piece on its row.
-            let paired = right.filter { r in left.contains { abs($0.y - r.y) < 1.5 } }.count
-            if paired * 10 >= right.count * 9 { continue }
+            // A column of step numbers ("1", "2" beside each step) is not a column: the numbers label the rows.
+            if left.allSatisfy({ isLabel($0.text) }) { continue }
+            // Rows of a table pair up: nearly every piece of one side has a piece of the other on its row, and the
+            // left cells are narrow (quantities) or the right ones are (amounts after names).
+            if isTable(left: left, right: right) { continue }
             let score = min(left.count, right.count)
             if best == nil || score > best!.score {
                 let inBand = Set((left + right).map { PieceKey($0) })
@@ -87,6 +180,43 @@ enum ReadingOrder {
         return best?.split
     }
 
+    /// Whether `piece`, in `column`, lies past the end of `other` after a gap and in the last two lines before the
+    /// band's full-width bottom line.
+    private static func opensSectionBelow(_ piece: PDFLine, column: [PDFLine], other: [PDFLine], bandBottom: Double) -> Bool {
+        guard let otherEnd = other.map({ $0.y + $0.height }).max() else { return false }
+        guard piece.y > otherEnd + piece.height, bandBottom - piece.y < 3 * piece.height else { return false }
+        let above = column.filter { $0.y < piece.y - 0.5 }.map { $0.y + $0.height }.max() ?? 0
+        return piece.y - above > piece.height
+    }
+
+    /// A step number standing alone: "1", "12", "3.".
+    static func isLabel(_ text: String) -> Bool {
+        let t = text.hasSuffix(".") ? String(text.dropLast()) : text
+        return !t.isEmpty && t.count <= 2 && t.allSatisfy(\.isNumber)
+    }
+
+    /// Whether two sides of a gutter are the columns of one table (read row by row) rather than two columns of text
+    /// (read one after the other). A table's rows pair up across the gutter and one side's cells are narrow; two
+    /// side-by-side lists that each start with quantities ("1 tsp salt" beside "1 large eggplant") are two columns.
+    static func isTable(left: [PDFLine], right: [PDFLine]) -> Bool {
+        func pairs(_ a: [PDFLine], _ b: [PDFLine]) -> Int { a.filter { p in b.contains { abs($0.y - p.y) < 2 } }.count }
+        func loosePairs(_ a: [PDFLine], _ b: [PDFLine]) -> Int { a.filter { p in b.contains { sameRow($0, p) } }.count }
+        let pairedRight = pairs(right, left), pairedLeft = pairs(left, right)
+        // Rows share a baseline on one side, or (raised fractions, cells of two lines) overlap on both.
+        let leftWidest = left.map(\.width).max() ?? 0, rightWidest = right.map(\.width).max() ?? 0
+        let rowsPair = pairedRight * 10 >= right.count * 9 || pairedLeft * 10 >= left.count * 9
+            || (leftWidest < 0.6 * rightWidest && loosePairs(right, left) * 10 >= right.count * 8
+                && loosePairs(left, right) * 10 >= left.count * 8)
+        guard rowsPair else { return false }
+        func quantityLed(_ side: [PDFLine]) -> Bool {
+            side.filter { $0.text.first.map { $0.isNumber || "½¼¾⅓⅔⅛".contains($0) } ?? false }.count * 10 >= side.count * 8
+        }
+        let narrowSide = leftWidest < 0.6 * rightWidest || rightWidest < 0.6 * leftWidest
+        if quantityLed(left) && quantityLed(right) && !narrowSide { return false }
+        // Two columns of running text also share baselines; a table has a narrow side.
+        return narrowSide || (pairedRight * 10 >= right.count * 9 && pairedLeft * 10 >= left.count * 9 && leftWidest < 200)
+    }
+
     private struct PieceKey: Hashable {
         var x: Double
         var y: Double
@@ -98,20 +228,81 @@ enum ReadingOrder {
         }
     }
 
-    /// Top to bottom; pieces on the same row (tops within 2 pt) joined left to right.
-    private static func rows(_ pieces: [PDFLine]) -> [PDFLine] {
-        let sorted = pieces.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
-        var result: [PDFLine] = []
-        var row: [PDFLine] = []
+    /// Top to bottom; pieces on the same row (boxes overlapping by half their height) joined left to right.
+    /// Two passes read a table's rows as a person does:
+    /// - a row holding two records side by side ("1 large  eggplant  1  tsp  salt": a second cell opening with a
+    ///   quantity after a first one that does) is a table set in two columns: its left records are read down, then
+    ///   its right ones;
+    /// - a row holding only a lower-case cell under the name column of the row above ("getrocknet") continues it.
+    static func rows(_ pieces: [PDFLine]) -> [PDFLine] {
+        let sorted = attachDropLabels(pieces).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+        var grouped: [[PDFLine]] = []
         for piece in sorted {
-            if let first = row.first, abs(piece.y - first.y) >= 2 {
-                result.append(merge(row.sorted { $0.x < $1.x }))
-                row = []
+            if let first = grouped.last?.first, sameRow(first, piece) {
+                grouped[grouped.count - 1].append(piece)
+            } else {
+                grouped.append([piece])
             }
-            row.append(piece)
         }
-        if !row.isEmpty { result.append(merge(row.sorted { $0.x < $1.x })) }
-        return result
+        grouped = grouped.map { $0.sorted { $0.x < $1.x } }
+        var result: [PDFLine] = []
+        var rightRecords: [PDFLine] = []
+        var previous: [PDFLine] = []
+        for row in grouped {
+            // A lower-case cell alone under a later cell of the row above continues that row.
+            if row.count == 1, let cell = row.first, cell.text.first?.isLowercase == true, previous.count > 1,
+               previous.dropFirst().contains(where: { abs($0.x - cell.x) < 3 }), let last = result.indices.last
+            {
+                result[last].text += " " + cell.text
+                continue
+            }
+            let split = row.indices.dropFirst(2).first { startsWithQuantity(row[$0].text) }
+            if let k = split, startsWithQuantity(row[0].text) {
+                result.append(merge(Array(row[..<k])))
+                rightRecords.append(merge(Array(row[k...])))
+            } else {
+                if !rightRecords.isEmpty && !startsWithQuantity(row[0].text) {
+                    result += rightRecords
+                    rightRecords = []
+                }
+                result.append(merge(row))
+            }
+            previous = row
+        }
+        return result + rightRecords
+    }
+
+    /// A step number set as a drop capital (a piece of only a number, taller than the text beside it) labels the
+    /// text piece whose top is nearest its top, to its right: "1" + "Am Vortag…" → "1. Am Vortag…".
+    private static func attachDropLabels(_ pieces: [PDFLine]) -> [PDFLine] {
+        var pieces = pieces
+        let labels = pieces.indices.filter { isLabel(pieces[$0].text) }
+        var removed = Set<Int>()
+        for k in labels {
+            let label = pieces[k]
+            let candidates = pieces.indices.filter {
+                !removed.contains($0) && $0 != k && !isLabel(pieces[$0].text) && pieces[$0].x > label.x + label.width - 1
+                    && pieces[$0].x < label.x + label.width + 40 && abs(pieces[$0].y - label.y) < label.height
+                    && label.height >= 1.6 * pieces[$0].height
+            }
+            guard let target = candidates.min(by: { abs(pieces[$0].y - label.y) < abs(pieces[$1].y - label.y) }) else { continue }
+            let number = label.text.hasSuffix(".") ? label.text : label.text + "."
+            pieces[target].text = number + " " + pieces[target].text
+            pieces[target].width = round1(pieces[target].x + pieces[target].width - label.x)
+            pieces[target].x = label.x
+            removed.insert(k)
+        }
+        return pieces.indices.filter { !removed.contains($0) }.map { pieces[$0] }
+    }
+
+    private static func sameRow(_ a: PDFLine, _ b: PDFLine) -> Bool {
+        let overlap = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+        return abs(a.y - b.y) < 2 || overlap >= 0.6 * min(a.height, b.height)
+    }
+
+    static func startsWithQuantity(_ text: String) -> Bool {
+        guard let first = text.first else { return false }
+        return first.isNumber || "½¼¾⅓⅔⅛".contains(first)
     }
 
     /// Splits one poppler line into pieces wherever two glyphs are farther apart than a wide gap.
@@ -132,25 +323,83 @@ enum ReadingOrder {
         return pieces.compactMap(line)
     }
 
-    private static func line(_ glyphs: [Glyph]) -> PDFLine? {
-        let visible = glyphs.filter { !$0.character.isWhitespace }
+    private static func line(_ original: [Glyph]) -> PDFLine? {
+        var glyphs = original
+        var visible = glyphs.filter { !$0.character.isWhitespace }
         guard !visible.isEmpty else { return nil }
-        let text = String(glyphs.map(\.character)).trimmingCharacters(in: .whitespaces)
-        let x = visible.map(\.x1).min()!
+        // A drop capital step number ("1" set two lines tall beside the step's first line) labels the step.
+        var label = ""
+        let lead = visible.prefix(while: { $0.character.isNumber })
+        if !lead.isEmpty, lead.count <= 2, lead.count < visible.count {
+            let rest = visible.dropFirst(lead.count)
+            let restSize = rest.map(\.size).sorted()[rest.count / 2]
+            if lead.allSatisfy({ $0.size >= 1.6 * restSize }) {
+                label = String(lead.map(\.character)) + ". "
+                visible = Array(rest)
+                glyphs = Array(glyphs.drop { $0.character.isNumber || $0.character.isWhitespace })
+            }
+        }
+        // A footnote marker (small raised digits right after a word at the end of the line) is not text.
+        if let lastLetter = visible.lastIndex(where: { $0.character.isLetter }), lastLetter < visible.count - 1 {
+            let marker = visible[(lastLetter + 1)...]
+            let word = visible[lastLetter]
+            if marker.count <= 2, marker.allSatisfy({ $0.character.isNumber && $0.size < 0.8 * word.size && $0.y2 < word.y2 - 1 }),
+               marker.first!.x1 - word.x2 < 1.5
+            {
+                let cut = glyphs.lastIndex { $0.character.isLetter }!
+                glyphs = Array(glyphs[...cut])
+                visible = Array(visible[...lastLetter])
+            }
+        }
+        let text = label + fractionText(glyphs).trimmingCharacters(in: .whitespaces)
+        let x = label.isEmpty ? visible.map(\.x1).min()! : visible.map(\.x1).min()! - 20
         let y = visible.map(\.y1).min()!
-        let size = visible.map(\.size).max() ?? 0
+        // The size of the letters and digits: an icon font's glyphs do not make a line a heading.
+        let textual = visible.filter { $0.character.isLetter || $0.character.isNumber }
+        let size = (textual.isEmpty ? visible : textual).map(\.size).max() ?? 0
         let boldCount = visible.filter(\.bold).count
         return PDFLine(
             text: text, x: round1(x), y: round1(y), width: round1(visible.map(\.x2).max()! - x),
             height: round1(visible.map(\.y2).max()! - y), fontSize: size, bold: boldCount * 2 > visible.count)
     }
 
+    /// The glyphs' text, with stacked fractions read as "1/8": a small digit set over another (their boxes overlap
+    /// in x, the second lower) gets a slash between them.
+    private static func fractionText(_ glyphs: [Glyph]) -> String {
+        let largest = glyphs.map(\.size).max() ?? 0
+        var text = ""
+        text.reserveCapacity(glyphs.count + 2)
+        for (k, glyph) in glyphs.enumerated() {
+            if k > 0 {
+                let above = glyphs[k - 1]
+                // Consecutive glyphs of running text never overlap by half their width; stacked digits do.
+                let overlap = min(above.x2, glyph.x2) - max(above.x1, glyph.x1)
+                let narrower = min(above.x2 - above.x1, glyph.x2 - glyph.x1)
+                // (TeX's \frac gives the numerator a zero-width box at the denominator's x.)
+                let zeroWidth = above.x2 - above.x1 < 0.3 && abs(glyph.x1 - above.x1) < 0.5 && above.size < largest
+                if above.character.isNumber, glyph.character.isNumber,
+                   (narrower > 0 && overlap >= 0.5 * narrower) || zeroWidth
+                {
+                    text += "/"
+                }
+            }
+            text.append(glyph.character)
+        }
+        return text
+    }
+
     private static func merge(_ pieces: [PDFLine]) -> PDFLine {
         guard var merged = pieces.first, pieces.count > 1 else { return pieces[0] }
         for piece in pieces.dropFirst() {
+            let iconSoFar = !merged.text.contains(where: { $0.isLetter || $0.isNumber })
             merged.text += "  " + piece.text
             merged.width = round1(piece.x + piece.width - merged.x)
-            merged.fontSize = max(merged.fontSize, piece.fontSize)
+            // An icon beside the text (no letters or digits) does not set the row's size.
+            if iconSoFar {
+                merged.fontSize = piece.fontSize
+            } else if piece.text.contains(where: { $0.isLetter || $0.isNumber }) {
+                merged.fontSize = max(merged.fontSize, piece.fontSize)
+            }
         }
         return merged
     }

@@ -24,6 +24,8 @@ struct Line: Sendable {
     var skip = false
     /// `true` for the first non-blank line of a page.
     var pageStart = false
+    /// Where the page layout puts the line (PDF only).
+    var region: SourceLine.Region? = nil
 
     var provenance: Provenance { Provenance(page: page, lineStart: number, lineEnd: number) }
 }
@@ -127,6 +129,7 @@ enum LineReader {
             let indent = expanded.prefix(while: { $0 == " " || $0 == "\u{00A0}" }).count
             var t = expanded.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\u{00A0}\u{200B}\u{FEFF}")))
             var line = Line(page: s.page, number: s.number, raw: s.text, text: "", indent: indent, fontSize: s.fontSize, bold: s.bold)
+            line.region = s.region
             if markdown {
                 if t.hasPrefix("```") || t.hasPrefix("~~~") { inFence.toggle(); out.append(line); continue }
                 if inFence { out.append(line); continue }
@@ -162,6 +165,19 @@ enum LineReader {
             out.append(line)
         }
         return out
+    }
+
+    /// Blanks the lines the page layout marked as page numbers, footers and footnotes; running headers are kept
+    /// aside (`header`), as a title of last resort.
+    static func removeLayoutFurniture(_ lines: inout [Line]) {
+        for k in lines.indices {
+            switch lines[k].region {
+            case .pageNumber, .footer, .footnote, .header:
+                lines[k].text = ""
+                lines[k].skip = true
+            default: break
+            }
+        }
     }
 
     /// Blanks PDF page furniture: page numbers and running headers/footers repeated on several pages.
@@ -219,6 +235,7 @@ enum LineReader {
     static let otherHeaders: Set<String> = [
         "equipment", "nutrition", "nutrition facts", "nutrition information", "nutritional information",
         "nutrition info", "nutrition per serving", "special equipment", "tools", "utensils", "comments", "reviews",
+        "source", "sources", "recipe source", "credits", "quelle", "quellen",
     ]
 
     static func normalizedHeader(_ s: String) -> String {

@@ -14,14 +14,24 @@ public struct SourceLine: Sendable, Equatable {
     public var fontSize: Double?
     /// `true` when the whole line is set in bold (PDF), otherwise `false`.
     public var bold: Bool
+    /// PDF only: where the page's layout puts the line, when it matters to a reader of recipes — `.box` (a block
+    /// beside the main text, such as an ingredient box), `.header` (running header), `.pageNumber`, `.footer`,
+    /// `.footnote`; `nil` for the main text and other formats.
+    public var region: Region?
+
+    /// Where on the page a line sits (see ``region``).
+    public enum Region: String, Sendable, Equatable {
+        case box, header, pageNumber, footer, footnote
+    }
 
     /// Creates a source line.
-    public init(page: Int, number: Int, text: String, fontSize: Double? = nil, bold: Bool = false) {
+    public init(page: Int, number: Int, text: String, fontSize: Double? = nil, bold: Bool = false, region: Region? = nil) {
         self.page = page
         self.number = number
         self.text = text
         self.fontSize = fontSize
         self.bold = bold
+        self.region = region
     }
 }
 
@@ -444,6 +454,8 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var cuisine: String?
     /// Meal type / course / category, or `nil`.
     public var mealType: String?
+    /// The recipe's language (ISO 639-1: en, de, fr, it, es, nl) read from its words, or `nil` when unsure.
+    public var language: String? = nil
     /// Tags (front matter `tags:` or a "Tags:" line).
     public var tags: [String]
     /// Ingredient groups; the first is the main list (name `nil`) unless the recipe starts with a named group.
@@ -493,7 +505,7 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var allIngredients: [RecipeIngredient] { ingredientGroups.flatMap(\.ingredients) }
 
     enum CodingKeys: String, CodingKey {
-        case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, tags,
+        case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, language, tags,
              ingredientGroups, steps, notes, source, provenance, confidence, author, image, nutrition
     }
 
@@ -508,6 +520,7 @@ public struct Recipe: Codable, Sendable, Equatable {
         try c.encode(totalMinutes, forKey: .totalMinutes)
         try c.encode(cuisine, forKey: .cuisine)
         try c.encode(mealType, forKey: .mealType)
+        try c.encode(language, forKey: .language)
         try c.encode(tags, forKey: .tags)
         try c.encode(ingredientGroups, forKey: .ingredientGroups)
         try c.encode(steps, forKey: .steps)

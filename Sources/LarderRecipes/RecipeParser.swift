@@ -47,7 +47,12 @@ public struct RecipeParser: Sendable {
         let (frontMatter, bodyStart) = LineReader.frontMatter(source.lines)
         let markdown = format == "markdown" || format == "md" || frontMatter != nil
         var lines = LineReader.read(Array(source.lines[bodyStart...]), markdown: markdown)
-        if format == "pdf" { LineReader.removePageFurniture(&lines) }
+        var headers: [Int: String] = [:]
+        if format == "pdf" {
+            for l in lines where l.region == .header && !l.isBlank && headers[l.page] == nil { headers[l.page] = l.text }
+            LineReader.removeLayoutFurniture(&lines)
+            LineReader.removePageFurniture(&lines)
+        }
         var ctx = Context(source: source, format: format, markdown: markdown, lines: lines)
         let (chunks, skipped) = ctx.chunks()
         for k in skipped { ctx.lines[k].text = ""; ctx.lines[k].skip = true }
@@ -57,11 +62,30 @@ public struct RecipeParser: Sendable {
         for chunk in chunks {
             let fm = frontMatterUsed ? nil : frontMatter
             guard var recipe = parseChunk(chunk, ctx: ctx, frontMatter: fm) else { continue }
+            // No title in the recipe's own lines: the running header of its first page names it.
+            if recipe.provenance["title"] == nil, let header = recipe.source.pages.first.flatMap({ headers[$0] }),
+               let title = Self.titleFromHeader(header) {
+                recipe.title = title
+                recipe.provenance["title"] = Provenance(page: recipe.source.pages[0], lineStart: 1, lineEnd: 1)
+            }
             if fm != nil { frontMatterUsed = true }
             if recipe.title.isEmpty { recipe.title = "Untitled recipe" }
+            recipe.language = RecipeLanguage.detect(recipe)
             recipes.append(recipe)
         }
         return recipes
+    }
+}
+
+extension RecipeParser {
+    /// A running header as a title: without a page number or a section number around it ("1.1. BUCKEYES" →
+    /// "BUCKEYES"), and not a bare number.
+    static func titleFromHeader(_ header: String) -> String? {
+        var t = header.trimmingCharacters(in: .whitespaces)
+        t = t.replacingOccurrences(of: #"^(?:\d+(?:\.\d+)*\.?\s+)|\s+\d{1,4}$"#, with: "", options: .regularExpression)
+        t = t.replacingOccurrences(of: #"\s{2,}.*$"#, with: "", options: .regularExpression)
+        guard t.contains(where: \.isLetter), t.count <= 80 else { return nil }
+        return t
     }
 }
 
@@ -79,6 +103,8 @@ struct Context {
     var markdown: Bool
     var lines: [Line]
     var bodyFontSize: Double?
+    /// The largest font size of a line with letters (PDF): recipe titles are set near it.
+    var largestFontSize: Double = 0
 
     init(source: RecipeSource, format: String, markdown: Bool, lines: [Line]) {
         self.source = source
@@ -88,6 +114,13 @@ struct Context {
         let sizes = lines.filter { !$0.isBlank }.compactMap(\.fontSize).sorted()
         let nonBlank = lines.filter { !$0.isBlank }.count
         bodyFontSize = sizes.count * 2 >= max(1, nonBlank) && !sizes.isEmpty ? sizes[sizes.count / 2] : nil
+        largestFontSize = lines.filter { $0.text.contains(where: \.isLetter) }.compactMap(\.fontSize).max() ?? 0
+    }
+
+    /// A large line set at least 0.6 × the document's largest size: a recipe title, not a sub-heading ("Meat" in
+    /// 12 pt under a 25 pt title).
+    func isTitleSized(_ l: Line) -> Bool {
+        isBig(l) && (l.fontSize ?? 0) >= 0.6 * largestFontSize
     }
 
     var isPDF: Bool { format == "pdf" }
@@ -139,6 +172,22 @@ struct Context {
         "large", "small", "medium", "ground", "grated", "chopped", "optional", "about", "approx", "generous", "several",
     ]
 
+    /// A short line holding a duration and no sentence: a row of times, servings and credits in a recipe's header.
+    func isStatsRow(_ l: Line) -> Bool {
+        let t = l.text
+        guard t.count <= 80, t.split(separator: " ").count <= 10, !Context.endsSentence(t) else { return false }
+        return !Patterns.durations(in: t).isEmpty
+    }
+
+    /// A short line with an amount in it that is not a sentence or an instruction ("Salt, 1/8 teaspoon").
+    func isMeasuredLine(_ l: Line) -> Bool {
+        let t = l.text
+        guard t.count <= 70, t.split(separator: " ").count <= 10, !Context.endsSentence(t) else { return false }
+        let firstWord = t.split(separator: " ").first.map { $0.lowercased() } ?? ""
+        if Context.verbs.contains(firstWord) && !Context.ingredientStarts.contains(firstWord) { return false }
+        return t.contains { $0.isNumber || Patterns.fractions.keys.contains($0) }
+    }
+
     /// How much a line looks like an ingredient line (≥ 2.5: clearly; < 0: clearly not).
     func ingredientScore(_ l: Line) -> Double {
         let t = l.text
@@ -171,9 +220,9 @@ struct Context {
             let l = lines[k]
             let eligible = !l.isBlank && l.listNumber == nil && !l.bullet && l.text.count <= 120
                 && LineReader.section(l) == nil && Meta.parse(l.text) == nil
-            if eligible && (isBig(l) || (markdown && l.heading == 1)) {
+            if eligible && (isTitleSized(l) || (markdown && l.heading == 1)) {
                 var end = k
-                while !(markdown && l.heading == 1), end + 1 < lines.count, isBig(lines[end + 1]),
+                while !(markdown && l.heading == 1), end + 1 < lines.count, isTitleSized(lines[end + 1]),
                       abs((lines[end + 1].fontSize ?? 0) - (l.fontSize ?? 0)) < 0.6, lines[end + 1].listNumber == nil,
                       LineReader.section(lines[end + 1]) == nil {
                     end += 1
@@ -274,6 +323,11 @@ extension RecipeParser {
         var joined = false
         var explicit = true
         var group = 0
+
+        /// `a` and `b` as one text: a word hyphenated at the line end is joined without its space.
+        static func joined(_ a: String, _ b: String) -> String {
+            a.hasSuffix("-") && !a.hasSuffix(" -") ? String(a.dropLast()) + b : a + " " + b
+        }
 
         mutating func join(_ l: Line) {
             text += (text.hasSuffix("-") && !text.hasSuffix(" -") ? "" : " ") + l.text
@@ -471,6 +525,19 @@ extension RecipeParser {
                     continue
                 }
             }
+            // A box beside the method without an ingredients header (an ingredient box beside each step, a margin
+            // note): its measured lines are ingredients, its other lines notes; none joins a step.
+            if l.region == .box && !explicitIngredients && (mode == .method || mode == .preamble) && !methodEntries.isEmpty {
+                if let last = ingEntries.indices.last, ingEntries[last].line.region == .box, !blank,
+                   l.text.first?.isLowercase == true {
+                    ingEntries[last].line.text = Draft.joined(ingEntries[last].line.text, l.text)
+                } else if ctx.isMeasuredLine(l) {
+                    ingEntries.append(Entry(line: l, blank: blank, explicit: false))
+                } else {
+                    noteEntries.append(Entry(line: l, blank: true, explicit: false))
+                }
+                continue
+            }
             switch mode {
             case .preamble:
                 if title == nil && ctx.isTitleLike(l) {
@@ -492,6 +559,9 @@ extension RecipeParser {
                     }
                 }
                 if l.heading > 0 { continue }
+                // A stats row before the recipe body ("30 min  30 min", "8 / 25 hr  Lisa Bryan"): times, servings and
+                // credits, never an ingredient.
+                if ingEntries.isEmpty && methodEntries.isEmpty && ctx.isStatsRow(l) { continue }
                 if !hasIngredientsHeader && ctx.ingredientScore(l) >= 2.5 {
                     mode = .ingredients
                     ingEntries.append(Entry(line: l, blank: blank, explicit: false))
@@ -676,6 +746,10 @@ extension RecipeParser {
             provenance["description"] = Provenance(page: first.page, lineStart: first.number, lineEnd: lastSamePage.number)
         }
 
+        // "1.1 Orange Oatmeal Cookies", "R 1.1  Buckeyes": a section number is not part of the title.
+        if let t = title, let r = t.range(of: #"^(?:\S{1,2}\s+)?\d+(?:\.\d+)+\.?\s+(?=\S)"#, options: .regularExpression) {
+            title = String(t[r.upperBound...])
+        }
         // "Recipe: Tomato Soup" → "Tomato Soup".
         if let t = title, let colon = t.firstIndex(of: ":"), t[..<colon].lowercased() == "recipe" {
             let rest = t[t.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -713,7 +787,8 @@ extension RecipeParser {
         let t = l.text
         guard t.count <= 60, let first = t.first, !first.isNumber, !Patterns.fractions.keys.contains(first) else { return false }
         if t.hasSuffix(":") { return true }
-        if ctx.isPDF && l.bold && t.count <= 40 && !l.bullet { return true }
+        // A bold line without an amount ("Topping"); "Flour, 4 tablespoons" in bold is an ingredient.
+        if ctx.isPDF && l.bold && t.count <= 40 && !l.bullet && !t.contains(where: \.isNumber) { return true }
         let lower = t.lowercased()
         if (lower.hasPrefix("for the ") || lower.hasPrefix("for ")) && t.split(separator: " ").count <= 6 && !l.bullet
             && !t.contains(where: { $0.isNumber }) && !Context.endsSentence(t) && !lower.contains(" to ") {

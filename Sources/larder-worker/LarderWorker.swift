@@ -6,6 +6,7 @@ import LarderNative
 import LarderOCR
 import LarderPages
 import LarderReceipts
+import LarderRecipes
 import Logging
 
 /// The worker process `larder ingest`, `resume`, `retry` and `check` start (see `WorkerProcess`): it links the
@@ -19,7 +20,7 @@ struct LarderWorker: ParsableCommand {
         version: "larder-worker \(LarderInfo.version) ("
             + NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             + ")",
-        subcommands: [Work.self, EvalReceipts.self, EvalPages.self],
+        subcommands: [Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, Layout.self],
         defaultSubcommand: Work.self)
 }
 
@@ -171,6 +172,49 @@ struct EvalPages: ParsableCommand {
         if errors {
             print(PageEvaluation.errorReport(results))
             if let other { print("\n# \(predictionsLabel)\n" + PageEvaluation.errorReport(other.1)) }
+        }
+    }
+}
+
+/// `larder eval pdfs` runs here, where poppler is linked.
+struct EvalPDFs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-pdfs", abstract: "Recipe-PDF accuracy (run through `larder eval pdfs`).")
+
+    @Argument(help: "The folder of PDFs with <name>.truth.json files.")
+    var folder: String
+
+    @Flag var json = false
+
+    @Flag var errors = false
+
+    func run() throws {
+        do {
+            let report = try PDFRecipeEvaluation.run(folder: folder)
+            print(json ? PDFEvaluation.json(report) : PDFEvaluation.textReport(report))
+            if errors { print(PDFEvaluation.errorReport(report)) }
+        } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(error.kind == .configuration ? 2 : 1)
+        }
+    }
+}
+
+/// `larder show DOC --layout` on a file not ingested yet: the layout `extract` reads from a PDF, as indented text.
+struct Layout: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layout", abstract: "Print a PDF's blocks in reading order as indented text.")
+
+    @Argument(help: "A PDF.")
+    var file: String
+
+    func run() throws {
+        do {
+            let extracted = try ExtractStage.extractPDF(path: file, maxPages: 2000)
+            print(LayoutText.render(extracted), terminator: "")
+        } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(1)
         }
     }
 }

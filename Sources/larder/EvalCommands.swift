@@ -7,7 +7,7 @@ import LarderRecipes
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure accuracy (and speed) on labelled data; the README quotes these figures.",
-        subcommands: [EvalIngredients.self, EvalRecipes.self, EvalPages.self, EvalReceipts.self])
+        subcommands: [EvalIngredients.self, EvalRecipes.self, EvalPages.self, EvalPDFs.self, EvalReceipts.self])
 }
 
 struct EvalIngredients: ParsableCommand {
@@ -87,6 +87,50 @@ struct EvalRecipes: ParsableCommand {
             if report.parseSeconds > 0 {
                 printError(String(format: "speed: %.0f recipes/s parsed from text", Double(report.overall.count) / report.parseSeconds))
             }
+        }
+    }
+}
+
+struct EvalPDFs: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pdfs",
+        abstract: "Title, ingredient-line and step accuracy on real recipe PDFs (shared/data/recipes-pdf).",
+        discussion: """
+            Each PDF is read as the pipeline reads it (extract, route, recipe) and compared with its \
+            <name>.truth.json: the title after folding case, spaces and punctuation; ingredient lines and steps \
+            matched one-to-one after NFKC, lower-casing and keeping letters, digits and fraction characters \
+            (similarity ratio ≥ 0.85); micro-averaged F1; in a book every recipe counts. quantity/unit/name are \
+            checked on matched lines whose truth fields come from the source's markup. Runs in larder-worker, \
+            which links poppler.
+            """)
+
+    @Option(help: "The shared data folder or the recipes-pdf folder itself (default: $LARDER_SHARED_DATA, else shared/data found from the current folder up).")
+    var data: String?
+
+    @Flag(help: "Print one JSON object: documents, recipes, title, ingredients_f1, steps_f1, quantity, unit, name, per_source, per_language.")
+    var json = false
+
+    @Flag(help: "List each document's mistakes: wrong titles, missed and extra lines.")
+    var errors = false
+
+    func run() throws {
+        try reportingErrors {
+            let cwd = FileManager.default.currentDirectoryPath
+            guard var folder = data ?? RecipeEvaluation.locateSharedData(startingAt: cwd) else {
+                throw LarderError(
+                    .configuration, "the shared data folder was not found",
+                    hint: "pass --data DIR (the folder holding recipes-pdf) or set LARDER_SHARED_DATA")
+            }
+            if FileManager.default.fileExists(atPath: folder + "/recipes-pdf") { folder += "/recipes-pdf" }
+            folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+            var arguments = ["larder-worker", "eval-pdfs", folder]
+            if json { arguments.append("--json") }
+            if errors { arguments.append("--errors") }
+            let worker = try WorkerProcess.workerExecutable()
+            let argv = arguments.map { strdup($0) } + [nil]
+            execv(worker, argv)
+            throw LarderError(
+                .configuration, "cannot start larder-worker: \(String(cString: strerror(errno)))", path: worker)
         }
     }
 }

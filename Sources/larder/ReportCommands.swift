@@ -59,6 +59,9 @@ struct Show: ParsableCommand {
     @Option(help: "Only this stage's output.")
     var stage: String?
 
+    @Flag(help: "Print the page layout extract found (blocks in reading order, each line with its x,y and font size).")
+    var layout = false
+
     @Argument(help: "Document id, SHA-256 prefix (4+ hex digits), or a path it was ingested from.")
     var document: String
 
@@ -68,6 +71,16 @@ struct Show: ParsableCommand {
             let store = try SQLiteCheckpointStore(path: config.database)
             let record = try findDocument(document, in: store)
             let rows = try store.stages(of: record.id)
+            if layout {
+                guard let output = rows.first(where: { $0.stage == "extract" })?.output else {
+                    throw LarderError(
+                        .badInput, "extract has no output for this document yet",
+                        hint: "run `larder resume` (or ingest it again) and retry", path: record.path)
+                }
+                let extracted = try JSONDecoder().decode(ExtractOutput.self, from: Data(output.utf8))
+                print(LayoutText.render(extracted), terminator: "")
+                return
+            }
             if options.json {
                 var checkpoints: [[String: Any]] = []
                 for row in rows where stage == nil || stage == row.stage {

@@ -288,3 +288,18 @@ struct IngredientEvaluationHelperTests {
         }
     }
 }
+
+@Suite("German and other languages' units")
+struct ForeignUnitTests {
+    @Test(arguments: [
+        ("3 EL Olivenöl", 3.0, "tablespoon", "Olivenöl"), ("1,5 TL Salz", 1.5, "teaspoon", "Salz"),
+        ("1 Prise Zucker", 1.0, "pinch", "Zucker"), ("2 Zehen Knoblauch", 2.0, "clove", "Knoblauch"),
+        ("1 Bund Petersilie", 1.0, "bunch", "Petersilie"), ("2 cucchiai di olio", 2.0, "tablespoon", "di olio"),
+    ])
+    func unitAndDecimalComma(_ line: String, _ quantity: Double, _ unit: String, _ name: String) {
+        let parsed = IngredientParser().parse(line)
+        #expect(parsed.quantity?.value == quantity, "\(line)")
+        #expect(parsed.unit == unit, "\(line)")
+        #expect(parsed.name == name, "\(line)")
+    }
+}

@@ -6,7 +6,7 @@ import Testing
 enum SchemaKeys {
     static let recipe = (required: ["title", "ingredientGroups", "steps", "notes", "tags", "source", "provenance", "confidence"],
                          allowed: ["title", "description", "yields", "prepMinutes", "cookMinutes", "totalMinutes", "cuisine",
-                                   "mealType", "tags", "ingredientGroups", "steps", "notes", "source", "provenance", "confidence",
+                                   "mealType", "language", "tags", "ingredientGroups", "steps", "notes", "source", "provenance", "confidence",
                                    "author", "image", "nutrition"])
     static let yields = (required: ["text"], allowed: ["servings", "maxServings", "unit", "text"])
     static let source = (required: ["file", "sha256", "pages"], allowed: ["file", "sha256", "pages", "format", "url", "node"])

@@ -95,3 +95,35 @@ import Testing
         #expect(Patterns.stepDurations(in: "Leave overnight in the fridge.").isEmpty)
     }
 }
+
+@Suite("PDF evaluation scoring")
+struct PDFEvaluationScoringTests {
+    @Test func foldingAndOneToOneMatching() {
+        #expect(PDFEvaluation.fold("1 ½ T bs Olive-Oil") == "11/2tbsoliveoil")
+        #expect(PDFEvaluation.foldTitle("Chicken Saltimbocca[1]") == PDFEvaluation.foldTitle("chicken  saltimbocca"))
+        #expect(PDFEvaluation.ratio("abcd", "abcd") == 1)
+        #expect(PDFEvaluation.ratio("abcdefghij", "abcdefghix") == 0.9)
+        // Each truth line matches at most one parsed line.
+        let pairs = PDFEvaluation.match(got: ["1 tsp salt", "1 tsp salt", "2 eggs"], truth: ["1 tsp salt", "3 eggs"])
+        #expect(pairs.count == 1)
+        #expect(pairs[0].truth == 0)
+    }
+}
+
+@Suite("recipe language")
+struct RecipeLanguageTests {
+    @Test func germanAndEnglishRecipesAreTold() throws {
+        let german = try #require(RecipeParser().parse(RecipeSource(
+            file: "hummus.txt", sha256: "", format: "text",
+            lines: "Hummus\n\nZutaten\n200 g Kichererbsen\n3 EL Olivenöl\n\nZubereitung\n1. Die Kichererbsen mit dem Öl und etwas Wasser pürieren.\n2. Mit Salz und Zitrone abschmecken, dann servieren.\n"
+                .split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .map { SourceLine(page: 1, number: $0.offset + 1, text: String($0.element)) })).first)
+        #expect(german.language == "de")
+        let english = try #require(RecipeParser().parse(RecipeSource(
+            file: "eggs.txt", sha256: "", format: "text",
+            lines: "Boiled Eggs\n\nIngredients\n2 eggs\n\nMethod\n1. Boil the eggs in a pan of water for 8 minutes.\n2. Cool them in cold water and peel.\n"
+                .split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .map { SourceLine(page: 1, number: $0.offset + 1, text: String($0.element)) })).first)
+        #expect(english.language == "en")
+    }
+}

@@ -512,6 +512,14 @@ enum EmbeddedSchemas {
         "null"
       ]
     },
+    "language": {
+      "description": "The recipe's language as an ISO 639-1 code (en, de, fr, it, es, nl), read from its words; absent or null when unsure.",
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[a-z]{2}$"
+    },
     "tags": {
       "type": "array",
       "items": {

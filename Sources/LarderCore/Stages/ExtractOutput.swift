@@ -148,14 +148,46 @@ public struct PDFPageText: Codable, Sendable, Equatable {
     /// The lines in reading order (columns side by side never interleave), with boxes and font sizes.
     /// Empty for text documents, whose lines are `text`'s.
     public var lines: [PDFLine] = []
+    /// The page's layout: its blocks in reading order (furniture, columns, paragraphs, tables, boxes), each leaf
+    /// naming its lines in `lines`. Empty for text documents and OCR pages.
+    public var blocks: [PDFBlock] = []
 
-    public init(number: Int, width: Double, height: Double, text: String, spans: [PDFFontSpan], lines: [PDFLine] = []) {
+    public init(
+        number: Int, width: Double, height: Double, text: String, spans: [PDFFontSpan], lines: [PDFLine] = [],
+        blocks: [PDFBlock] = []
+    ) {
         self.number = number
         self.width = width
         self.height = height
         self.text = text
         self.spans = spans
         self.lines = lines
+        self.blocks = blocks
+    }
+
+    enum CodingKeys: String, CodingKey { case number, width, height, text, spans, lines, blocks }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        number = try c.decode(Int.self, forKey: .number)
+        width = try c.decode(Double.self, forKey: .width)
+        height = try c.decode(Double.self, forKey: .height)
+        text = try c.decode(String.self, forKey: .text)
+        spans = try c.decode([PDFFontSpan].self, forKey: .spans)
+        lines = try c.decodeIfPresent([PDFLine].self, forKey: .lines) ?? []
+        blocks = try c.decodeIfPresent([PDFBlock].self, forKey: .blocks) ?? []
+    }
+
+    /// `blocks` is written only when the page has any (text documents' output is unchanged).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(number, forKey: .number)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(text, forKey: .text)
+        try c.encode(spans, forKey: .spans)
+        try c.encode(lines, forKey: .lines)
+        if !blocks.isEmpty { try c.encode(blocks, forKey: .blocks) }
     }
 }
 

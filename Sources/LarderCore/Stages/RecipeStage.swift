@@ -50,14 +50,41 @@ public struct RecipeStage: Stage {
     public static func lines(of extracted: ExtractOutput) -> [SourceLine] {
         extracted.pages.flatMap { page -> [SourceLine] in
             if !page.lines.isEmpty {
+                let regions = Self.regions(of: page)
                 return page.lines.enumerated().map { index, line in
-                    SourceLine(page: page.number, number: index + 1, text: line.text, fontSize: line.fontSize, bold: line.bold)
+                    SourceLine(
+                        page: page.number, number: index + 1, text: line.text, fontSize: line.fontSize, bold: line.bold,
+                        region: regions[index])
                 }
             }
             return page.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { index, text in
                 SourceLine(page: page.number, number: index + 1, text: String(text))
             }
         }
+    }
+}
+
+extension RecipeStage {
+    /// Each line's region from the page's layout: the outermost furniture or box block holding it.
+    static func regions(of page: PDFPageText) -> [Int: SourceLine.Region] {
+        var result: [Int: SourceLine.Region] = [:]
+        func visit(_ block: PDFBlock, inherited: SourceLine.Region?) {
+            var region = inherited
+            if region == nil {
+                switch block.kind {
+                case .box: region = .box
+                case .header: region = .header
+                case .pageNumber: region = .pageNumber
+                case .footer: region = .footer
+                case .footnote: region = .footnote
+                default: break
+                }
+            }
+            if let region { for index in block.lines { result[index] = region } }
+            for child in block.children { visit(child, inherited: region) }
+        }
+        for block in page.blocks { visit(block, inherited: nil) }
+        return result
     }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 /// Images are routed to receipts (receipts arrive as photos); a PDF (a scan: on its OCR text) or text is scored on recipe words
 /// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
 public struct RouteStage: Stage {
-    public static let declaration = StageDeclaration(name: "route", version: "route@2")
+    public static let declaration = StageDeclaration(name: "route", version: "route@3")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -25,7 +25,10 @@ public struct RouteStage: Stage {
         if extracted.needsOCR {
             return RouteOutput(route: .unknown, recipeScore: 0, receiptScore: 0, signals: ["no text layer, and OCR read no text"])
         }
-        let text = extracted.text.lowercased()
+        // A PDF's reading-order lines: poppler's own text can glue two columns' words ("ZubereitungZutaten").
+        let text = extracted.pages.map { page in
+            page.lines.isEmpty ? page.text : page.lines.map(\.text).joined(separator: "\n")
+        }.joined(separator: "\u{0C}").lowercased()
         let words = Set(text.split { !$0.isLetter }.map(String.init))
         var signals: [String] = []
         var recipe = 0
@@ -46,6 +49,15 @@ public struct RouteStage: Stage {
             receipt += 2
             signals.append("\(priced) of \(lines.count) lines end in a price")
         }
+        // Ingredient lines: a quantity and a unit opening a short line that does not end in a price.
+        let measured = lines.filter { line in
+            line.count <= 60 && line.range(of: #"\d+[.,]\d\d\s*[a-z]?$"#, options: .regularExpression) == nil
+                && line.range(of: Self.measuredLine, options: .regularExpression) != nil
+        }.count
+        if measured >= 3 {
+            recipe += 2
+            signals.append("\(measured) lines open with a quantity and a unit")
+        }
         if extracted.format == .json, text.contains("\"recipeingredient\"") || text.contains("\"ingredients\"") {
             recipe += 2
             signals.append("JSON with ingredients")
@@ -59,7 +71,15 @@ public struct RouteStage: Stage {
         "ingredients", "method", "directions", "instructions", "preparation", "preheat", "tbsp", "tsp",
         "tablespoon", "tablespoons", "teaspoon", "teaspoons", "cup", "cups", "serves", "servings", "bake",
         "simmer", "whisk", "stir", "chopped", "oven", "yield",
+        // German, French, Italian, Spanish, Dutch section and kitchen words.
+        "zutaten", "zubereitung", "anleitung", "esslöffel", "teelöffel", "prise", "backofen", "vorheizen",
+        "ingrédients", "préparation", "cuillère", "ingredienti", "preparazione", "cucchiaio", "cucchiaino",
+        "ingredientes", "preparación", "cucharada", "ingrediënten", "bereiding", "eetlepel", "theelepel",
     ]
+    /// "2 tbsp", "1/2 c", "200 g", "3 el", "1,5 tl", "16.3 oz", "1 ½ cups", "4 clove" at the start of a line.
+    static let measuredLine =
+        #"^\s*(?:[-•*]\s*)?\d+(?:[.,/]\d+)?(?:\s+\d/\d)?\s*[½¼¾⅓⅔]?\s*(?:tbsp|tbs|tsp|t\s?bs|c|cups?|oz|lbs?|g|kg|ml|l|el|tl|clove|cloves|pinch|can|cans|prise|zehen?|bund|dose|cucchia[io]|cucchiaini?|cucharadas?|cucharaditas?)\.?(?:\s|$)"#
+
     private static let receiptWords = [
         "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",
         "balance", "cashier", "debit", "gst", "vat",
