@@ -28,6 +28,8 @@ let package = Package(
             name: "CTesseract", pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: JSON values, JSON Pointer, JSON Patch (RFC 6902) and a JSON Schema 2020-12 validator. No dependencies.
         .target(name: "LarderJSON"),
@@ -37,6 +39,16 @@ let package = Package(
 
         // MARK: Recipe structure from a document's lines: recipes, sections, ingredients, steps, times, yields.
         .target(name: "LarderRecipes", dependencies: ["LarderIngredients"]),
+
+        // MARK: Recipe-app exports (Paprika, Nextcloud, Mealie, Tandoor, Chowdown, CSV, MealMaster, MasterCook,
+        // Cooklang) → recipe drafts, and Larder recipes → schema.org / Cooklang / Paprika. Pure Swift: archives are
+        // read by LarderArchives and handed over as members in memory.
+        .target(
+            name: "LarderFormats",
+            dependencies: ["LarderRecipes", .product(name: "Yams", package: "Yams")]),
+
+        // MARK: ZIP (libzip) and gzip (zlib) read into memory with size, count and ratio limits; never to disk.
+        .target(name: "LarderArchives", dependencies: ["CZip", "CZlib"]),
 
         // MARK: Receipt text → store, date, items, totals; product → base ingredient; allergens; pantry items.
         // The lexicon is derived from USDA FoodData Central (public domain) and Open Food Facts (ODbL): see
@@ -54,7 +66,7 @@ let package = Package(
         .target(
             name: "LarderCore",
             dependencies: [
-                "LarderJSON", "LarderRecipes", "LarderReceipts",
+                "LarderJSON", "LarderRecipes", "LarderReceipts", "LarderFormats",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -72,7 +84,11 @@ let package = Package(
             exclude: ["Prompts", "Schemas"]),
 
         // MARK: The stages that call C (poppler, tesseract; libcurl through LarderLLM) and `Pipeline.standard(for:)`.
-        .target(name: "LarderNative", dependencies: ["LarderCore", "LarderOCR", "LarderLLM", "CPoppler", "CTesseract", "CCurl"]),
+        .target(
+            name: "LarderNative",
+            dependencies: [
+                "LarderCore", "LarderOCR", "LarderLLM", "LarderArchives", "LarderFormats", "CPoppler", "CTesseract", "CCurl",
+            ]),
 
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
@@ -99,6 +115,9 @@ let package = Package(
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
+        .testTarget(
+            name: "LarderFormatsTests",
+            dependencies: ["LarderFormats", "LarderArchives", "LarderRecipes", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
         .testTarget(
             name: "LarderLLMTests",
