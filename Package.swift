@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes",
+                "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes", "LarderFormats", "LarderArchives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
         .testTarget(
             name: "LarderFormatsTests",
-            dependencies: ["LarderFormats", "LarderArchives", "LarderRecipes", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["LarderFormats", "LarderArchives", "LarderRecipes", "LarderJSON", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
         .testTarget(
             name: "LarderLLMTests",

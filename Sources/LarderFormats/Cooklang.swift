@@ -321,9 +321,28 @@ extension CooklangRecipe {
         switch q {
         case .none: ""
         case .text(let t): t
-        case .number(let v): v == v.rounded() ? String(Int(v)) : String(v)
+        case .number(let v): numberText(v)
         }
     }
+
+    /// 2 → "2", 1.5 → "1.5", 0.333… → "1/3", 2.666… → "2 2/3": decimals when short, else a fraction.
+    static func numberText(_ v: Double) -> String {
+        if v == v.rounded() { return String(Int(v)) }
+        let short = (v * 1000).rounded() / 1000
+        if abs(short - v) < 1e-9 { return String(short) }
+        for d in [3, 6, 8, 16] {
+            let n = v * Double(d)
+            if abs(n - n.rounded()) < 1e-6 {
+                let whole = Int(v)
+                let rest = Int(n.rounded()) - whole * d
+                let g = gcd(rest, d)
+                return (whole > 0 ? "\(whole) " : "") + "\(rest / g)/\(d / g)"
+            }
+        }
+        return String(v)
+    }
+
+    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
     /// "2 cups flour", "flour" (no quantity), "salt (to taste)".
     static func ingredientLine(name: String, quantity: Quantity, units: String, note: String?) -> String {

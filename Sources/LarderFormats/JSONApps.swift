@@ -18,7 +18,7 @@ public enum JSONApps {
     }
 
     static func lines(_ v: Any?) -> [String] {
-        (string(v) ?? "").components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        (string(v) ?? "").components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+import LarderArchives
 import LarderCore
+import LarderFormats
 
 /// Stage 2, `extract`: the document's text, page by page.
 ///
@@ -9,6 +11,9 @@ import LarderCore
 /// - Text, Markdown, HTML, JSON: decoded with the encoding `detect` found and normalised (line ends, NFC,
 ///   odd spaces, trailing blanks) into one page. HTML is reduced to its visible text.
 /// - Images: no text yet (`needsOCR`); the OCR stage reads them.
+/// - Archives (ZIP, gzip: recipe-app exports): each text member read into memory through libzip/zlib (nested
+///   archives and gzip members expanded, never written to disk) becomes one page naming its member; members
+///   that cannot be read, or break `ArchiveLimits`, are per-entry errors in `memberErrors`.
 public struct ExtractStage: Stage {
     public let name = StageDeclaration.extract.name
     public let version = StageDeclaration.extract.version
@@ -25,8 +30,35 @@ public struct ExtractStage: Stage {
             return try StageOutput(ExtractOutput(format: detected.format, pages: [], needsOCR: true))
         case .text, .markdown, .html, .json:
             return try StageOutput(TextExtraction.extract(input.document, format: detected.format))
+        case .archive:
+            return try StageOutput(Self.extractArchive(input.document))
         }
     }
+
+    /// The archive's text members as pages (binary members such as photos are left out).
+    public static func extractArchive(_ document: DocumentRecord, limits: ArchiveLimits = .init()) throws -> ExtractOutput {
+        let path = document.path
+        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let read: (members: [ArchiveMember], errors: [ArchiveError])
+        do {
+            read = try Archives.read(data, name: name, limits: limits)
+        } catch {
+            throw LarderError(.badInput, error.message, hint: "check the archive is a complete recipe-app export; re-export it", path: path)
+        }
+        var pages: [PDFPageText] = []
+        for member in read.members where !RecipeImport.isJunk(member.path) && !Self.isBinary(member.data) {
+            var page = PDFPageText(number: pages.count + 1, width: 0, height: 0, text: TextBytes.decode(member.data), spans: [])
+            page.member = member.path
+            pages.append(page)
+        }
+        var output = ExtractOutput(format: .archive, pages: pages, needsOCR: false)
+        output.memberErrors = read.errors.map { "\($0.member ?? name): \($0.message)" }
+        return output
+    }
+
+    /// NUL bytes in the first 8 KB: a photo or other binary member.
+    static func isBinary(_ data: Data) -> Bool { data.prefix(8192).contains(0) }
 
     public static func extractPDF(path: String, maxPages: Int) throws -> ExtractOutput {
         if !Self.hasEndOfFileMarker(path: path) {

@@ -379,13 +379,20 @@ public struct RecipeSourceInfo: Codable, Sendable, Equatable {
     public var pages: [Int]
     /// The document format ("pdf", "text", "markdown"…).
     public var format: String
+    /// For a recipe read from an archive (a Paprika, Nextcloud, Mealie… export): the member it came from (nested
+    /// archives joined with "/"); absent otherwise.
+    public var member: String?
+    /// The recipe's web page, when the document named it (recipe-app exports); absent otherwise.
+    public var url: String?
 
     /// Creates source information.
-    public init(file: String, sha256: String, pages: [Int], format: String) {
+    public init(file: String, sha256: String, pages: [Int], format: String, member: String? = nil, url: String? = nil) {
         self.file = file
         self.sha256 = sha256
         self.pages = pages
         self.format = format
+        self.member = member
+        self.url = url
     }
 }
 

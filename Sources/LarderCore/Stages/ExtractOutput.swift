@@ -6,6 +6,9 @@ public struct ExtractOutput: Codable, Sendable, Equatable {
     public var pages: [PDFPageText]
     /// True for images and for PDFs without a text layer: only OCR can read them.
     public var needsOCR: Bool
+    /// For an archive: its members that could not be read ("member: why"), each a per-entry error; the other
+    /// members are the pages. Absent for other documents.
+    public var memberErrors: [String]?
 
     public init(format: DocumentFormat, pages: [PDFPageText], needsOCR: Bool) {
         self.format = format
@@ -144,6 +147,8 @@ public struct PDFPageText: Codable, Sendable, Equatable {
     /// The lines in reading order (columns side by side never interleave), with boxes and font sizes.
     /// Empty for text documents, whose lines are `text`'s.
     public var lines: [PDFLine] = []
+    /// For an archive: the member this page is (its path inside the archive, nested archives joined with "/").
+    public var member: String?
 
     public init(number: Int, width: Double, height: Double, text: String, spans: [PDFFontSpan], lines: [PDFLine] = []) {
         self.number = number

@@ -6,13 +6,17 @@ import Foundation
 /// Images are routed to receipts (receipts arrive as photos); a PDF (a scan: on its OCR text) or text is scored on recipe words
 /// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
 public struct RouteStage: Stage {
-    public static let declaration = StageDeclaration(name: "route", version: "route@2")
+    public static let declaration = StageDeclaration(name: "route", version: "route@3")
     public let name = declaration.name
     public let version = declaration.version
 
     public init() {}
 
     public func run(_ input: StageInput) throws -> StageOutput {
+        // A recipe app's export (an archive, MealMaster, MasterCook, Cooklang, recipe CSV) holds recipes.
+        if let app = try input.output(of: "detect", as: DetectOutput.self).appFormat {
+            return try StageOutput(RouteOutput(route: .recipe, recipeScore: 1, receiptScore: 0, signals: ["recipe-app export: \(app)"]))
+        }
         // A scanned PDF is scored on the text OCR read from it.
         return try StageOutput(Self.route(DocumentText.readable(input)))
     }
