@@ -111,7 +111,9 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "LarderCoreTests",
-            dependencies: ["LarderCore", "LarderNative", "LarderLLM", "LarderJSON", "LarderRecipes", "larder", "larder-worker"]),
+            dependencies: [
+                "LarderCore", "LarderNative", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "larder", "larder-worker",
+            ]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
