@@ -40,8 +40,9 @@ public enum JSONApps {
         d.steps = lines(o["directions"])
         d.notes = lines(o["notes"])
         d.url = string(o["source_url"])
-        d.image = string(o["image_url"])
+        d.image = string(o["image_url"]) ?? string(o["photo"])
         d.author = string(o["source"])
+        if let n = string(o["nutritional_info"]) { d.nutrition = ["text": n] }
         return d
     }
 
@@ -71,6 +72,9 @@ public enum JSONApps {
         d.steps = (o["recipe_instructions"] as? [Any] ?? []).compactMap { ($0 as? [String: Any]).flatMap { string($0["text"]) } ?? string($0) }
         d.notes = (o["notes"] as? [Any] ?? []).compactMap { ($0 as? [String: Any]).flatMap { string($0["text"]) } }
         d.url = string(o["org_url"])
+        if let n = o["nutrition"] as? [String: Any] {
+            for (k, v) in n { if let t = string(v) { d.nutrition[k] = t } }
+        }
         return d
     }
 

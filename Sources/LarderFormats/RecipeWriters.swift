@@ -4,8 +4,8 @@ import LarderRecipes
 /// Larder recipes → schema.org JSON-LD `Recipe`, as Google's recipe guidelines describe it
 /// (https://developers.google.com/search/docs/appearance/structured-data/recipe): `name`, `recipeIngredient`,
 /// `recipeInstructions` as `HowToStep`s, `recipeYield`, exact ISO 8601 `prepTime`/`cookTime`/`totalTime`,
-/// `recipeCategory`, `recipeCuisine`, `keywords`, `description` and `url` when known. Larder keeps no image,
-/// author or nutrition, so those are never written. `schemas/schema-org-recipe.schema.json` checks the output.
+/// `recipeCategory`, `recipeCuisine`, `keywords`, `description`, and `url`, `image` (a web address), `author` and
+/// `nutrition` when the source named them. `schemas/schema-org-recipe.schema.json` checks the output.
 public enum SchemaOrgWriter {
     public static func object(_ r: Recipe) -> [String: Any] {
         var o: [String: Any] = ["@context": "https://schema.org", "@type": "Recipe", "name": r.title]
@@ -20,11 +20,25 @@ public enum SchemaOrgWriter {
         if let c = r.cuisine { o["recipeCuisine"] = c }
         if !r.tags.isEmpty { o["keywords"] = r.tags.joined(separator: ", ") }
         if let url = r.source.url { o["url"] = url }
+        if let image = r.image, image.hasPrefix("http") { o["image"] = image }
+        if let author = r.author { o["author"] = ["@type": "Person", "name": author] }
+        if let n = r.nutrition, !n.isEmpty {
+            var facts: [String: Any] = ["@type": "NutritionInformation"]
+            for (k, v) in n where k != "text" { facts[camelCase(k)] = v }
+            if facts.count > 1 { o["nutrition"] = facts }
+        }
         return o
     }
 
     public static func json(_ r: Recipe) throws -> Data {
         try JSONSerialization.data(withJSONObject: object(r), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// "fat_content" → "fatContent" (Mealie's names → schema.org's).
+    static func camelCase(_ key: String) -> String {
+        let parts = key.split(separator: "_")
+        guard parts.count > 1 else { return key }
+        return String(parts[0]) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// Exact ISO 8601 duration: 90 → "PT1H30M", 1.5 → "PT1M30S", 1500 → "P1DT1H".
@@ -60,6 +74,8 @@ public enum CooklangWriter {
         if !r.tags.isEmpty { meta.append(("tags", r.tags.joined(separator: ", "))) }
         if let d = r.description, !d.isEmpty { meta.append(("description", d.replacingOccurrences(of: "\n", with: " "))) }
         if let u = r.source.url { meta.append(("source", u)) }
+        if let a = r.author { meta.append(("author", a)) }
+        if let i = r.image { meta.append(("image", i)) }
         var out = "---\n" + meta.map { "\($0.0): \(yamlScalar($0.1))" }.joined(separator: "\n") + "\n---\n\n"
         let ingredients = r.allIngredients
         var placed = Array(repeating: false, count: ingredients.count)
@@ -165,9 +181,9 @@ public enum PaprikaWriter {
             "directions": r.steps.map(\.text).joined(separator: "\n"), "servings": r.yields?.text ?? "",
             "prep_time": minutes(r.prepMinutes), "cook_time": minutes(r.cookMinutes), "total_time": minutes(r.totalMinutes),
             "categories": ([r.mealType].compactMap { $0 } + r.tags), "description": r.description ?? "",
-            "notes": r.notes.joined(separator: "\n"), "source_url": r.source.url ?? "", "source": "",
-            "nutritional_info": "", "difficulty": "", "rating": 0, "uid": uid, "hash": SHA1Lite.hex(r.title + uid),
-            "image_url": NSNull(), "photo": NSNull(), "photo_data": NSNull(), "photo_hash": NSNull(), "photo_large": NSNull(),
+            "notes": r.notes.joined(separator: "\n"), "source_url": r.source.url ?? "", "source": r.author ?? "",
+            "nutritional_info": (r.nutrition ?? [:]).sorted { $0.key < $1.key }.map { $0.key == "text" ? $0.value : "\($0.key): \($0.value)" }.joined(separator: "\n"), "difficulty": "", "rating": 0, "uid": uid, "hash": SHA1Lite.hex(r.title + uid),
+            "image_url": r.image.map { $0.hasPrefix("http") ? $0 as Any : NSNull() } ?? NSNull(), "photo": NSNull(), "photo_data": NSNull(), "photo_hash": NSNull(), "photo_large": NSNull(),
             "photos": [Any](), "created": "",
         ]
     }

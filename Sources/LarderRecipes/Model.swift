@@ -428,6 +428,12 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var provenance: [String: Provenance]
     /// Confidence in the whole recipe, 0–1 (see ``RecipeParser`` for how it is computed).
     public var confidence: Double
+    /// The recipe's image (a URL, or an archive member), when the document named one (app exports); else absent.
+    public var image: String? = nil
+    /// The author, when the document named one (app exports); else absent.
+    public var author: String? = nil
+    /// Nutrition facts as the document gave them ("calories" → "150 kcal"), when it did (app exports); else absent.
+    public var nutrition: [String: String]? = nil
 
     /// Creates a recipe.
     public init(title: String, description: String? = nil, yields: RecipeYield? = nil, prepMinutes: Double? = nil,
@@ -457,7 +463,7 @@ public struct Recipe: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, tags,
-             ingredientGroups, steps, notes, source, provenance, confidence
+             ingredientGroups, steps, notes, source, provenance, confidence, image, author, nutrition
     }
 
     /// Encodes every key, with explicit `null`s for absent optional values.
@@ -478,6 +484,10 @@ public struct Recipe: Codable, Sendable, Equatable {
         try c.encode(source, forKey: .source)
         try c.encode(provenance, forKey: .provenance)
         try c.encode(confidence, forKey: .confidence)
+        // Only app exports name these; other documents' results keep their shape.
+        try c.encodeIfPresent(image, forKey: .image)
+        try c.encodeIfPresent(author, forKey: .author)
+        try c.encodeIfPresent(nutrition, forKey: .nutrition)
     }
 }
 

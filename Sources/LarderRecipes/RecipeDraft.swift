@@ -35,6 +35,8 @@ public struct RecipeDraft: Sendable, Equatable {
     /// The recipe's image URL or archive member, when known.
     public var image: String?
     public var author: String?
+    /// Nutrition facts as the app gave them ("calories" → "150 kcal").
+    public var nutrition: [String: String] = [:]
     /// The archive member (path inside the archive, nested archives joined with "/") the recipe came from.
     public var member: String?
 
@@ -107,6 +109,9 @@ public struct RecipeDraft: Sendable, Equatable {
         if !categories.isEmpty { provenance["mealType"] = at }
         if !tags.isEmpty { provenance["tags"] = at }
         recipe.provenance = provenance
+        recipe.image = image.flatMap { $0.isEmpty ? nil : $0 }
+        recipe.author = author.flatMap { $0.isEmpty ? nil : $0 }
+        recipe.nutrition = nutrition.isEmpty ? nil : nutrition
         let confidences = groups.flatMap(\.ingredients).map(\.confidence)
         let ingredientScore = confidences.isEmpty ? 0.5 : confidences.reduce(0, +) / Double(confidences.count)
         // The structure is the app's, not a guess: only the ingredient parsing is uncertain.
@@ -148,6 +153,9 @@ extension RecipeDraft {
         draft.url = s(o["url"])
         draft.image = s(o["image"])
         draft.author = s(o["author"])
+        if let n = o["nutrition"] as? [String: Any] {
+            for (k, v) in n where !k.hasPrefix("@") { if let t = s(v), !t.isEmpty { draft.nutrition[k] = t } }
+        }
         return draft
     }
 }

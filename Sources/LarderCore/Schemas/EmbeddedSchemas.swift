@@ -586,6 +586,21 @@ enum EmbeddedSchemas {
     },
     "confidence": {
       "$ref": "#/$defs/confidence"
+    },
+    "image": {
+      "description": "The recipe's image (a URL or an archive member), when the document named one; absent otherwise.",
+      "type": "string",
+      "minLength": 1
+    },
+    "author": {
+      "description": "The author, when the document named one; absent otherwise.",
+      "type": "string",
+      "minLength": 1
+    },
+    "nutrition": {
+      "description": "Nutrition facts as the document gave them (name → value with unit), when it did; absent otherwise.",
+      "type": "object",
+      "additionalProperties": { "type": "string" }
     }
   },
   "$defs": {
