@@ -131,13 +131,13 @@ public enum CooklangWriter {
         return m
     }
 
-    /// The step's first duration written as "<number> <unit>" becomes a timer.
+    /// The step's first duration ending in "<number> <unit>" ("simmer for 5 minutes") becomes a timer there.
     static func timer(in text: String, durations: [StepDuration]) -> String {
         for d in durations {
-            let parts = d.text.split(separator: " ")
-            guard parts.count == 2, Double(parts[0].replacingOccurrences(of: ",", with: ".")) != nil,
-                parts[1].allSatisfy(\.isLetter), let range = text.range(of: d.text)
-            else { continue }
+            guard let r = d.text.range(of: #"(^|\s)\d+(?:[.,]\d+)?\s+[A-Za-z]+$"#, options: .regularExpression) else { continue }
+            let phrase = d.text[r].trimmingCharacters(in: .whitespaces)
+            let parts = phrase.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count == 2, let range = text.range(of: phrase) else { continue }
             var out = text
             out.replaceSubrange(range, with: "~{\(parts[0])%\(parts[1])}")
             return out

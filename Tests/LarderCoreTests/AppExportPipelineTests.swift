@@ -69,5 +69,27 @@ struct AppExportPipelineTests {
         #expect(flatbread.allIngredients.map(\.text) == ["2 c Flour", "1 ts Salt", "3/4 c Yogurt"])
         #expect(flatbread.yields?.servings == 4)
         #expect(flatbread.source.member == nil)
+
+        // Export: schema.org (validated as it is written), Cooklang and Paprika, which reads back the same recipes.
+        let out = folder + "/out"
+        let exporter = RecipeExport(store: store)
+        let schemaOrg = try exporter.export(.schemaOrg, to: out + "/s", gzip: Archives.gzip) { try ZipWriter.write($0, to: $1) }
+        #expect(schemaOrg.recipes == 3)
+        #expect(schemaOrg.files.map { URL(fileURLWithPath: $0).lastPathComponent }.sorted() == ["omelette.json", "porridge.json", "quick-flatbread.json"])
+        let cook = try exporter.export(.cooklang, to: out + "/c", gzip: Archives.gzip) { try ZipWriter.write($0, to: $1) }
+        let porridge = try String(contentsOfFile: try #require(cook.files.first { $0.hasSuffix("porridge.cook") }), encoding: .utf8)
+        #expect(porridge.contains("@oats{1%cup}") && porridge.contains("~{5%minutes}"))
+        let paprika = try exporter.export(.paprika, to: out + "/p", gzip: Archives.gzip) { try ZipWriter.write($0, to: $1) }
+        let back = try Archives.read(try Data(contentsOf: URL(fileURLWithPath: paprika.files[0])), name: "recipes.paprikarecipes")
+        #expect(back.members.count == 3 && back.errors.isEmpty)
+    }
+
+    @Test func detectRecognisesExportsByContent() throws {
+        let zip = try DetectStage.detect(Data([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00]), fileName: "backup.bin")
+        #expect(zip.format == .archive && zip.appFormat == "zip")
+        let gz = try DetectStage.detect(Archives.gzip(Data("{}".utf8)), fileName: "x.paprikarecipe")
+        #expect(gz.format == .archive && gz.appFormat == "gzip")
+        #expect(try DetectStage.detect(Data(Self.mealMaster.utf8), fileName: "flatbread.txt").appFormat == "mealmaster")
+        #expect(try DetectStage.detect(Data("Tomato Soup\n\nIngredients\n2 tomatoes\n".utf8), fileName: "soup.txt").appFormat == nil)
     }
 }
