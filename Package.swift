@@ -29,6 +29,8 @@ let package = Package(
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: JSON values, JSON Pointer, JSON Patch (RFC 6902) and a JSON Schema 2020-12 validator. No dependencies.
         .target(name: "LarderJSON"),
@@ -42,6 +44,16 @@ let package = Package(
         // MARK: Saved web pages: libxml2's HTML parser behind an owning wrapper, then schema.org Recipe (JSON-LD,
         // microdata) and the visible page as a `WebPage` that LarderRecipes maps; the page evaluation. No I/O.
         .target(name: "LarderPages", dependencies: ["CLibXML2", "LarderRecipes"]),
+
+        // MARK: Recipe-app exports (Paprika, Nextcloud, Mealie, Tandoor, Chowdown, CSV, MealMaster, MasterCook,
+        // Cooklang) → recipe drafts, and Larder recipes → schema.org / Cooklang / Paprika. Pure Swift: archives are
+        // read by LarderArchives and handed over as members in memory.
+        .target(
+            name: "LarderFormats",
+            dependencies: ["LarderRecipes", .product(name: "Yams", package: "Yams")]),
+
+        // MARK: ZIP (libzip) and gzip (zlib) read into memory with size, count and ratio limits; never to disk.
+        .target(name: "LarderArchives", dependencies: ["CZip", "CZlib"]),
 
         // MARK: Receipt text → store, date, items, totals; product → base ingredient; allergens; pantry items.
         // The lexicon is derived from USDA FoodData Central (public domain) and Open Food Facts (ODbL): see
@@ -59,7 +71,7 @@ let package = Package(
         .target(
             name: "LarderCore",
             dependencies: [
-                "LarderJSON", "LarderRecipes", "LarderReceipts",
+                "LarderJSON", "LarderRecipes", "LarderReceipts", "LarderFormats",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -79,13 +91,16 @@ let package = Package(
         // MARK: The stages that call C (poppler, tesseract; libcurl through LarderLLM) and `Pipeline.standard(for:)`.
         .target(
             name: "LarderNative",
-            dependencies: ["LarderCore", "LarderOCR", "LarderLLM", "LarderPages", "CPoppler", "CTesseract", "CCurl"]),
+            dependencies: [
+                "LarderCore", "LarderOCR", "LarderLLM", "LarderPages", "LarderArchives", "LarderFormats", "CPoppler",
+                "CTesseract", "CCurl",
+            ]),
 
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
             name: "larder",
             dependencies: [
-                "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes",
+                "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes", "LarderFormats", "LarderArchives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -102,11 +117,16 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "LarderCoreTests",
-            dependencies: ["LarderCore", "LarderNative", "LarderLLM", "LarderJSON", "LarderRecipes", "larder", "larder-worker"]),
+            dependencies: [
+                "LarderCore", "LarderNative", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "larder", "larder-worker",
+            ]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
         .testTarget(name: "LarderPagesTests", dependencies: ["LarderPages", "LarderRecipes"]),
+        .testTarget(
+            name: "LarderFormatsTests",
+            dependencies: ["LarderFormats", "LarderArchives", "LarderRecipes", "LarderJSON", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
         .testTarget(
             name: "LarderLLMTests",

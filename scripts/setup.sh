@@ -10,6 +10,7 @@ PACKAGES=(
   tesseract-ocr-eng tesseract-ocr-osd        # OCR language data and orientation detection
   libcurl4-openssl-dev                       # HTTP to LLM providers
   libxml2-dev                                # saved web pages (HTML parser)
+  libzip-dev zlib1g-dev                      # recipe-app exports: ZIP archives and gzip members
   libsqlite3-dev sqlite3                     # checkpoint store (GRDB links the system SQLite)
   python3-cairo                              # writes the PDF fixtures in samples/ and tests
   time                                       # /usr/bin/time -v for the memory benchmark

@@ -68,6 +68,11 @@ public struct StructureStage: Stage {
         guard let service else { return try StageOutput(LLMStageOutput(mode: .off, skipped: "mode off")) }
         let routed = try input.output(of: "route", as: RouteOutput.self)
         var output = LLMStageOutput(mode: settings.mode)
+        // A recipe app's export already has its structure (the app's fields): nothing for a model to guess.
+        if let app = input.outputIfPresent(of: "detect", as: DetectOutput.self)?.appFormat {
+            output.skipped = "a recipe-app export (\(app)): its structure is the app's"
+            return try StageOutput(output)
+        }
         do {
             switch routed.route {
             case .recipe: try structureRecipes(input, service: service, into: &output)

@@ -1,6 +1,8 @@
 import Foundation
+import LarderArchives
 import LarderCore
 import LarderPages
+import LarderFormats
 
 /// Stage 2, `extract`: the document's text, page by page.
 ///
@@ -12,6 +14,9 @@ import LarderPages
 /// - HTML: parsed by libxml2 (``PageReader``, in the declared charset): the page's visible text as one page (one
 ///   block per line) plus its ``WebPage`` (address, title, JSON-LD and microdata), which `recipe` reads.
 /// - Images: no text yet (`needsOCR`); the OCR stage reads them.
+/// - Archives (ZIP, gzip: recipe-app exports): each text member read into memory through libzip/zlib (nested
+///   archives and gzip members expanded, never written to disk) becomes one page naming its member; members
+///   that cannot be read, or break `ArchiveLimits`, are per-entry errors in `memberErrors`.
 public struct ExtractStage: Stage {
     public let name = StageDeclaration.extract.name
     public let version = StageDeclaration.extract.version
@@ -30,6 +35,8 @@ public struct ExtractStage: Stage {
             return try StageOutput(Self.extractHTML(input.document, encoding: detected.encoding))
         case .text, .markdown, .json:
             return try StageOutput(TextExtraction.extract(input.document, format: detected.format))
+        case .archive:
+            return try StageOutput(Self.extractArchive(input.document))
         }
     }
 
@@ -55,6 +62,31 @@ public struct ExtractStage: Stage {
         let page = PDFPageText(number: 1, width: 0, height: 0, text: TextNormalizer.normalize(reading.text), spans: [])
         return ExtractOutput(format: .html, pages: [page], needsOCR: false, webPage: reading.page)
     }
+
+    /// The archive's text members as pages (binary members such as photos are left out).
+    public static func extractArchive(_ document: DocumentRecord, limits: ArchiveLimits = .init()) throws -> ExtractOutput {
+        let path = document.path
+        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let read: (members: [ArchiveMember], errors: [ArchiveError])
+        do {
+            read = try Archives.read(data, name: name, limits: limits)
+        } catch {
+            throw LarderError(.badInput, error.message, hint: "check the archive is a complete recipe-app export; re-export it", path: path)
+        }
+        var pages: [PDFPageText] = []
+        for member in read.members where !RecipeImport.isJunk(member.path) && !Self.isBinary(member.data) {
+            var page = PDFPageText(number: pages.count + 1, width: 0, height: 0, text: TextBytes.decode(member.data), spans: [])
+            page.member = member.path
+            pages.append(page)
+        }
+        var output = ExtractOutput(format: .archive, pages: pages, needsOCR: false)
+        output.memberErrors = read.errors.map { "\($0.member ?? name): \($0.message)" }
+        return output
+    }
+
+    /// NUL bytes in the first 8 KB: a photo or other binary member.
+    static func isBinary(_ data: Data) -> Bool { data.prefix(8192).contains(0) }
 
     public static func extractPDF(path: String, maxPages: Int) throws -> ExtractOutput {
         if !Self.hasEndOfFileMarker(path: path) {

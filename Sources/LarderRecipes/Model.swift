@@ -406,31 +406,40 @@ public struct RecipeSourceInfo: Codable, Sendable, Equatable {
     public var pages: [Int]
     /// The document format ("pdf", "text", "markdown"…).
     public var format: String
-    /// A saved web page's own address (`<link rel="canonical">`, `og:url`, else the schema.org `url`), or `nil`.
+    /// For a recipe read from an archive (a Paprika, Nextcloud, Mealie… export): the member it came from (nested
+    /// archives joined with "/"); `nil` otherwise.
+    public var member: String? = nil
+    /// The recipe's web page: a saved page's own address (`<link rel="canonical">`, `og:url`, else the schema.org
+    /// `url`), or the one an app export named; `nil` otherwise.
     public var url: String? = nil
     /// Which structured-data node the recipe was read from ("ld+json script 2 @graph[3]", "microdata element 812"),
     /// or `nil` when it was read from text.
     public var node: String? = nil
 
     /// Creates source information.
-    public init(file: String, sha256: String, pages: [Int], format: String, url: String? = nil, node: String? = nil) {
+    public init(
+        file: String, sha256: String, pages: [Int], format: String, member: String? = nil, url: String? = nil,
+        node: String? = nil
+    ) {
         self.file = file
         self.sha256 = sha256
         self.pages = pages
         self.format = format
+        self.member = member
         self.url = url
         self.node = node
     }
 
-    enum CodingKeys: String, CodingKey { case file, sha256, pages, format, url, node }
+    enum CodingKeys: String, CodingKey { case file, sha256, pages, format, member, url, node }
 
-    /// Encodes `url` and `node` only when present, so recipes from files keep their shape.
+    /// Encodes `member`, `url` and `node` only when present, so recipes from plain files keep their shape.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(file, forKey: .file)
         try c.encode(sha256, forKey: .sha256)
         try c.encode(pages, forKey: .pages)
         try c.encode(format, forKey: .format)
+        try c.encodeIfPresent(member, forKey: .member)
         try c.encodeIfPresent(url, forKey: .url)
         try c.encodeIfPresent(node, forKey: .node)
     }
@@ -470,12 +479,12 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var provenance: [String: Provenance]
     /// Confidence in the whole recipe, 0–1 (see ``RecipeParser`` for how it is computed).
     public var confidence: Double
-    /// The author's name (schema.org `author`), or `nil`.
+    /// The author's name (schema.org `author`, or an app export's), or `nil`.
     public var author: String? = nil
-    /// The recipe's image URL (schema.org `image`), or `nil`.
+    /// The recipe's image (a URL, or an archive member), or `nil`.
     public var image: String? = nil
-    /// Nutrition per serving as the page states it, by schema.org `NutritionInformation` name ("calories":
-    /// "297 kcal", "fatContent": "27.5 g"…), or `nil`.
+    /// Nutrition as the document states it, by schema.org `NutritionInformation` name ("calories": "297 kcal",
+    /// "fatContent": "27.5 g"…), or `nil`.
     public var nutrition: [String: String]? = nil
 
     /// Creates a recipe.

@@ -7,7 +7,9 @@ import LarderRecipes
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure accuracy (and speed) on labelled data; the README quotes these figures.",
-        subcommands: [EvalIngredients.self, EvalRecipes.self, EvalPages.self, EvalPDFs.self, EvalReceipts.self])
+        subcommands: [
+            EvalIngredients.self, EvalRecipes.self, EvalPages.self, EvalPDFs.self, EvalReceipts.self, EvalFormats.self,
+        ])
 }
 
 struct EvalIngredients: ParsableCommand {

@@ -135,8 +135,12 @@ struct Export: ParsableCommand {
     @Option(help: "Folder to write into (created if missing).")
     var out: String
 
+    @Option(help: "json (each document's result), or the recipes as schema-org (JSON-LD), cooklang or paprika (.paprikarecipes).")
+    var format = "json"
+
     func run() throws {
         try reportingErrors {
+            if format != "json" { return try exportRecipes(format: format, out: out, options: options) }
             let config = try options.loadConfig()
             let store = try SQLiteCheckpointStore(path: config.database)
             let report = try Exporter(store: store).export(to: out)

@@ -574,10 +574,15 @@ enum EmbeddedSchemas {
         "format": {
           "type": "string"
         },
+        "member": {
+          "description": "For a recipe read from an archive (an app export): the member it came from, nested archives joined with /.",
+          "type": "string",
+          "minLength": 1
+        },
         "url": {
           "type": "string",
           "minLength": 1,
-          "description": "A saved web page's own address: canonical link, og:url, else the schema.org url."
+          "description": "The recipe's web page: a saved page's own address (canonical link, og:url, else the schema.org url), or the one an app export named."
         },
         "node": {
           "type": "string",
@@ -952,7 +957,7 @@ enum EmbeddedSchemas {
       "properties": {
         "file": { "type": "string", "minLength": 1, "description": "The file's name (paths differ between machines)." },
         "sha256": { "type": "string", "pattern": "^[0-9a-f]{64}$" },
-        "format": { "enum": ["pdf", "png", "jpeg", "tiff", "text", "markdown", "html", "json"] },
+        "format": { "enum": ["pdf", "png", "jpeg", "tiff", "text", "markdown", "html", "json", "archive"] },
         "pages": { "type": "integer", "minimum": 0 }
       }
     },
@@ -1025,6 +1030,82 @@ enum EmbeddedSchemas {
       }
     },
     "warnings": { "type": "array", "items": { "type": "string" } }
+  }
+}
+"""#,
+        "schema-org-recipe.schema.json": #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://larder.example/schemas/schema-org-recipe.schema.json",
+  "title": "schema.org Recipe (JSON-LD) as Larder exports it",
+  "description": "The required and recommended properties of Google's recipe structured-data guidelines (developers.google.com/search/docs/appearance/structured-data/recipe), with the types Google expects. Google also requires `image`; Larder writes it only when it knows one, so it is allowed but not required here. Durations are exact ISO 8601.",
+  "type": "object",
+  "required": ["@context", "@type", "name", "recipeIngredient", "recipeInstructions"],
+  "additionalProperties": false,
+  "properties": {
+    "@context": { "const": "https://schema.org" },
+    "@type": { "const": "Recipe" },
+    "name": { "type": "string", "minLength": 1 },
+    "image": {
+      "oneOf": [
+        { "type": "string", "minLength": 1 },
+        { "type": "array", "items": { "type": "string", "minLength": 1 }, "minItems": 1 }
+      ]
+    },
+    "description": { "type": "string" },
+    "author": {
+      "type": "object",
+      "required": ["@type", "name"],
+      "properties": { "@type": { "enum": ["Person", "Organization"] }, "name": { "type": "string", "minLength": 1 } }
+    },
+    "recipeIngredient": { "type": "array", "items": { "type": "string", "minLength": 1 } },
+    "recipeInstructions": {
+      "type": "array",
+      "items": { "oneOf": [{ "$ref": "#/$defs/howToStep" }, { "$ref": "#/$defs/howToSection" }] }
+    },
+    "recipeYield": { "type": ["string", "integer"] },
+    "prepTime": { "$ref": "#/$defs/duration" },
+    "cookTime": { "$ref": "#/$defs/duration" },
+    "totalTime": { "$ref": "#/$defs/duration" },
+    "recipeCategory": { "type": "string", "minLength": 1 },
+    "recipeCuisine": { "type": "string", "minLength": 1 },
+    "keywords": { "type": "string" },
+    "nutrition": {
+      "type": "object",
+      "required": ["@type"],
+      "properties": { "@type": { "const": "NutritionInformation" }, "calories": { "type": "string" } }
+    },
+    "url": { "type": "string", "minLength": 1 }
+  },
+  "$defs": {
+    "duration": {
+      "description": "An ISO 8601 duration: P[nD][T[nH][nM][nS]], at least one part.",
+      "type": "string",
+      "pattern": "^P(?:\\d+D)?(?:T(?:\\d+H)?(?:\\d+M)?(?:\\d+S)?)?$",
+      "not": { "enum": ["P", "PT"] }
+    },
+    "howToStep": {
+      "type": "object",
+      "required": ["@type", "text"],
+      "additionalProperties": false,
+      "properties": {
+        "@type": { "const": "HowToStep" },
+        "text": { "type": "string", "minLength": 1 },
+        "name": { "type": "string" },
+        "url": { "type": "string" },
+        "image": { "type": "string" }
+      }
+    },
+    "howToSection": {
+      "type": "object",
+      "required": ["@type", "name", "itemListElement"],
+      "additionalProperties": false,
+      "properties": {
+        "@type": { "const": "HowToSection" },
+        "name": { "type": "string", "minLength": 1 },
+        "itemListElement": { "type": "array", "items": { "$ref": "#/$defs/howToStep" }, "minItems": 1 }
+      }
+    }
   }
 }
 """#,

@@ -1,4 +1,5 @@
 import Foundation
+import LarderFormats
 
 /// Stage 1, `detect`: what the file is, by its content (never by its name), and how its text is encoded.
 ///
@@ -61,6 +62,17 @@ public struct DetectStage: Stage {
         if let range = head.range(of: Data("%PDF-".utf8)), range.lowerBound - head.startIndex < 1024 {
             return DetectOutput(format: .pdf, mediaType: "application/pdf")
         }
+        // Recipe-app exports: ZIP (Paprika, Nextcloud, Mealie, Tandoor, Chowdown…) or gzip.
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+            var output = DetectOutput(format: .archive, mediaType: "application/zip")
+            output.appFormat = "zip"
+            return output
+        }
+        if data.starts(with: [0x1F, 0x8B]) {
+            var output = DetectOutput(format: .archive, mediaType: "application/gzip")
+            output.appFormat = "gzip"
+            return output
+        }
         if let image = ImageHeader.read(data) {
             var output = DetectOutput(format: image.format, mediaType: image.format.mediaType)
             output.width = image.width
@@ -87,6 +99,7 @@ public struct DetectStage: Stage {
         }
         var output = DetectOutput(format: format, mediaType: format.mediaType)
         output.encoding = decoded.encoding
+        output.appFormat = RecipeImport.textFormat(fileName: fileName, data: data)?.rawValue
         if format == .html, let declared = TextDecoding.declaredCharset(decoded.text) {
             output.encoding = declared  // a page's own <meta charset> wins, as in a browser
         } else if decoded.encoding == "latin-1" {
@@ -105,6 +118,8 @@ public struct DetectStage: Stage {
 /// The formats Larder recognises.
 public enum DocumentFormat: String, Codable, Sendable {
     case pdf, png, jpeg, tiff, text, markdown, html, json
+    /// A ZIP or gzip archive: a recipe app's export, read member by member.
+    case archive
 
     public var mediaType: String {
         switch self {
@@ -116,6 +131,7 @@ public enum DocumentFormat: String, Codable, Sendable {
         case .markdown: "text/markdown"
         case .html: "text/html"
         case .json: "application/json"
+        case .archive: "application/zip"
         }
     }
 
@@ -138,6 +154,9 @@ public struct DetectOutput: Codable, Sendable, Equatable {
     public var mediaType: String
     /// Text encoding, for text formats: `utf-8`, `utf-16le`, `utf-16be` or `latin-1`.
     public var encoding: String?
+    /// A recipe app's export format, recognised by content: "zip" or "gzip" for archives (their members are
+    /// recognised one by one), or "mealmaster", "mastercook-mxp", "mastercook-mx2", "cooklang", "csv".
+    public var appFormat: String?
     /// Pixel size, for images.
     public var width: Int?
     public var height: Int?

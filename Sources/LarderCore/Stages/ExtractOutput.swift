@@ -9,6 +9,9 @@ public struct ExtractOutput: Codable, Sendable, Equatable {
     public var needsOCR: Bool
     /// HTML only: the page's address, title and structured data (the page text is its visible text).
     public var webPage: WebPage?
+    /// For an archive: its members that could not be read ("member: why"), each a per-entry error; the other
+    /// members are the pages. Absent for other documents.
+    public var memberErrors: [String]?
 
     public init(format: DocumentFormat, pages: [PDFPageText], needsOCR: Bool, webPage: WebPage? = nil) {
         self.format = format
@@ -151,6 +154,8 @@ public struct PDFPageText: Codable, Sendable, Equatable {
     /// The page's layout: its blocks in reading order (furniture, columns, paragraphs, tables, boxes), each leaf
     /// naming its lines in `lines`. Empty for text documents and OCR pages.
     public var blocks: [PDFBlock] = []
+    /// For an archive: the member this page is (its path inside the archive, nested archives joined with "/").
+    public var member: String?
 
     public init(
         number: Int, width: Double, height: Double, text: String, spans: [PDFFontSpan], lines: [PDFLine] = [],

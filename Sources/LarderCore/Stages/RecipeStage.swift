@@ -1,4 +1,5 @@
 import Foundation
+import LarderFormats
 import LarderReceipts
 import LarderRecipes
 
@@ -8,7 +9,9 @@ import LarderRecipes
 /// for text the normalised lines, for a scanned PDF the OCR lines (``DocumentText``) — each with its page and line
 /// number, so every value keeps its provenance.
 /// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains. Documents routed
-/// elsewhere pass through with no recipes.
+/// elsewhere pass through with no recipes. A recipe app's export (``DetectOutput/appFormat``) is read by
+/// `LarderFormats` instead: one recipe per entry, each naming its archive member, and members that cannot be read
+/// as per-entry errors (``RecipeStageOutput/entryErrors``) while the others still import.
 public struct RecipeStage: Stage {
     public static let declaration = StageDeclaration(name: "recipe", version: "recipe@4")
     public let name = declaration.name
@@ -25,12 +28,41 @@ public struct RecipeStage: Stage {
         }
         let detected = try input.output(of: "detect", as: DetectOutput.self)
         let extracted = try DocumentText.readable(input)  // a scanned page: its OCR lines
+        let file = URL(fileURLWithPath: input.document.path).lastPathComponent
+        if detected.appFormat != nil {
+            var output = Self.importExport(extracted, file: file, sha256: input.document.sha256, format: detected.format)
+            output.recipes = Self.tagAllergens(output.recipes)
+            return try StageOutput(output)
+        }
         let source = RecipeSource(
-            file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
-            format: detected.format.rawValue, lines: Self.lines(of: extracted))
+            file: file, sha256: input.document.sha256, format: detected.format.rawValue, lines: Self.lines(of: extracted))
         // A saved web page: its schema.org recipes, else its visible text (``RecipeParser/parse(page:source:)``).
-        var recipes = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
-        // The 16 allergens, matched on the ingredient's name (whole words: "eggplant" is not egg).
+        let parsed = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
+        let recipes = Self.tagAllergens(parsed)
+        return try StageOutput(RecipeStageOutput(recipes: recipes, skipped: nil))
+    }
+
+    /// An export's recipes: each page is a file (an archive member, or the document itself).
+    static func importExport(_ extracted: ExtractOutput, file: String, sha256: String, format: DocumentFormat) -> RecipeStageOutput {
+        var recipes: [Recipe] = []
+        var errors = extracted.memberErrors ?? []
+        for page in extracted.pages {
+            let member = ExportMember(path: page.member ?? file, data: Data(page.text.utf8))
+            let outcome = RecipeImport.read([member])
+            for imported in outcome.recipes {
+                let source = RecipeSourceInfo(
+                    file: file, sha256: sha256, pages: [page.number], format: format.rawValue,
+                    member: page.member, url: imported.draft.url)
+                recipes.append(imported.draft.recipe(source: source, page: page.number, line: imported.line))
+            }
+            errors += outcome.errors.map { "\($0.member): \($0.message)" }
+        }
+        return RecipeStageOutput(recipes: recipes, skipped: nil, entryErrors: errors.isEmpty ? nil : errors)
+    }
+
+    /// The 16 allergens, matched on the ingredient's name (whole words: "eggplant" is not egg).
+    static func tagAllergens(_ recipes: [Recipe]) -> [Recipe] {
+        var recipes = recipes
         let tagger = Self.allergens
         for r in recipes.indices {
             for g in recipes[r].ingredientGroups.indices {
@@ -43,7 +75,7 @@ public struct RecipeStage: Stage {
                 }
             }
         }
-        return try StageOutput(RecipeStageOutput(recipes: recipes, skipped: nil))
+        return recipes
     }
 
     /// Every page's lines, numbered from 1 within the page.
@@ -93,4 +125,12 @@ public struct RecipeStageOutput: Codable, Sendable, Equatable {
     public var recipes: [Recipe]
     /// Why no recipes were looked for (the document was routed elsewhere).
     public var skipped: String?
+    /// For a recipe app's export: the entries that could not be read ("member: why"); absent otherwise.
+    public var entryErrors: [String]?
+
+    public init(recipes: [Recipe], skipped: String?, entryErrors: [String]? = nil) {
+        self.recipes = recipes
+        self.skipped = skipped
+        self.entryErrors = entryErrors
+    }
 }

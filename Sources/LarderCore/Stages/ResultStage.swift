@@ -36,7 +36,10 @@ public struct ResultStage: Stage {
         // are about what the result holds, so they come after the merge.
         var recipeStageRan = false
         if let recipeOutput = input.earlierOutputs["recipe"] {
-            result.recipes = try JSONDecoder().decode(RecipeStageOutput.self, from: Data(recipeOutput.utf8)).recipes
+            let found = try JSONDecoder().decode(RecipeStageOutput.self, from: Data(recipeOutput.utf8))
+            result.recipes = found.recipes
+            // An export's entries that could not be read, each naming the archive member.
+            result.warnings += (found.entryErrors ?? []).map { "entry not imported: \($0)" }
             recipeStageRan = true
         }
         if let receiptOutput = input.earlierOutputs["receipt"] {

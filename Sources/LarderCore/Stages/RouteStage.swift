@@ -13,6 +13,10 @@ public struct RouteStage: Stage {
     public init() {}
 
     public func run(_ input: StageInput) throws -> StageOutput {
+        // A recipe app's export (an archive, MealMaster, MasterCook, Cooklang, recipe CSV) holds recipes.
+        if let app = try input.output(of: "detect", as: DetectOutput.self).appFormat {
+            return try StageOutput(RouteOutput(route: .recipe, recipeScore: 1, receiptScore: 0, signals: ["recipe-app export: \(app)"]))
+        }
         // A scanned PDF is scored on the text OCR read from it.
         return try StageOutput(Self.route(DocumentText.readable(input)))
     }

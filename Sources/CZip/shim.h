@@ -1,0 +1,2 @@
+// libzip for Swift: the header only; LarderArchives wraps it (ZipArchive).
+#include <zip.h>

@@ -1,0 +1,120 @@
+import Foundation
+import LarderFormats
+import LarderJSON
+import LarderRecipes
+
+/// `larder export --format schema-org|cooklang|paprika`: the recipes of every exportable result (the version
+/// ``Exporter`` would write) in a format other apps read. schema.org: one `<name>.json` JSON-LD file per recipe,
+/// each validated against `schema-org-recipe.schema.json` (an invalid one is an error, not a file). Cooklang: one
+/// `<name>.cook` per recipe. Paprika: one `recipes.paprikarecipes` (a ZIP of gzip JSON entries), written by the
+/// caller's `writeArchive` (the ZIP and gzip code lives in `LarderArchives`, which links libzip and zlib).
+public struct RecipeExport: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case schemaOrg = "schema-org", cooklang, paprika
+    }
+
+    public struct Report: Codable, Sendable, Equatable {
+        public var format: String
+        public var recipes = 0
+        public var files: [String] = []
+        /// Documents without an exportable result (failed, pending, rejected, invalid).
+        public var skippedDocuments = 0
+        public var directory: String
+    }
+
+    public let store: any CheckpointStore
+
+    public init(store: any CheckpointStore) {
+        self.store = store
+    }
+
+    /// Every exportable document's recipes, in document order.
+    public func recipes() throws -> (recipes: [(document: DocumentRecord, recipe: Recipe)], skipped: Int) {
+        let exporter = Exporter(store: store)
+        var out: [(document: DocumentRecord, recipe: Recipe)] = []
+        var skipped = 0
+        for state in DocumentState.allCases {
+            try store.forEachDocument(in: state) { document in
+                guard case .version(let version) = try exporter.exportable(document.id) else { skipped += 1; return }
+                let result = try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
+                out += result.recipes.map { (document, $0) }
+            }
+        }
+        return (out, skipped)
+    }
+
+    public func export(
+        _ format: Format, to directory: String, gzip: (Data) -> Data,
+        writeArchive: ([(path: String, data: Data)], String) throws -> Void
+    ) throws -> Report {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw LarderError(.configuration, "cannot create the export folder", hint: "check --out", path: directory)
+        }
+        let (all, skipped) = try recipes()
+        var report = Report(format: format.rawValue, skippedDocuments: skipped, directory: directory)
+        var used = Set<String>()
+        func uniqueName(_ r: Recipe, ext: String) -> String {
+            let stem = Self.slug(r.title)
+            var name = "\(stem).\(ext)"
+            var n = 2
+            while used.contains(name) { name = "\(stem)-\(n).\(ext)"; n += 1 }
+            used.insert(name)
+            return name
+        }
+        switch format {
+        case .schemaOrg:
+            let catalog = try SchemaCatalog.embedded.get()
+            for (document, recipe) in all {
+                let data = try SchemaOrgWriter.json(recipe)
+                let violations = try catalog.validate(json: String(decoding: data, as: UTF8.self), against: "schema-org-recipe.schema.json")
+                if let first = violations.first {
+                    throw LarderError(
+                        .badInput, "the schema.org export of '\(recipe.title)' breaks schema-org-recipe.schema.json: \(SchemaViolation(first))",
+                        hint: "fix the recipe with `larder review edit`, or report the bug", path: document.path)
+                }
+                try write(data, name: uniqueName(recipe, ext: "json"), in: directory, report: &report)
+            }
+        case .cooklang:
+            for (_, recipe) in all {
+                try write(Data(CooklangWriter.text(recipe).utf8), name: uniqueName(recipe, ext: "cook"), in: directory, report: &report)
+            }
+        case .paprika:
+            var entries: [(path: String, data: Data)] = []
+            var names = Set<String>()
+            for (_, recipe) in all {
+                var index = 0
+                var name = PaprikaWriter.entryName(recipe, index: 0)
+                while names.contains(name) { index += 1; name = PaprikaWriter.entryName(recipe, index: index) }
+                names.insert(name)
+                entries.append((name, gzip(try PaprikaWriter.json(recipe))))
+            }
+            let path = directory + "/recipes.paprikarecipes"
+            try writeArchive(entries, path)
+            report.files.append(path)
+        }
+        report.recipes = all.count
+        return report
+    }
+
+    private func write(_ data: Data, name: String, in directory: String, report: inout Report) throws {
+        let path = directory + "/" + name
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw LarderError(.configuration, "cannot write the export file", hint: "check --out", path: path)
+        }
+        report.files.append(path)
+    }
+
+    /// "Grandma's Apple Pie!" → "grandmas-apple-pie".
+    static func slug(_ title: String) -> String {
+        var out = ""
+        for c in title.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased() {
+            if c.isLetter || c.isNumber { out.append(c) } else if c == " " || c == "-" || c == "_", !out.hasSuffix("-") { out.append("-") }
+        }
+        let s = String(out.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(80))
+        return s.isEmpty ? "recipe" : s
+    }
+}

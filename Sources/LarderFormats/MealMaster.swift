@@ -1,0 +1,239 @@
+import Foundation
+import LarderRecipes
+
+/// A MealMaster recipe as the file lays it out.
+public struct MealMasterRecipe: Sendable, Equatable {
+    public enum Line: Sendable, Equatable {
+        case ingredient(quantity: String, unit: String, text: String)
+        case heading(String)
+    }
+
+    public var title: String
+    public var categories: [String]
+    /// The yield when it is not a plain number of servings ("24 cookies"); "" otherwise.
+    public var yield: String
+    /// Servings when the yield is a number ("10", "6 servings"); 0 otherwise.
+    public var servings: Int
+    public var ingredients: [Line]
+    /// Paragraphs of the directions.
+    public var directions: [String]
+    /// The 1-based line where the recipe starts in its file.
+    public var line: Int
+
+    /// True when anything at all was read.
+    public var isEmpty: Bool { title.isEmpty && ingredients.isEmpty && directions.isEmpty && categories.isEmpty }
+}
+
+/// Reads MealMaster (`.mmf`) text: `MMMMM-----` or `----------` headers, `Title:`/`Categories:`/`Yield:`/
+/// `Servings:` lines, fixed-column ingredients (quantity in columns 1–7, unit code in 9–10, text from 12; two
+/// columns of 41 characters in MM v8), `-` continuation lines, `-----HEADING-----` groups, directions in
+/// paragraphs, and an `MMMMM` or `-----` footer. Several recipes per file; text outside them is ignored.
+public enum MealMasterReader {
+    /// The recipes in a file's text (cp437/Windows-1252 bytes must be decoded by the caller, see ``TextBytes``).
+    public static func parse(_ text: String) -> [MealMasterRecipe] {
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var recipes: [MealMasterRecipe] = []
+        var i = 0
+        let anyHeader = lines.contains(where: isHeader)
+        if !anyHeader {
+            let r = recipe(Array(lines[...]), firstLine: 1)
+            return r.isEmpty ? [] : [r]
+        }
+        while i < lines.count {
+            guard isHeader(lines[i]) else { i += 1; continue }
+            let start = i + 1
+            var end = start
+            while end < lines.count, !isFooter(lines[end]), !isHeader(lines[end]) { end += 1 }
+            let r = recipe(Array(lines[start..<end]), firstLine: start)
+            if !r.isEmpty { recipes.append(r) }
+            i = end < lines.count && isFooter(lines[end]) ? end + 1 : end
+        }
+        return recipes
+    }
+
+    /// `MMMMM-----` or `----------`, then anything (at least one more character, not a dash).
+    public static func isHeader(_ line: String) -> Bool {
+        let c = Array(line)
+        guard c.count > 10 else { return false }
+        let head = String(c[0..<10])
+        return (head == "MMMMM-----" || head == "----------") && c[10] != "-"
+    }
+
+    public static func isFooter(_ line: String) -> Bool { line == "-----" || line == "MMMMM" }
+
+    /// `Key: value` → (key, value), both trimmed; `nil` when there is no key before the colon.
+    public static func metadata(_ line: String) -> (key: String, value: String)? {
+        guard let colon = line.firstIndex(of: ":") else { return nil }
+        let key = line[line.startIndex..<colon].trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty else { return nil }
+        return (key, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    public static func categories(_ value: String) -> [String] {
+        if value.trimmingCharacters(in: .whitespaces).lowercased() == "none" { return [] }
+        return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// "10" or "6 servings" → ("", 10); "24 cookies" → ("24 cookies", 0).
+    public static func yieldAndServings(_ value: String) -> (String, Int) {
+        let v = value.trimmingCharacters(in: .whitespaces)
+        if let n = Int(v) { return ("", n) }
+        let parts = v.split(separator: " ")
+        if parts.count == 2, let n = Int(parts[0]), parts[1].lowercased().hasPrefix("serving") { return ("", n) }
+        return (v, 0)
+    }
+
+    /// `-----TEXT-----` or `MMMMM-----TEXT-----` → "TEXT"; "" when the line is not a heading.
+    public static func heading(_ line: String) -> String {
+        var s = Substring(line)
+        if s.hasPrefix("MMMMM") { s = s.dropFirst(5) }
+        guard s.hasPrefix("-----"), s.hasSuffix("-") else { return "" }
+        return s.trimmingCharacters(in: CharacterSet(charactersIn: "-")).trimmingCharacters(in: .whitespaces)
+    }
+
+    static let units: Set<String> = [
+        "", "x", "sm", "md", "lg", "cn", "pk", "pn", "dr", "ds", "ct", "bn", "sl", "ea", "t", "ts", "T", "tb", "fl",
+        "c", "pt", "qt", "ga", "oz", "lb", "ml", "cb", "cl", "dl", "l", "mg", "cg", "dg", "g", "kg",
+    ]
+
+    /// A fixed-column ingredient line: quantity (columns 1–7, right-aligned), a space, a unit code (9–10), a
+    /// space, text.
+    public static func isIngredient(_ line: String) -> Bool {
+        let c = Array(line)
+        guard c.count > 11, c[7] == " ", c[10] == " " else { return false }
+        let quantity = String(c[0..<7])
+        let q = quantity.trimmingCharacters(in: .whitespaces)
+        if !q.isEmpty && (quantity.last == " " || !q.allSatisfy({ $0.isNumber || "/.- ".contains($0) })) { return false }
+        let unit = String(c[8..<10]).trimmingCharacters(in: .whitespaces)
+        guard units.contains(unit) else { return false }
+        return !String(c[11...]).trimmingCharacters(in: .whitespaces).isEmpty || !q.isEmpty
+    }
+
+    public static func ingredient(_ line: String) -> MealMasterRecipe.Line {
+        let c = Array(line)
+        func field(_ r: Range<Int>) -> String {
+            guard r.lowerBound < c.count else { return "" }
+            return String(c[r.lowerBound..<min(r.upperBound, c.count)]).trimmingCharacters(in: .whitespaces)
+        }
+        return .ingredient(quantity: field(0..<7), unit: field(8..<10), text: field(11..<max(11, c.count)))
+    }
+}
+
+// MARK: - One recipe
+
+extension MealMasterReader {
+    static func recipe(_ lines: [String], firstLine: Int) -> MealMasterRecipe {
+        var r = MealMasterRecipe(title: "", categories: [], yield: "", servings: 0, ingredients: [], directions: [], line: firstLine)
+        var i = 0
+        // Metadata, with blank lines anywhere among it.
+        metadata: while i < lines.count {
+            let line = lines[i]
+            if line.allSatisfy(\.isWhitespace) { i += 1; continue }
+            guard !isIngredient(line), let (key, value) = metadata(line) else { break }
+            switch key.lowercased() {
+            case "title": r.title = value
+            case "categories": r.categories = categories(value)
+            case "yield", "servings", "serving size", "makes": (r.yield, r.servings) = yieldAndServings(value)
+            default: break metadata
+            }
+            i += 1
+        }
+        // Ingredients: ingredient, heading and blank lines.
+        var block: [String] = []
+        while i < lines.count {
+            let line = lines[i]
+            if line.allSatisfy(\.isWhitespace) || isIngredient(line) || !heading(line).isEmpty {
+                block.append(line)
+                i += 1
+            } else {
+                break
+            }
+        }
+        r.ingredients = ingredients(block)
+        r.directions = paragraphs(Array(lines[i...]))
+        return r
+    }
+
+    /// Ingredient lines, with headings; in two-column blocks the left column comes before the right one, and a
+    /// `-` continuation line joins the ingredient read before it.
+    public static func ingredients(_ lines: [String]) -> [MealMasterRecipe.Line] {
+        var out: [MealMasterRecipe.Line] = []
+        var block: [String] = []
+        func flushBlock() {
+            let twoColumn = block.contains { Array($0).count > 41 && isIngredient(String(Array($0)[41...])) }
+            var columns = [block.map { twoColumn ? String(Array($0).prefix(41)) : $0 }]
+            if twoColumn { columns.append(block.compactMap { Array($0).count > 41 ? String(Array($0)[41...]) : nil }) }
+            for column in columns {
+                for line in column where isIngredient(line) {
+                    guard case .ingredient(let q, let u, let text) = ingredient(line) else { continue }
+                    if q.isEmpty, u.isEmpty, text.hasPrefix("-"), let last = out.lastIndex(where: {
+                        if case .ingredient = $0 { true } else { false }
+                    }), case .ingredient(let lq, let lu, let lt) = out[last] {
+                        let more = text.dropFirst().trimmingCharacters(in: .whitespaces)
+                        out[last] = .ingredient(quantity: lq, unit: lu, text: more.isEmpty ? lt : lt + " " + more)
+                    } else {
+                        out.append(.ingredient(quantity: q, unit: u, text: text))
+                    }
+                }
+            }
+            block = []
+        }
+        for line in lines {
+            let h = heading(line)
+            if !h.isEmpty {
+                flushBlock()
+                out.append(.heading(h))
+            } else if !line.allSatisfy(\.isWhitespace) {
+                block.append(line)
+            }
+        }
+        flushBlock()
+        return out
+    }
+
+    /// Paragraphs: lines trimmed and joined with a space, split at blank lines and at lines ending in the
+    /// MealMaster paragraph mark (0x14).
+    public static func paragraphs(_ lines: [String]) -> [String] {
+        var out: [String] = []
+        var current: [String] = []
+        func flush() {
+            if !current.isEmpty { out.append(current.joined(separator: " ")) }
+            current = []
+        }
+        for line in lines {
+            let ends = line.hasSuffix("\u{14}")
+            let t = line.replacingOccurrences(of: "\u{14}", with: "").trimmingCharacters(in: .whitespaces)
+            if t.isEmpty { flush(); continue }
+            current.append(t)
+            if ends { flush() }
+        }
+        flush()
+        return out
+    }
+}
+
+// MARK: - Larder recipe
+
+extension MealMasterRecipe {
+    /// The ingredient line as Larder reads it: "1 1/2 c flour", "Salt and pepper to taste".
+    public static func text(quantity: String, unit: String, text: String) -> String {
+        [quantity, unit, text].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    public var draft: RecipeDraft {
+        var d = RecipeDraft(title: title.isEmpty ? "Untitled recipe" : title)
+        d.categories = categories
+        d.yield = !yield.isEmpty ? yield : servings > 0 ? String(servings) : nil
+        var groups: [RecipeDraft.Group] = [.init(lines: [])]
+        for line in ingredients {
+            switch line {
+            case .heading(let h): groups.append(.init(name: h, lines: []))
+            case .ingredient(let q, let u, let t): groups[groups.count - 1].lines.append(Self.text(quantity: q, unit: u, text: t))
+            }
+        }
+        d.ingredientGroups = groups.filter { !$0.lines.isEmpty }
+        d.steps = directions
+        return d
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import LarderRecipes
+
+/// The recipe-app formats Larder imports.
+public enum AppFormat: String, Codable, Sendable, CaseIterable {
+    case paprika, nextcloud, schemaOrg = "schema-org", mealie, tandoor, chowdown, planToEat = "plan-to-eat"
+    case myRecipeBox = "my-recipe-box", csv, cooklang, mealmaster, mastercookText = "mastercook-mxp"
+    case mastercookXML = "mastercook-mx2"
+}
+
+/// One file of an export: a file on disk, or an archive member read into memory (never extracted to disk).
+public struct ExportMember: Sendable {
+    /// The member's path inside its archive (nested archives joined with "/"), or the file's name.
+    public var path: String
+    public var data: Data
+
+    public init(path: String, data: Data) {
+        self.path = path
+        self.data = data
+    }
+}
+
+/// A recipe read from an export, with the member it came from.
+public struct ImportedRecipe: Sendable {
+    public var draft: RecipeDraft
+    public var format: AppFormat
+    public var member: String
+    /// The 1-based line (or CSV row's line, or recipe number in an XML file) where it starts in the member.
+    public var line: Int
+}
+
+/// A member that could not be read; the other members still import.
+public struct EntryError: Error, Codable, Sendable, Equatable {
+    public var member: String
+    public var message: String
+
+    public init(member: String, message: String) {
+        self.member = member
+        self.message = message
+    }
+}
+
+/// Reads recipes from export members, each recognised by its content (and its name where the format has no
+/// signature of its own: `.cook`, `.csv`, `.paprikarecipe`, `recipe.json`).
+public enum RecipeImport {
+    public struct Outcome: Sendable {
+        public var recipes: [ImportedRecipe] = []
+        public var errors: [EntryError] = []
+        /// Members that hold no recipe (images, `__MACOSX/` and dot files, site files).
+        public var skipped: [String] = []
+    }
+
+    /// macOS resource forks, Finder files and other hidden files.
+    public static func isJunk(_ path: String) -> Bool {
+        let parts = path.split(separator: "/")
+        return parts.contains { $0 == "__MACOSX" || $0.hasPrefix(".") }
+    }
+
+    public static func read(_ members: [ExportMember]) -> Outcome {
+        var outcome = Outcome()
+        for member in members { read(member, into: &outcome) }
+        return outcome
+    }
+
+    /// The text format a single file is in, by content; `nil` for anything else (ordinary text, JSON, HTML).
+    public static func textFormat(fileName: String, data: Data) -> AppFormat? {
+        let ext = (fileName as NSString).pathExtension.lowercased()
+        let text = TextBytes.decode(data.prefix(64 * 1024))
+        if ext == "cook" { return .cooklang }
+        if text.contains("<mx2") { return .mastercookXML }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).prefix(400).map(String.init)
+        if lines.contains(where: MasterCookReader.isHeader) { return .mastercookText }
+        if lines.contains(where: MealMasterReader.isHeader),
+            text.contains("Meal-Master") || lines.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Title:") })
+        {
+            return .mealmaster
+        }
+        if ext == "mmf" { return .mealmaster }
+        if ext == "mxp" { return .mastercookText }
+        if ext == "csv" || ext == "tsv", CSVRecipes.isRecipeCSV(text) { return .csv }
+        return nil
+    }
+
+    /// What one member held.
+    enum Read {
+        case recipes([(RecipeDraft, Int)], AppFormat, errors: [String] = [])
+        case skipped
+        case failed(String)
+    }
+
+    static func read(_ member: ExportMember, into outcome: inout Outcome) {
+        let path = member.path
+        switch read(member) {
+        case .skipped: outcome.skipped.append(path)
+        case .failed(let message): outcome.errors.append(EntryError(member: path, message: message))
+        case .recipes(let drafts, let format, let errors):
+            for (draft, line) in drafts {
+                var d = draft
+                d.member = path
+                outcome.recipes.append(ImportedRecipe(draft: d, format: format, member: path, line: line))
+            }
+            outcome.errors += errors.map { EntryError(member: path, message: $0) }
+        }
+    }
+
+    static func read(_ member: ExportMember) -> Read {
+        let path = member.path
+        let name = (path as NSString).lastPathComponent.lowercased()
+        let ext = (name as NSString).pathExtension
+        if isJunk(path) || member.data.isEmpty { return .skipped }
+        if ["jpg", "jpeg", "png", "webp", "gif", "heic", "css", "js", "svg", "ico", "yml", "xml"].contains(ext) || name == "license" {
+            return .skipped
+        }
+        if ext == "json" || ext == "paprikarecipe" || member.data.first == UInt8(ascii: "{") { return readJSON(member) }
+        if ext == "md" || ext == "markdown" {
+            let text = TextBytes.decode(member.data)
+            guard ChowdownReader.isChowdown(text), let d = ChowdownReader.parse(text) else { return .skipped }
+            return .recipes([(d, 1)], .chowdown)
+        }
+        if ext == "html" || ext == "htm" {
+            guard name == "recipes.html" else { return .skipped }
+            return .failed("an HTML recipe export (Copy Me That / Recipe Keeper style) is not read yet: export the recipes as JSON, Paprika or schema.org instead")
+        }
+        return readText(member)
+    }
+
+    static func readJSON(_ member: ExportMember) -> Read {
+        guard let root = try? JSONSerialization.jsonObject(with: member.data) else {
+            let gz = member.data.starts(with: [0x1F, 0x8B])
+            return .failed(gz ? "still gzip-compressed: the archive reader should have decompressed it" : "not valid JSON: the file is damaged; re-export it")
+        }
+        if let o = root as? [String: Any] {
+            if JSONApps.isPaprika(o) { return .recipes([(JSONApps.paprika(o), 1)], .paprika) }
+            if JSONApps.isMealie(o) { return .recipes([(JSONApps.mealie(o), 1)], .mealie) }
+            if JSONApps.isTandoor(o) { return .recipes([(JSONApps.tandoor(o), 1)], .tandoor) }
+        }
+        let text = String(decoding: member.data, as: UTF8.self)
+        if let drafts = RecipeDraft.schemaOrg(json: text) {
+            let format: AppFormat = member.path.lowercased().hasSuffix("recipe.json") ? .nextcloud : .schemaOrg
+            return .recipes(drafts.map { ($0, 1) }, format)
+        }
+        if (member.path as NSString).pathExtension.lowercased() == "paprikarecipe" {
+            return .failed("a .paprikarecipe entry without a recipe name, ingredients and directions")
+        }
+        return .skipped
+    }
+
+    static func readText(_ member: ExportMember) -> Read {
+        guard let format = textFormat(fileName: member.path, data: member.data) else { return .skipped }
+        let text = TextBytes.decode(member.data)
+        switch format {
+        case .cooklang:
+            return .recipes([(CooklangReader.parse(text).draft(fileName: member.path), 1)], .cooklang)
+        case .mealmaster:
+            let recipes = MealMasterReader.parse(text)
+            if recipes.isEmpty { return .failed("a MealMaster file with no recipe in it") }
+            return .recipes(recipes.map { ($0.draft, $0.line) }, .mealmaster)
+        case .mastercookText:
+            let recipes = MasterCookReader.parse(text)
+            if recipes.isEmpty { return .failed("a MasterCook file with no recipe in it") }
+            return .recipes(recipes.map { ($0.draft, $0.line) }, .mastercookText)
+        case .mastercookXML:
+            do {
+                return .recipes(try MX2Reader.parse(member.data).map { ($0.draft, $0.line) }, .mastercookXML)
+            } catch {
+                return .failed("the MasterCook XML cannot be read (\(error)): re-export it from MasterCook")
+            }
+        default:
+            let (recipes, errors) = CSVRecipes.parse(text)
+            let header = text.prefix(200).lowercased()
+            let kind: AppFormat = header.hasPrefix("title,course") ? .planToEat : header.hasPrefix("title,description,preparationtime") ? .myRecipeBox : .csv
+            return .recipes(recipes.map { ($0.draft, $0.row) }, kind, errors: errors.map(\.message))
+        }
+    }
+}

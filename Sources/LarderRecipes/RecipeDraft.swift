@@ -1,0 +1,161 @@
+import Foundation
+
+/// A recipe whose structure another app already knows (an export: Paprika, MealMaster, Cooklang, schema.org…):
+/// title, ingredient lines by group, steps, yield and times as the app gave them. ``RecipeDraft/recipe(source:)``
+/// builds a ``Recipe`` from it with the same ingredient, step, yield and time parsing as text documents, but
+/// without guessing the structure: the title, the ingredient lines and the steps are kept exactly.
+public struct RecipeDraft: Sendable, Equatable {
+    /// A named (or the main, `nil`) list of ingredient lines.
+    public struct Group: Sendable, Equatable {
+        public var name: String?
+        public var lines: [String]
+
+        public init(name: String? = nil, lines: [String]) {
+            self.name = name
+            self.lines = lines
+        }
+    }
+
+    public var title: String
+    public var description: String?
+    /// The yield as the app wrote it ("4", "about 20 rolls", "Serves 6").
+    public var yield: String?
+    public var prepMinutes: Double?
+    public var cookMinutes: Double?
+    public var totalMinutes: Double?
+    public var cuisine: String?
+    /// Categories / courses (the first becomes the recipe's meal type; the rest join the tags).
+    public var categories: [String]
+    public var tags: [String]
+    public var ingredientGroups: [Group]
+    public var steps: [String]
+    public var notes: [String]
+    /// The recipe's web page, when the app knew it.
+    public var url: String?
+    /// The recipe's image URL or archive member, when known.
+    public var image: String?
+    public var author: String?
+    /// Nutrition facts as the app gave them ("calories" → "150 kcal").
+    public var nutrition: [String: String] = [:]
+    /// The archive member (path inside the archive, nested archives joined with "/") the recipe came from.
+    public var member: String?
+
+    public init(
+        title: String, description: String? = nil, yield: String? = nil, prepMinutes: Double? = nil,
+        cookMinutes: Double? = nil, totalMinutes: Double? = nil, cuisine: String? = nil, categories: [String] = [],
+        tags: [String] = [], ingredientGroups: [Group] = [], steps: [String] = [], notes: [String] = [],
+        url: String? = nil, image: String? = nil, author: String? = nil, member: String? = nil
+    ) {
+        self.title = title
+        self.description = description
+        self.yield = yield
+        self.prepMinutes = prepMinutes
+        self.cookMinutes = cookMinutes
+        self.totalMinutes = totalMinutes
+        self.cuisine = cuisine
+        self.categories = categories
+        self.tags = tags
+        self.ingredientGroups = ingredientGroups
+        self.steps = steps
+        self.notes = notes
+        self.url = url
+        self.image = image
+        self.author = author
+        self.member = member
+    }
+
+    /// All ingredient lines in order.
+    public var ingredientLines: [String] { ingredientGroups.flatMap(\.lines) }
+
+    /// Minutes in a free-text or ISO 8601 time ("30 minutes", "1 hr 15 min", "PT0H15M", "45"); `nil` when none.
+    public static func minutes(_ text: String?) -> Double? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return Patterns.parseMinutes(text)?.0
+    }
+
+    /// Builds the recipe. Provenance: the draft has no lines of its own, so every value points at `line` (the
+    /// line of the document or archive member where the recipe starts).
+    public func recipe(source: RecipeSourceInfo, page: Int = 1, line: Int = 1) -> Recipe {
+        let at = Provenance(page: page, lineStart: line, lineEnd: line)
+        let parser = RecipeParser()
+        var groups: [IngredientGroup] = []
+        for group in ingredientGroups where !group.lines.isEmpty {
+            let ingredients = group.lines.map { parser.makeIngredient(.init(text: $0, page: page, start: line, end: line)) }
+            groups.append(IngredientGroup(name: group.name, ingredients: ingredients))
+        }
+        let matcher = IngredientMatcher(groups: groups)
+        let steps = steps.enumerated().map { i, text in
+            RecipeStep(
+                number: i + 1, text: text, durations: Patterns.stepDurations(in: text),
+                temperatures: Patterns.temperatures(in: text), ingredients: matcher.match(text), provenance: at)
+        }
+        let yields = yield.flatMap { y -> RecipeYield? in
+            let t = y.trimmingCharacters(in: .whitespacesAndNewlines)
+            return t.isEmpty ? nil : Patterns.parseYieldValue(t, text: t) ?? RecipeYield(text: t)
+        }
+        var tags = tags
+        for c in categories.dropFirst() where !tags.contains(c) { tags.append(c) }
+        var recipe = Recipe(
+            title: title, description: description, yields: yields, prepMinutes: prepMinutes, cookMinutes: cookMinutes,
+            totalMinutes: totalMinutes, cuisine: cuisine, mealType: categories.first, tags: tags,
+            ingredientGroups: groups, steps: steps, notes: notes, source: source)
+        var provenance: [String: Provenance] = ["title": at]
+        if description != nil { provenance["description"] = at }
+        if yields != nil { provenance["yields"] = at }
+        if prepMinutes != nil { provenance["prepMinutes"] = at }
+        if cookMinutes != nil { provenance["cookMinutes"] = at }
+        if totalMinutes != nil { provenance["totalMinutes"] = at }
+        if cuisine != nil { provenance["cuisine"] = at }
+        if !categories.isEmpty { provenance["mealType"] = at }
+        if !tags.isEmpty { provenance["tags"] = at }
+        recipe.provenance = provenance
+        recipe.image = image.flatMap { $0.isEmpty ? nil : $0 }
+        recipe.author = author.flatMap { $0.isEmpty ? nil : $0 }
+        recipe.nutrition = nutrition.isEmpty ? nil : nutrition
+        let confidences = groups.flatMap(\.ingredients).map(\.confidence)
+        let ingredientScore = confidences.isEmpty ? 0.5 : confidences.reduce(0, +) / Double(confidences.count)
+        // The structure is the app's, not a guess: only the ingredient parsing is uncertain.
+        let structure = (groups.isEmpty ? 0.0 : 0.5) + (steps.isEmpty ? 0.0 : 0.5)
+        recipe.confidence = ((0.5 * ingredientScore + 0.5 * structure) * 100).rounded() / 100
+        return recipe
+    }
+}
+
+extension RecipeDraft {
+    /// The schema.org `Recipe` objects in a JSON text (JSON-LD, `@graph`, arrays; through ``JSONRecipes``, the one
+    /// place that maps schema.org), as drafts; `nil` when the text holds none.
+    public static func schemaOrg(json text: String) -> [RecipeDraft]? {
+        guard let objects = JSONRecipes.objects(in: text) else { return nil }
+        return objects.map(schemaOrg(object:))
+    }
+
+    /// One schema.org `Recipe` object as a draft.
+    public static func schemaOrg(object o: [String: Any]) -> RecipeDraft {
+        let s = JSONRecipes.string
+        func list(_ v: Any?) -> [String] {
+            if let a = v as? [Any] { return a.compactMap { s($0) }.filter { !$0.isEmpty } }
+            if let t = s(v), !t.isEmpty { return t.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            return []
+        }
+        var draft = RecipeDraft(title: s(o["name"] ?? o["title"]) ?? "Untitled recipe")
+        draft.description = s(o["description"]).flatMap { $0.isEmpty ? nil : $0 }
+        draft.yield = s(o["recipeYield"] ?? o["yields"]).flatMap { $0.isEmpty ? nil : $0 }
+        draft.prepMinutes = JSONRecipes.minutes(o["prepTime"] ?? o["prep_time"])
+        draft.cookMinutes = JSONRecipes.minutes(o["cookTime"] ?? o["cook_time"])
+        draft.totalMinutes = JSONRecipes.minutes(o["totalTime"] ?? o["total_time"])
+        draft.cuisine = list(o["recipeCuisine"]).first
+        draft.categories = list(o["recipeCategory"])
+        draft.tags = list(o["keywords"])
+        let ingredients = ((o["recipeIngredient"] ?? o["ingredients"]) as? [Any] ?? []).compactMap { s($0) }
+            .map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
+        draft.ingredientGroups = ingredients.isEmpty ? [] : [Group(lines: ingredients)]
+        draft.steps = JSONRecipes.steps(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"])
+        draft.url = s(o["url"])
+        draft.image = s(o["image"])
+        draft.author = s(o["author"])
+        if let n = o["nutrition"] as? [String: Any] {
+            for (k, v) in n where !k.hasPrefix("@") { if let t = s(v), !t.isEmpty { draft.nutrition[k] = t } }
+        }
+        return draft
+    }
+}

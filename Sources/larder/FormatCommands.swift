@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import LarderArchives
+import LarderCore
+import LarderFormats
+import LarderRecipes
+
+/// Reads a file as `ingest` does: an archive's members into memory (never to disk), then each member by content.
+func importRecipeFile(_ path: String) throws -> RecipeImport.Outcome {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let name = (path as NSString).lastPathComponent
+    guard Archives.format(of: data) != nil else { return RecipeImport.read([ExportMember(path: name, data: data)]) }
+    let (members, errors) = try Archives.read(data, name: name)
+    var outcome = RecipeImport.read(members.map { ExportMember(path: $0.path, data: $0.data) })
+    outcome.errors += errors.map { EntryError(member: $0.member ?? name, message: $0.message) }
+    return outcome
+}
+
+/// `larder export --format schema-org|cooklang|paprika`.
+func exportRecipes(format: String, out: String, options: CommonOptions) throws {
+    guard let chosen = RecipeExport.Format(rawValue: format) else {
+        throw LarderError(.configuration, "unknown export format '\(format)'", hint: "use json, schema-org, cooklang or paprika")
+    }
+    let config = try options.loadConfig()
+    let store = try SQLiteCheckpointStore(path: config.database)
+    let report = try RecipeExport(store: store).export(chosen, to: out, gzip: Archives.gzip) { entries, path in
+        try ZipWriter.write(entries, to: path)
+    }
+    if options.json { return try printJSON(report) }
+    print("wrote \(report.recipes) recipe(s) as \(report.format) into \(report.files.count) file(s) in \(report.directory)")
+    if report.skippedDocuments > 0 {
+        print("skipped \(report.skippedDocuments) document(s) without an exportable result (see `larder status`)")
+    }
+}
+
+struct EvalFormats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "formats",
+        abstract: "Recipe-app export import: recipes found per format, expected parses matched, recipes per second.",
+        discussion: """
+            Over shared/data/recipe-app-exports: per format the recipes found against the README's count and the \
+            entries that failed; for MealMaster and MasterCook text, which come with expected parses, how many \
+            recipes match on title, ingredient lines (amount/unit/text), steps, servings and categories; the \
+            Cooklang canonical tests passed (shared/data/cooklang-spec); recipes read per second.
+            """)
+
+    @Option(help: "The shared data folder (default: $LARDER_SHARED_DATA, else shared/data found from the current folder up).")
+    var data: String?
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let cwd = FileManager.default.currentDirectoryPath
+            guard let folder = data ?? RecipeEvaluation.locateSharedData(startingAt: cwd),
+                FileManager.default.fileExists(atPath: folder + "/recipe-app-exports")
+            else {
+                throw LarderError(
+                    .configuration, "the shared data folder with recipe-app-exports was not found",
+                    hint: "pass --data DIR (the folder holding recipe-app-exports) or set LARDER_SHARED_DATA")
+            }
+            let report = try FormatEvaluation.evaluate(folder: folder + "/recipe-app-exports", read: importRecipeFile)
+            print(json ? FormatEvaluation.json(report) : FormatEvaluation.textReport(report))
+        }
+    }
+}
