@@ -129,33 +129,26 @@ extension RecipeDraft {
         return objects.map(schemaOrg(object:))
     }
 
-    /// One schema.org `Recipe` object as a draft.
+    /// One schema.org `Recipe` object as a draft, read field by field through ``SchemaFields`` (the same reading
+    /// as saved web pages: entities, tags, lists, `HowToSection`s, ISO 8601 durations).
     public static func schemaOrg(object o: [String: Any]) -> RecipeDraft {
-        let s = JSONRecipes.string
-        func list(_ v: Any?) -> [String] {
-            if let a = v as? [Any] { return a.compactMap { s($0) }.filter { !$0.isEmpty } }
-            if let t = s(v), !t.isEmpty { return t.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            return []
-        }
-        var draft = RecipeDraft(title: s(o["name"] ?? o["title"]) ?? "Untitled recipe")
-        draft.description = s(o["description"]).flatMap { $0.isEmpty ? nil : $0 }
-        draft.yield = s(o["recipeYield"] ?? o["yields"]).flatMap { $0.isEmpty ? nil : $0 }
-        draft.prepMinutes = JSONRecipes.minutes(o["prepTime"] ?? o["prep_time"])
-        draft.cookMinutes = JSONRecipes.minutes(o["cookTime"] ?? o["cook_time"])
-        draft.totalMinutes = JSONRecipes.minutes(o["totalTime"] ?? o["total_time"])
-        draft.cuisine = list(o["recipeCuisine"]).first
-        draft.categories = list(o["recipeCategory"])
-        draft.tags = list(o["keywords"])
-        let ingredients = ((o["recipeIngredient"] ?? o["ingredients"]) as? [Any] ?? []).compactMap { s($0) }
-            .map { $0.replacingOccurrences(of: "\n", with: " ") }.filter { !$0.isEmpty }
-        draft.ingredientGroups = ingredients.isEmpty ? [] : [Group(lines: ingredients)]
-        draft.steps = JSONRecipes.steps(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"])
-        draft.url = s(o["url"])
-        draft.image = s(o["image"])
-        draft.author = s(o["author"])
-        if let n = o["nutrition"] as? [String: Any] {
-            for (k, v) in n where !k.hasPrefix("@") { if let t = s(v), !t.isEmpty { draft.nutrition[k] = t } }
-        }
+        let f = SchemaFields.self
+        func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+        var draft = RecipeDraft(title: nonEmpty(f.text(o["name"] ?? o["title"])) ?? "Untitled recipe")
+        draft.description = nonEmpty(f.text(o["description"]))
+        draft.yield = nonEmpty(f.text(o["recipeYield"] ?? o["yields"]))
+        draft.prepMinutes = f.minutes(o["prepTime"] ?? o["prep_time"])
+        draft.cookMinutes = f.minutes(o["cookTime"] ?? o["cook_time"])
+        draft.totalMinutes = f.minutes(o["totalTime"] ?? o["total_time"])
+        draft.cuisine = f.list(o["recipeCuisine"]).first
+        draft.categories = f.list(o["recipeCategory"])
+        draft.tags = f.list(o["keywords"])
+        draft.ingredientGroups = f.ingredientGroups(o).filter { !$0.lines.isEmpty }.map { Group(name: $0.name, lines: $0.lines) }
+        draft.steps = f.instructions(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"]).0.map(\.text)
+        draft.url = f.url(o["url"])
+        draft.image = f.url(o["image"])
+        draft.author = f.name(o["author"])
+        draft.nutrition = f.nutrition(o["nutrition"]) ?? [:]
         return draft
     }
 }

@@ -9,7 +9,7 @@ enum SchemaKeys {
                                    "mealType", "language", "tags", "ingredientGroups", "steps", "notes", "source", "provenance", "confidence",
                                    "author", "image", "nutrition"])
     static let yields = (required: ["text"], allowed: ["servings", "maxServings", "unit", "text"])
-    static let source = (required: ["file", "sha256", "pages"], allowed: ["file", "sha256", "pages", "format", "url", "node"])
+    static let source = (required: ["file", "sha256", "pages"], allowed: ["file", "sha256", "pages", "format", "member", "url", "node"])
     static let provenance = (required: ["page", "lineStart", "lineEnd"], allowed: ["page", "lineStart", "lineEnd"])
     static let group = (required: ["name", "ingredients"], allowed: ["name", "ingredients"])
     static let ingredient = (required: ["text", "quantity", "unit", "name", "optional", "alternatives", "allergens", "confidence", "provenance"],
