@@ -101,7 +101,7 @@ let package = Package(
             name: "larder",
             dependencies: [
                 "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes", "LarderFormats", "LarderArchives",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LarderPages", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -126,7 +126,10 @@ let package = Package(
         .testTarget(name: "LarderPagesTests", dependencies: ["LarderPages", "LarderRecipes"]),
         .testTarget(
             name: "LarderFormatsTests",
-            dependencies: ["LarderFormats", "LarderArchives", "LarderRecipes", "LarderJSON", .product(name: "Yams", package: "Yams")]),
+            dependencies: [
+                "LarderFormats", "LarderArchives", "LarderPages", "LarderRecipes", "LarderJSON",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
         .testTarget(
             name: "LarderLLMTests",

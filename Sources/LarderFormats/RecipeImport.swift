@@ -119,7 +119,7 @@ public enum RecipeImport {
         }
         if ext == "html" || ext == "htm" {
             guard name == "recipes.html" else { return .skipped }
-            return .failed("an HTML recipe export (Copy Me That / Recipe Keeper style) is not read yet: export the recipes as JSON, Paprika or schema.org instead")
+            return .failed("an HTML recipe export (Copy Me That / Recipe Keeper style) that could not be read: check the export is complete, or export the recipes as JSON, Paprika or schema.org instead")
         }
         return readText(member)
     }

@@ -76,7 +76,9 @@ public struct ExtractStage: Stage {
         }
         var pages: [PDFPageText] = []
         for member in read.members where !RecipeImport.isJunk(member.path) && !Self.isBinary(member.data) {
-            var page = PDFPageText(number: pages.count + 1, width: 0, height: 0, text: TextBytes.decode(member.data), spans: [])
+            // An HTML export (Copy Me That, Recipe Keeper) is read here, where libxml2 is linked, into schema.org.
+            let data = HTMLExports.isHTML(member.path) ? HTMLExports.schemaOrgJSON(member.data) ?? member.data : member.data
+            var page = PDFPageText(number: pages.count + 1, width: 0, height: 0, text: TextBytes.decode(data), spans: [])
             page.member = member.path
             pages.append(page)
         }

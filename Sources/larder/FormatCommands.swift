@@ -3,6 +3,7 @@ import Foundation
 import LarderArchives
 import LarderCore
 import LarderFormats
+import LarderPages
 import LarderRecipes
 
 /// Reads a file as `ingest` does: an archive's members into memory (never to disk), then each member by content.
@@ -11,7 +12,11 @@ func importRecipeFile(_ path: String) throws -> RecipeImport.Outcome {
     let name = (path as NSString).lastPathComponent
     guard Archives.format(of: data) != nil else { return RecipeImport.read([ExportMember(path: name, data: data)]) }
     let (members, errors) = try Archives.read(data, name: name)
-    var outcome = RecipeImport.read(members.map { ExportMember(path: $0.path, data: $0.data) })
+    // HTML exports (Copy Me That, Recipe Keeper) become schema.org first, as `extract` does.
+    var outcome = RecipeImport.read(members.map { member in
+        let html = HTMLExports.isHTML(member.path) ? HTMLExports.schemaOrgJSON(member.data) : nil
+        return ExportMember(path: member.path, data: html ?? member.data)
+    })
     outcome.errors += errors.map { EntryError(member: $0.member ?? name, message: $0.message) }
     return outcome
 }

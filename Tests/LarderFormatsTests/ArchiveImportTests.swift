@@ -1,5 +1,6 @@
 import Foundation
 import LarderArchives
+import LarderPages
 import LarderRecipes
 import Testing
 
@@ -58,10 +59,21 @@ func importFile(_ path: String, limits: ArchiveLimits = .init()) throws -> Recip
     }
 
     @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
-    func copyMeThatIsAnHonestPerEntryError() throws {
-        let outcome = try importFile(appExports! + "/mealie/copymethat.zip")
-        #expect(outcome.recipes.isEmpty)
-        #expect(outcome.errors.map(\.member) == ["recipes.html"])
+    func copyMeThatReadThroughHTMLExports() throws {
+        // Without libxml2 (LarderFormats alone) the HTML file is an honest per-entry error…
+        let raw = try importFile(appExports! + "/mealie/copymethat.zip")
+        #expect(raw.recipes.isEmpty)
+        #expect(raw.errors.map(\.member) == ["recipes.html"])
+        // …and read as schema.org once LarderPages has turned it into JSON-LD, as `extract` does.
+        let data = try Data(contentsOf: URL(fileURLWithPath: appExports! + "/mealie/copymethat.zip"))
+        let (members, _) = try Archives.read(data, name: "copymethat.zip")
+        let converted = members.map { m in
+            ExportMember(path: m.path, data: HTMLExports.isHTML(m.path) ? HTMLExports.schemaOrgJSON(m.data) ?? m.data : m.data)
+        }
+        let outcome = RecipeImport.read(converted)
+        #expect(outcome.recipes.count == 3, "\(outcome.errors)")
+        #expect(outcome.recipes.allSatisfy { $0.member == "recipes.html" && !$0.draft.ingredientLines.isEmpty && !$0.draft.steps.isEmpty })
+        #expect(outcome.recipes.allSatisfy { $0.draft.url?.hasPrefix("https://") == true })
     }
 
     @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))

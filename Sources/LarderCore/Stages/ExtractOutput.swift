@@ -170,7 +170,7 @@ public struct PDFPageText: Codable, Sendable, Equatable {
         self.blocks = blocks
     }
 
-    enum CodingKeys: String, CodingKey { case number, width, height, text, spans, lines, blocks }
+    enum CodingKeys: String, CodingKey { case number, width, height, text, spans, lines, blocks, member }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -181,9 +181,11 @@ public struct PDFPageText: Codable, Sendable, Equatable {
         spans = try c.decode([PDFFontSpan].self, forKey: .spans)
         lines = try c.decodeIfPresent([PDFLine].self, forKey: .lines) ?? []
         blocks = try c.decodeIfPresent([PDFBlock].self, forKey: .blocks) ?? []
+        member = try c.decodeIfPresent(String.self, forKey: .member)
     }
 
-    /// `blocks` is written only when the page has any (text documents' output is unchanged).
+    /// `blocks` is written only when the page has any, `member` only for an archive's pages (text documents' output
+    /// is unchanged).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(number, forKey: .number)
@@ -193,6 +195,7 @@ public struct PDFPageText: Codable, Sendable, Equatable {
         try c.encode(spans, forKey: .spans)
         try c.encode(lines, forKey: .lines)
         if !blocks.isEmpty { try c.encode(blocks, forKey: .blocks) }
+        try c.encodeIfPresent(member, forKey: .member)
     }
 }
 
