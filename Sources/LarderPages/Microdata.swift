@@ -63,7 +63,7 @@ enum Microdata {
 enum IngredientGroupMarkup {
     static func groups(in root: HTMLElement) -> [(name: String, lines: [String])] {
         let containers = root.descendants { e in
-            e.classes.contains { c in
+            e.classMentions("group") && e.classes.contains { c in
                 c == "wprm-recipe-ingredient-group" || c == "ingredient-group" || c == "ingredients-group"
                     || c == "mv-create-ingredients-group"
             }
@@ -71,7 +71,7 @@ enum IngredientGroupMarkup {
         guard containers.count > 1 else { return [] }
         return containers.map { group in
             let heading = group.descendants { e in
-                e.classes.contains { $0.hasSuffix("group-name") || $0 == "group-title" } || ["h2", "h3", "h4", "h5", "h6"].contains(e.name)
+                (e.classMentions("group") && e.classes.contains { $0.hasSuffix("group-name") || $0 == "group-title" }) || ["h2", "h3", "h4", "h5", "h6"].contains(e.name)
             }.first
             let items = group.descendants { $0.name == "li" }
             return (heading.map { VisibleText.inlineText($0) } ?? "", items.map { VisibleText.inlineText($0) })

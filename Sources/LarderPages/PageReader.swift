@@ -119,6 +119,6 @@ enum PageTitle {
     }
 
     static func clean(_ s: String) -> String {
-        s.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        Whitespace.collapse(s)
     }
 }
