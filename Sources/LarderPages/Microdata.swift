@@ -20,8 +20,14 @@ enum Microdata {
     static func collect(_ element: HTMLElement, into object: inout [String: Any]) {
         for case .element(let child) in element.children {
             if let props = child["itemprop"] {
-                let value: Any = child["itemscope"] != nil ? item(child) : self.value(of: child, inline: !props.contains("nstructions"))
-                for prop in props.split(separator: " ").map(String.init) { add(value, prop, to: &object) }
+                let instructions = props.contains("nstructions")
+                let value: Any = child["itemscope"] != nil ? item(child) : self.value(of: child, inline: !instructions)
+                // A method marked as one element holding paragraphs or items: each block is a step.
+                let values: [Any] = instructions && value is String
+                    ? (value as! String).split(separator: "\n").map(String.init) : [value]
+                for prop in props.split(separator: " ").map(String.init) {
+                    for v in values { add(v, prop, to: &object) }
+                }
             }
             if child["itemscope"] == nil { collect(child, into: &object) }
         }

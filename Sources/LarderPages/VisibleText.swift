@@ -18,10 +18,9 @@ enum VisibleText {
 
     static func isHidden(_ e: HTMLElement) -> Bool {
         if e["hidden"] != nil || e["aria-hidden"]?.lowercased() == "true" { return true }
-        if let style = e["style"]?.lowercased().replacingOccurrences(of: " ", with: ""),
-            style.contains("display:none") || style.contains("visibility:hidden")
-        {
-            return true
+        if let style = e["style"], Whitespace.find(Array("none".utf8), in: style) || Whitespace.find(Array("hidden".utf8), in: style) {
+            let compact = Whitespace.collapse(style.lowercased()).replacingOccurrences(of: " ", with: "")
+            if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
         }
         guard e.classMentions("hidden") || e.classMentions("sr-only") || e.classMentions("d-none") else { return false }
         return e.classes.contains { hiddenClasses.contains(String($0)) }
