@@ -191,13 +191,14 @@ private struct TreeCopier {
         count += 1
         let index = count
         if count % 4096 == 0, Date().timeIntervalSince(start) > limits.maxSeconds { throw .tooSlow(limits.maxSeconds) }
-        let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
+        // libxml2's HTML parser lower-cases element and attribute names itself.
+        let name = node.pointee.name.map { String(cString: $0) } ?? ""
         var attributes: [String: String] = [:]
         var attr = node.pointee.properties
         while let a = attr {
             if let n = a.pointee.name {
-                let key = String(cString: n).lowercased()
-                if attributes[key] == nil { attributes[key] = Self.text(of: a.pointee.children) }
+                let key = String(cString: n)
+                if Self.keptAttributes.contains(key), attributes[key] == nil { attributes[key] = Self.text(of: a.pointee.children) }
             }
             attr = a.pointee.next
         }
@@ -212,7 +213,7 @@ private struct TreeCopier {
         while let c = child {
             switch c.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = c.pointee.content { children.append(.text(String(cString: content))) }
+                if let content = c.pointee.content { children.append(.text(Self.string(content))) }
             case XML_ELEMENT_NODE:
                 if depth + 1 < limits.maxDepth, count < limits.maxElements,
                     let e = try? copy(c, depth: depth + 1)
@@ -228,6 +229,12 @@ private struct TreeCopier {
         }
     }
 
+    /// The attributes the page readers look at; the rest (`data-*`, `srcset`, event handlers…) are not copied.
+    static let keptAttributes: Set<String> = [
+        "class", "id", "style", "hidden", "aria-hidden", "itemprop", "itemscope", "itemtype", "itemid", "content",
+        "href", "src", "datetime", "value", "type", "rel", "property", "name", "charset", "http-equiv",
+    ]
+
     /// Elements whose content no reader uses: styles, drawings, embedded frames and scripts other than JSON-LD.
     /// Not copying them saves most of the work on a typical page.
     static func skipsContent(_ name: String, _ attributes: [String: String]) -> Bool {
@@ -236,6 +243,13 @@ private struct TreeCopier {
         case "script": return !(attributes["type"] ?? "").lowercased().contains("ld+json")
         default: return false
         }
+    }
+
+    /// A text node's string; white space alone (most text nodes of a page) becomes one shared space.
+    static func string(_ content: UnsafePointer<xmlChar>) -> String {
+        var p = content
+        while p.pointee == 0x20 || p.pointee == 0x0A || p.pointee == 0x09 || p.pointee == 0x0D { p += 1 }
+        return p.pointee == 0 ? " " : String(cString: content)
     }
 
     /// The concatenated text of an attribute's value nodes.
