@@ -27,7 +27,7 @@ def field(scraper, name):
 def main():
     data, out = sys.argv[1], sys.argv[2]
     predictions = {}
-    start = time.perf_counter()
+    start = time.process_time()
     html_dir = os.path.join(data, "html")
     for host in sorted(os.listdir(html_dir)):
         for name in sorted(os.listdir(os.path.join(html_dir, host))):
@@ -49,10 +49,10 @@ def main():
                 "total_time": field(s, "total_time"),
                 "recipes": 1,
             }
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     with open(out, "w", encoding="utf-8") as f:
         json.dump(predictions, f, ensure_ascii=False)
-    print(f"recipe-scrapers: {len(predictions)} pages in {seconds:.1f} s = {len(predictions) / seconds:.1f} pages/s (one core)")
+    print(f"recipe-scrapers: {len(predictions)} pages in {seconds:.1f} s = {len(predictions) / seconds:.1f} pages per CPU second (one core)")
 
 
 if __name__ == "__main__":

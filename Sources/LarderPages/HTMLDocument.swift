@@ -53,8 +53,61 @@ public final class HTMLElement: Sendable {
         return found
     }
 
-    /// The element's class names.
-    public var classes: [Substring] { (attributes["class"] ?? "").split(whereSeparator: \.isWhitespace) }
+    /// The element's class names (split on ASCII white space, as HTML does).
+    public var classes: [Substring] {
+        guard let c = attributes["class"], !c.isEmpty else { return [] }
+        return c.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
+    }
+
+    /// Whether the class attribute contains `fragment` at all: a cheap test before looking at ``classes``.
+    func classMentions(_ fragment: String) -> Bool {
+        guard let c = attributes["class"], !c.isEmpty else { return false }
+        return c.utf8.count >= fragment.utf8.count && Whitespace.find(Array(fragment.utf8), in: c)
+    }
+}
+
+/// Fast text helpers for the page readers (the stdlib's Unicode white-space test dominated a profile).
+enum Whitespace {
+    /// `s` with runs of white space (ASCII, no-break and zero-width spaces, line breaks) made one space, trimmed.
+    static func collapse(_ s: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var space = true
+        for u in s.unicodeScalars {
+            switch u.value {
+            case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD: continue
+            case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+                if !space { scalars.append(" ") }
+                space = true
+            default:
+                scalars.append(u)
+                space = false
+            }
+        }
+        if scalars.last == " " { scalars.removeLast() }
+        return String(scalars)
+    }
+
+    /// Whether `text` has no visible character.
+    static func isBlank(_ s: String) -> Bool { collapse(s).isEmpty }
+
+    /// Byte search of `needle` in `haystack`'s UTF-8.
+    static func find(_ needle: [UInt8], in haystack: String) -> Bool {
+        var h = haystack
+        return h.withUTF8 { buf in
+            guard needle.count <= buf.count, let first = needle.first else { return needle.isEmpty }
+            var i = 0
+            let last = buf.count - needle.count
+            while i <= last {
+                if buf[i] == first {
+                    var j = 1
+                    while j < needle.count && buf[i + j] == needle[j] { j += 1 }
+                    if j == needle.count { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
 }
 
 /// A child of an ``HTMLElement``.
@@ -138,13 +191,14 @@ private struct TreeCopier {
         count += 1
         let index = count
         if count % 4096 == 0, Date().timeIntervalSince(start) > limits.maxSeconds { throw .tooSlow(limits.maxSeconds) }
-        let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
+        // libxml2's HTML parser lower-cases element and attribute names itself.
+        let name = node.pointee.name.map { String(cString: $0) } ?? ""
         var attributes: [String: String] = [:]
         var attr = node.pointee.properties
         while let a = attr {
             if let n = a.pointee.name {
-                let key = String(cString: n).lowercased()
-                if attributes[key] == nil { attributes[key] = Self.text(of: a.pointee.children) }
+                let key = String(cString: n)
+                if Self.keptAttributes.contains(key), attributes[key] == nil { attributes[key] = Self.text(of: a.pointee.children) }
             }
             attr = a.pointee.next
         }
@@ -159,7 +213,7 @@ private struct TreeCopier {
         while let c = child {
             switch c.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let content = c.pointee.content { children.append(.text(String(cString: content))) }
+                if let content = c.pointee.content { children.append(.text(Self.string(content))) }
             case XML_ELEMENT_NODE:
                 if depth + 1 < limits.maxDepth, count < limits.maxElements,
                     let e = try? copy(c, depth: depth + 1)
@@ -175,6 +229,12 @@ private struct TreeCopier {
         }
     }
 
+    /// The attributes the page readers look at; the rest (`data-*`, `srcset`, event handlers…) are not copied.
+    static let keptAttributes: Set<String> = [
+        "class", "id", "style", "hidden", "aria-hidden", "itemprop", "itemscope", "itemtype", "itemid", "content",
+        "href", "src", "datetime", "value", "type", "rel", "property", "name", "charset", "http-equiv",
+    ]
+
     /// Elements whose content no reader uses: styles, drawings, embedded frames and scripts other than JSON-LD.
     /// Not copying them saves most of the work on a typical page.
     static func skipsContent(_ name: String, _ attributes: [String: String]) -> Bool {
@@ -183,6 +243,13 @@ private struct TreeCopier {
         case "script": return !(attributes["type"] ?? "").lowercased().contains("ld+json")
         default: return false
         }
+    }
+
+    /// A text node's string; white space alone (most text nodes of a page) becomes one shared space.
+    static func string(_ content: UnsafePointer<xmlChar>) -> String {
+        var p = content
+        while p.pointee == 0x20 || p.pointee == 0x0A || p.pointee == 0x09 || p.pointee == 0x0D { p += 1 }
+        return p.pointee == 0 ? " " : String(cString: content)
     }
 
     /// The concatenated text of an attribute's value nodes.

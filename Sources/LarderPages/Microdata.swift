@@ -20,8 +20,14 @@ enum Microdata {
     static func collect(_ element: HTMLElement, into object: inout [String: Any]) {
         for case .element(let child) in element.children {
             if let props = child["itemprop"] {
-                let value: Any = child["itemscope"] != nil ? item(child) : self.value(of: child, inline: !props.contains("nstructions"))
-                for prop in props.split(separator: " ").map(String.init) { add(value, prop, to: &object) }
+                let instructions = props.contains("nstructions")
+                let value: Any = child["itemscope"] != nil ? item(child) : self.value(of: child, inline: !instructions)
+                // A method marked as one element holding paragraphs or items: each block is a step.
+                let values: [Any] = instructions && value is String
+                    ? (value as! String).split(separator: "\n").map(String.init) : [value]
+                for prop in props.split(separator: " ").map(String.init) {
+                    for v in values { add(v, prop, to: &object) }
+                }
             }
             if child["itemscope"] == nil { collect(child, into: &object) }
         }
@@ -63,7 +69,7 @@ enum Microdata {
 enum IngredientGroupMarkup {
     static func groups(in root: HTMLElement) -> [(name: String, lines: [String])] {
         let containers = root.descendants { e in
-            e.classes.contains { c in
+            e.classMentions("group") && e.classes.contains { c in
                 c == "wprm-recipe-ingredient-group" || c == "ingredient-group" || c == "ingredients-group"
                     || c == "mv-create-ingredients-group"
             }
@@ -71,7 +77,7 @@ enum IngredientGroupMarkup {
         guard containers.count > 1 else { return [] }
         return containers.map { group in
             let heading = group.descendants { e in
-                e.classes.contains { $0.hasSuffix("group-name") || $0 == "group-title" } || ["h2", "h3", "h4", "h5", "h6"].contains(e.name)
+                (e.classMentions("group") && e.classes.contains { $0.hasSuffix("group-name") || $0 == "group-title" }) || ["h2", "h3", "h4", "h5", "h6"].contains(e.name)
             }.first
             let items = group.descendants { $0.name == "li" }
             return (heading.map { VisibleText.inlineText($0) } ?? "", items.map { VisibleText.inlineText($0) })

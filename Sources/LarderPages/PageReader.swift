@@ -9,7 +9,9 @@ public struct PageReader: Sendable {
         /// Address, title and structured data.
         public var page: WebPage
         /// The visible text, one block per line, Markdown-style (see ``VisibleText``).
-        public var text: String
+        public var text: String { lines.joined(separator: "\n") }
+        /// The same, as lines.
+        public var lines: [String]
         /// The encoding the bytes were read as.
         public var encoding: String
     }
@@ -36,13 +38,14 @@ public struct PageReader: Sendable {
         let groups = IngredientGroupMarkup.groups(in: doc.root)
         if !groups.isEmpty { nodes = nodes.map { IngredientGroupMarkup.attach(groups, to: $0) } }
         let page = WebPage(url: index.url, title: PageTitle.choose(index), data: nodes)
-        return Reading(page: page, text: VisibleText.lines(of: doc.root).joined(separator: "\n"), encoding: doc.encoding)
+        return Reading(page: page, lines: VisibleText.lines(of: doc.root), encoding: doc.encoding)
     }
 
     /// Reads `data` and parses its recipes: structured data first, else the visible text.
     public func recipes(in data: Data, file: String, sha256: String, parser: RecipeParser = RecipeParser()) throws(HTMLParseError) -> [Recipe] {
         let reading = try read(data)
-        let source = RecipeSource(file: file, sha256: sha256, format: "html", text: reading.text)
+        let lines = reading.lines.enumerated().map { SourceLine(page: 1, number: $0.offset + 1, text: $0.element) }
+        let source = RecipeSource(file: file, sha256: sha256, format: "html", lines: lines)
         return parser.parse(page: reading.page, source: source)
     }
 }
@@ -119,6 +122,6 @@ enum PageTitle {
     }
 
     static func clean(_ s: String) -> String {
-        s.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        Whitespace.collapse(s)
     }
 }

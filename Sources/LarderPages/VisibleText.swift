@@ -18,11 +18,11 @@ enum VisibleText {
 
     static func isHidden(_ e: HTMLElement) -> Bool {
         if e["hidden"] != nil || e["aria-hidden"]?.lowercased() == "true" { return true }
-        if let style = e["style"]?.lowercased().replacingOccurrences(of: " ", with: ""),
-            style.contains("display:none") || style.contains("visibility:hidden")
-        {
-            return true
+        if let style = e["style"], Whitespace.find(Array("none".utf8), in: style) || Whitespace.find(Array("hidden".utf8), in: style) {
+            let compact = Whitespace.collapse(style.lowercased()).replacingOccurrences(of: " ", with: "")
+            if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
         }
+        guard e.classMentions("hidden") || e.classMentions("sr-only") || e.classMentions("d-none") else { return false }
         return e.classes.contains { hiddenClasses.contains(String($0)) }
     }
 
@@ -46,7 +46,7 @@ enum VisibleText {
 
     /// An element's text on one line.
     static func inlineText(_ e: HTMLElement) -> String {
-        e.textContent.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        Whitespace.collapse(e.textContent)
     }
 
     struct Writer {
@@ -57,7 +57,7 @@ enum VisibleText {
         var inItem = false
 
         mutating func flush() {
-            let text = current.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" }).joined(separator: " ")
+            let text = Whitespace.collapse(current)
             if !text.isEmpty { out.append(prefix + text) }
             current = ""
             prefix = ""
@@ -101,7 +101,7 @@ enum VisibleText {
             case "h1", "h2", "h3", "h4", "h5", "h6":
                 blank()
                 walk(c)
-                if markdown && !current.allSatisfy(\.isWhitespace) {
+                if markdown && !Whitespace.isBlank(current) {
                     prefix = String(repeating: "#", count: Int(String(c.name.last!))!) + " "
                 }
                 blank()
@@ -111,7 +111,7 @@ enum VisibleText {
                 inItem = true
                 walk(c)
                 inItem = outer
-                if markdown && !current.allSatisfy(\.isWhitespace) && prefix.isEmpty { prefix = "- " }
+                if markdown && !Whitespace.isBlank(current) && prefix.isEmpty { prefix = "- " }
                 flush()
             case "p", "ul", "ol", "table", "blockquote", "pre", "dl":
                 blank()

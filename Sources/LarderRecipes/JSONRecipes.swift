@@ -151,18 +151,59 @@ enum JSONRecipes {
     }
 }
 
-/// Finds the first document line showing a value (by its first 24 characters), for provenance.
+/// Finds the first document line showing a value (by its first 24 characters), for provenance: one byte search
+/// over the document's text.
 struct LineLocator {
     let lines: [SourceLine]
+    /// The lines' UTF-8, each followed by a newline, and where each line starts in it.
+    private let bytes: [UInt8]
+    private let starts: [Int]
+
+    init(lines: [SourceLine]) {
+        self.lines = lines
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        starts.reserveCapacity(lines.count)
+        for l in lines {
+            starts.append(bytes.count)
+            bytes += l.text.utf8
+            bytes.append(0x0A)
+        }
+        self.bytes = bytes
+        self.starts = starts
+    }
 
     var pages: [Int] {
         let p = Array(Set(lines.map(\.page))).sorted()
         return p.isEmpty ? [1] : p
     }
 
+    /// The index of the first line containing `probe`, or `nil`.
+    func lineIndex(of probe: String) -> Int? {
+        let needle = Array(probe.utf8)
+        guard !needle.isEmpty, !needle.contains(0x0A), needle.count <= bytes.count else { return nil }
+        let first = needle[0], last = bytes.count - needle.count
+        var i = 0
+        while i <= last {
+            if bytes[i] == first {
+                var j = 1
+                while j < needle.count && bytes[i + j] == needle[j] { j += 1 }
+                if j == needle.count {
+                    var lo = 0, hi = starts.count - 1  // the last line starting at or before i
+                    while lo < hi {
+                        let mid = (lo + hi + 1) / 2
+                        if starts[mid] <= i { lo = mid } else { hi = mid - 1 }
+                    }
+                    return lo
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
     func find(_ s: String) -> Provenance {
-        let probe = String(s.prefix(24))
-        let hit = probe.isEmpty ? lines.first : (lines.first { $0.text.contains(probe) } ?? lines.first)
+        let hit = lineIndex(of: String(s.prefix(24))).map { lines[$0] } ?? lines.first
         return Provenance(page: hit?.page ?? 1, lineStart: hit?.number ?? 1, lineEnd: hit?.number ?? 1)
     }
 
@@ -188,8 +229,8 @@ struct LineLocator {
 
     func findAny(_ probes: [String]) -> Provenance {
         for p in probes {
-            if let hit = lines.first(where: { $0.text.contains(p) }) {
-                return Provenance(page: hit.page, lineStart: hit.number, lineEnd: hit.number)
+            if let i = lineIndex(of: p) {
+                return Provenance(page: lines[i].page, lineStart: lines[i].number, lineEnd: lines[i].number)
             }
         }
         return find("")

@@ -204,7 +204,8 @@ enum SchemaFields {
         var flat: [String] = []
         for e in elements(o["recipeIngredient"] ?? o["ingredients"]).flatMap({ ($0 as? [Any]) ?? [$0] }) {
             if let s = e as? String {
-                flat += s.contains("\n") || s.contains("<li") ? lines(s) : [clean(s)].filter { !$0.isEmpty }
+                let many = s.contains("\n") || s.contains("<li") || s.contains("<br") || s.contains("<p")
+                flat += (many ? lines(s) : [clean(s)]).map(unbulleted).filter { !$0.isEmpty }
             } else if let item = e as? [String: Any] {
                 if let t = text(item["value"] ?? item["text"] ?? item["name"]), !t.isEmpty { flat.append(t) }
             } else if let t = text(e), !t.isEmpty {
@@ -227,6 +228,14 @@ enum SchemaFields {
             }
         }
         return [Group(name: nil, lines: flat)]
+    }
+
+    /// A line without a leading list bullet ("- 300 g flour", "• 2 eggs").
+    static func unbulleted(_ s: String) -> String {
+        for b in ["- ", "• ", "* ", "· ", "– "] where s.hasPrefix(b) {
+            return String(s.dropFirst(b.count)).trimmingCharacters(in: .whitespaces)
+        }
+        return s
     }
 
     // MARK: Instructions

@@ -196,8 +196,8 @@ struct EvalPages: ParsableCommand {
             Reads recipes-scraped/html/<host>/<name>.testhtml and compares the first recipe read with \
             expected_json/<host>/<name>.json: title right (case and punctuation aside), ingredient-line and step F1 \
             (lines lower-cased, letters and digits kept), exact (both F1s 1), yields (first number) and total time \
-            (stated, else prep + cook) right, and pages per second on one core (reading and parsing, files already \
-            in memory). --predictions scores another reader's output with the same code (scripts/compare-pages.sh). \
+            (stated, else prep + cook) right, and pages per second on one core (pages per CPU second of the reading \
+            thread: reading and parsing, files already in memory). --predictions scores another reader's output with the same code (scripts/compare-pages.sh). \
             Runs in larder-worker, which links libxml2.
             """)
 

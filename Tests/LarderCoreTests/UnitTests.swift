@@ -207,6 +207,14 @@ struct DetectTests {
         #expect(try detect(Data("Soup\n\n2 cups water\n".utf8)).format == .text)
     }
 
+    @Test func savedPagesByContentWithTheirDeclaredCharset() throws {
+        let page = try detect(Data("<head lang=\"fr\"><meta charset=\"ISO-8859-1\"><title>x</title></head>".utf8), "p.testhtml")
+        #expect(page.format == .html)
+        #expect(page.encoding == "iso-8859-1")
+        #expect(try detect(Data("  <meta charset=\"utf-8\"><p>Soup</p>".utf8), "saved").format == .html)
+        #expect(try detect(Data("<!doctype html><p>x</p>".utf8), "x.htm").encoding == "utf-8")
+    }
+
     @Test func imagesWithTheirSize() throws {
         for (file, format) in [("png", DocumentFormat.png), ("jpg", .jpeg), ("tiff", .tiff)] {
             let folder = TestSupport.repoPath("samples/receipts")
