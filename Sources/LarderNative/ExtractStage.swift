@@ -12,6 +12,7 @@ import LarderCore
 public struct ExtractStage: Stage {
     public let name = StageDeclaration.extract.name
     public let version = StageDeclaration.extract.version
+    public let readsDocumentFile = true
 
     public init() {}
 
@@ -73,7 +74,7 @@ public struct ExtractStage: Stage {
 
     /// A complete PDF ends with `%%EOF` (possibly followed by a little whitespace or padding).
     private static func hasEndOfFileMarker(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return true }  // poppler reports the error
+        guard let handle = FilePath.openForReading(path) else { return true }  // poppler reports the error
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd() else { return true }
         let tail = min(size, 2048)

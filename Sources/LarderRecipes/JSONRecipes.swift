@@ -62,7 +62,7 @@ enum JSONRecipes {
             else if Double(y) != nil { out.append("Serves \(y)") } else { out.append("Yield: \(y)") }
         }
         for (label, keys) in [("Prep time", ["prepTime", "prep_time"]), ("Cook time", ["cookTime", "cook_time"]), ("Total time", ["totalTime", "total_time"])] {
-            if let m = keys.lazy.compactMap({ minutes(o[$0]) }).first, m > 0 { out.append("\(label): \(Int(m.rounded())) minutes") }
+            if let m = keys.lazy.compactMap({ minutes(o[$0]) }).first, m > 0, let whole = Int(exactly: m.rounded()) { out.append("\(label): \(whole) minutes") }
         }
         if let k = o["keywords"] {
             let tags = (k as? [String]) ?? (string(k) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
