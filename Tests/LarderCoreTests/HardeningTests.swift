@@ -495,3 +495,87 @@ struct HardeningTests {
         #expect(extract.error?.message.contains("over the limit of 2000") == true)
     }
 }
+
+/// The kill test, grown (issue 11): 20 random SIGKILLs of `larder ingest` over a 300-document batch, and 20 of
+/// the worker alone, each batch resumed and its export compared with a clean run's, file for file.
+@Suite("many kills", .serialized)
+struct ManyKillsTests {
+    static let documentCount = 300
+    static let kills = 20
+
+    static func export(_ database: String, to folder: String) throws -> [String: Data] {
+        let run = try TestSupport.larder(["export", "--db", database, "--out", folder])
+        #expect(run.status == 0, "\(run.stderr)")
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return files
+    }
+
+    static func doneStages(_ database: String) -> Int {
+        guard FileManager.default.fileExists(atPath: database),
+            let store = try? SQLiteCheckpointStore(path: database, readOnly: true),
+            let counts = try? store.stageCounts()
+        else { return 0 }
+        return counts.filter { $0.status == .done }.map(\.count).reduce(0, +)
+    }
+
+    @Test func twentyKillsOfIngestAndOfTheWorkerResumeToACleanRunsExport() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let corpus = try HardeningTests.corpus(Self.documentCount, in: folder, seed: 21)
+        let reference = folder + "/reference.sqlite"
+        let clean = try TestSupport.larder(["ingest", "--db", reference, corpus])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        let expected = try Self.export(reference, to: folder + "/reference-out")
+        #expect(expected.count == Self.documentCount)
+        let total = Self.documentCount * (try Pipeline.standard(for: PipelineConfig()).stages.count)
+        var generator = SystemRandomNumberGenerator()
+
+        // 1. SIGKILL `larder ingest` and its worker at 20 random points, running the same command again each time.
+        let killed = folder + "/killed.sqlite"
+        var kills = 0
+        while true {
+            let started = try TestSupport.start(["ingest", "--db", killed, corpus])
+            if kills < Self.kills {
+                // A random share of what is left, so the 20 kills spread over the whole batch.
+                let before = Self.doneStages(killed)
+                let step = max(1, Int.random(in: 1...max(2, (total - before) / (Self.kills - kills + 1)), using: &generator))
+                while started.process.isRunning, Self.doneStages(killed) < before + step { usleep(20_000) }
+                if started.process.isRunning {
+                    let pid = started.process.processIdentifier
+                    let workers = ResumeTests.children(of: pid)
+                    kill(pid, SIGKILL)
+                    for worker in workers { kill(worker, SIGKILL) }
+                    kills += 1
+                    _ = TestSupport.finish(started)
+                    ResumeTests.waitForWorkerExit(killed)
+                    continue
+                }
+            }
+            let last = TestSupport.finish(started)
+            #expect(last.status == 0, "\(last.stderr)")
+            break
+        }
+        #expect(kills == Self.kills, "killed \(kills) times")
+        #expect(try Self.export(killed, to: folder + "/killed-out") == expected)
+
+        // 2. SIGKILL only the worker, 20 times: `larder ingest` restarts it and blames no document.
+        let workerKilled = folder + "/worker-killed.sqlite"
+        let started = try TestSupport.start(["ingest", "--json", "--db", workerKilled, corpus])
+        var workerKills = 0
+        while started.process.isRunning && workerKills < Self.kills {
+            usleep(UInt32.random(in: 100_000...600_000, using: &generator))
+            for worker in ResumeTests.children(of: started.process.processIdentifier) where kill(worker, SIGKILL) == 0 {
+                workerKills += 1
+            }
+        }
+        let run = TestSupport.finish(started)
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try TestSupport.decode(BatchSummary.self, from: run)
+        #expect(summary.quarantined == 0 && summary.crashes == 0)
+        #expect(workerKills >= Self.kills / 2, "the worker was killed \(workerKills) times before the batch ended")
+        #expect(try Self.export(workerKilled, to: folder + "/worker-killed-out") == expected)
+    }
+}
