@@ -442,6 +442,51 @@ struct HardeningTests {
         #expect(try TestSupport.decode(BatchSummary.self, from: resume).done == count)
     }
 
+    // MARK: the pipeline.yml reader under mutation
+
+    /// 3,000 seeded mutations of the repository's pipeline.yml (bytes flipped, lines dropped, duplicated or
+    /// swapped, numbers inflated): each parses or is refused with a LarderError naming the file; none traps.
+    @Test func mutatedPipelineYAMLIsParsedOrRefused() throws {
+        let original = Array(try String(contentsOfFile: TestSupport.repoPath("pipeline.yml"), encoding: .utf8).utf8)
+        var generator = SeededGenerator(seed: 11)
+        var refused = 0
+        for _ in 0..<3_000 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let at = Int.random(in: 0..<bytes.count, using: &generator)
+                switch Int.random(in: 0..<5, using: &generator) {
+                case 0: bytes[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
+                case 1: bytes.insert(contentsOf: Array("99999999999999999999".utf8), at: at)
+                case 2: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...200, using: &generator)))
+                case 3: bytes.insert(contentsOf: Array(": [{\n- &a *a !!binary".utf8), at: at)
+                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 300)], at: at)
+                }
+                if bytes.isEmpty { bytes = original }
+            }
+            do {
+                _ = try PipelineConfig.parse(yaml: String(decoding: bytes, as: UTF8.self), path: "fuzz.yml")
+            } catch let error as LarderError {
+                #expect(error.kind == .configuration)
+                #expect(error.path == "fuzz.yml")
+                refused += 1
+            }
+        }
+        #expect(refused > 1_000, "most mutations break the file: \(refused)")
+    }
+
+    /// SplitMix64: the same mutations on every run.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     // MARK: 13: time and size limits
 
     /// A 90 KB PDF of 1.5 million text operators holds poppler for seconds; with `limits.stage_seconds: 1` the
