@@ -521,6 +521,24 @@ struct HardeningTests {
         #expect(Date().timeIntervalSince(started) < 60)
     }
 
+    @Test func limitKeysAreReadAndChecked() throws {
+        let config = try PipelineConfig.parse(
+            yaml: """
+                limits:
+                  stage_seconds: 0
+                  max_text_bytes: 5000
+                  max_line_chars: 300
+                  max_stage_output_bytes: 4096
+                """)
+        #expect(config.limits.stageSeconds == 0)
+        #expect(config.limits.maxTextBytes == 5000)
+        #expect(config.limits.maxLineCharacters == 300)
+        #expect(config.limits.maxStageOutputBytes == 4096)
+        for bad in ["stage_seconds: -1", "max_line_chars: 10", "max_stage_output_bytes: 12", "max_text_bytes: 0"] {
+            #expect(throws: LarderError.self, "\(bad)") { try PipelineConfig.parse(yaml: "limits:\n  \(bad)\n") }
+        }
+    }
+
     @Test func oversizedStageOutputIsNotStored() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
