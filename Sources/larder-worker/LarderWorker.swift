@@ -88,6 +88,8 @@ struct Work: ParsableCommand {
             defer { sources.forEach { $0.cancel() } }
             let counters = try queue.run(progress: ProgressReporter(interval: configuration.progressIntervalSeconds))
             logger.debug("processed \(counters.documents) documents, ran \(counters.stagesRun) stages")
+            let stoppedBy = WorkerChild.stopSignal.withLock { $0 }
+            if stoppedBy != 0 { throw ExitCode(128 + stoppedBy) }
         } catch let error as LarderError {
             FileHandle.standardError.write(Data("larder-worker: error: \(error)\n".utf8))
             throw ExitCode(error.kind == .configuration ? 2 : error.kind == .database ? 3 : 1)

@@ -127,6 +127,17 @@ public struct WorkerProcess: Sendable {
                         hint: "see the messages above, then `larder resume`")
                 }
                 continue
+            case .exited(let code) where (code == 128 + SIGINT || code == 128 + SIGTERM) && signalsSeen.withLock({ $0 }) == 0:
+                // The worker alone was stopped by a signal from outside (this process saw none): it finished its
+                // stages cleanly, so nothing is blamed; the batch goes on in a new worker.
+                outsideKills += 1
+                guard outsideKills <= maxRestarts else {
+                    throw LarderError(
+                        .interrupted, "the worker process was stopped from outside \(outsideKills) times; giving up",
+                        hint: "find what stops it, then `larder resume`")
+                }
+                logger.warning("worker process was stopped by signal \(code - 128) from outside; restarting it")
+                continue
             case .exited(let code):
                 return Outcome(exitStatus: code, crashes: crashes, interrupted: interrupted || code == 130 || code == 143)
             case .signaled(let signo):
@@ -251,6 +262,10 @@ public enum WorkerChild {
     }
 
     /// First SIGINT/SIGTERM: `queue.requestStop()`. A second SIGINT: exit at once.
+    /// The signal that stopped this worker (0 if none): the worker then exits with 128 + it, so `larder` can tell
+    /// a stop it passed on from one sent to the worker alone.
+    public static let stopSignal = Locked<Int32>(0)
+
     public static func handleSignals(stopping queue: WorkQueue, logger: Logger) -> [DispatchSourceSignal] {
         let seen = Locked(0)
         return [SIGINT, SIGTERM].map { signo in
@@ -262,6 +277,7 @@ public enum WorkerChild {
                     return value
                 }
                 if count == 1 {
+                    stopSignal.withLock { $0 = signo }
                     logger.notice("stopping: finishing the stages in flight (Ctrl-C again to abort at once)")
                     queue.requestStop()
                 } else if signo == SIGINT {
