@@ -119,13 +119,8 @@ public struct WorkerProcess: Sendable {
             let interrupted = signalsSeen.withLock { $0 } > 0
             switch status {
             case .exited(WorkQueue.overrunExitStatus) where signalsSeen.withLock({ $0 }) == 0:
-                // A stage ran past limits.stage_seconds: its document failed, the rest go on in a new worker.
-                outsideKills += 1
-                guard outsideKills <= maxRestarts else {
-                    throw LarderError(
-                        .overLimit, "the worker was restarted \(outsideKills) times; giving up",
-                        hint: "see the messages above, then `larder resume`")
-                }
+                // A stage ran past limits.stage_seconds: its document failed, the rest go on in a new worker. Each
+                // such restart settles one document, so they need no limit of their own.
                 continue
             case .exited(let code) where (code == 128 + SIGINT || code == 128 + SIGTERM) && signalsSeen.withLock({ $0 }) == 0:
                 // The worker alone was stopped by a signal from outside (this process saw none): it finished its
