@@ -45,6 +45,9 @@ final class PDFFile {
         var width = 0.0
         var height = 0.0
         poppler_page_get_size(page, &width, &height)
+        // A page size from the file (MediaBox, CropBox) may be any number, an infinite one included: such a page
+        // cannot be described (nor stored as JSON), so it fails like a page poppler cannot load.
+        guard width.isFinite, height.isFinite else { return nil }
         var text = ""
         if let raw = poppler_page_get_text(page) {
             text = String(cString: raw)

@@ -35,11 +35,11 @@ struct HardeningTests {
     }
 
     /// A one-page PDF with the given MediaBox and content stream, with a correct xref table.
-    static func pdf(mediaBox: String, content: String) -> Data {
+    static func pdf(mediaBox: String, content: String, pageKeys: String = "") -> Data {
         let objects = [
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [\(mediaBox)] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [\(mediaBox)] \(pageKeys) /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>",
             "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
         ]
         var text = "%PDF-1.4\n"
@@ -234,15 +234,23 @@ struct HardeningTests {
 
     // MARK: 4: numbers from the file are converted with checks
 
-    /// A scanned page (no text) whose MediaBox is 10²⁵ points tall: rendering it for OCR used to trap in
-    /// `PDFFile.render` ("Double value cannot be converted to Int"), and the worker's three deaths quarantined
-    /// the file, blaming a native library. Now the page fails with a message and nothing crashes.
-    @Test func hugeMediaBoxFailsThePageWithoutACrash() throws {
+    /// A scanned page (no text) 10²⁵ points tall whose CropBox is 10⁻¹⁵ points wide: rendering it for OCR
+    /// trapped in `PDFFile.render` ("Double value cannot be converted to Int because the result would be greater
+    /// than Int.max"), and the worker's three deaths quarantined the file, blaming a native library. A page whose
+    /// height has 400 digits (infinite for a Double) was quarantined after three "EncodingError.invalidValue: inf"
+    /// retries. Now both fail with a message and nothing crashes.
+    @Test func hugePageSizesFailThePageWithoutACrash() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
-        for (name, box) in [("tall", "0 0 0.000000000001 1e25"), ("wide", "0 0 1e25 1e25"), ("nan", "0 0 1e308 1e308")] {
-            try Self.pdf(mediaBox: box, content: "0 0 1 rg 0 0 1 1 re f").write(
+        let tall = "1" + String(repeating: "0", count: 25)
+        let infinite = "1" + String(repeating: "0", count: 400)
+        let pages = [
+            ("narrow", "0 0 612 \(tall)", "/CropBox [0 0 0.000000000000001 \(tall)]"),
+            ("infinite", "0 0 612 \(infinite)", ""),
+        ]
+        for (name, box, keys) in pages {
+            try Self.pdf(mediaBox: box, content: "0 0 1 rg 0 0 1 1 re f", pageKeys: keys).write(
                 to: URL(fileURLWithPath: folder + "/in/\(name).pdf"))
         }
         try FileManager.default.copyItem(
@@ -250,10 +258,14 @@ struct HardeningTests {
         let run = try TestSupport.larder(["ingest", "--json", "--db", folder + "/db.sqlite", folder + "/in"])
         let summary = try TestSupport.decode(BatchSummary.self, from: run)
         #expect(summary.crashes == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("Fatal error"), "\(run.stderr)")
         #expect(summary.quarantined == 0)
-        #expect(summary.done + summary.failed == 4)
-        #expect(summary.done >= 1)
-        for failure in summary.failures { #expect(failure.error?.kind != .crashed) }
+        #expect(summary.done == 1)
+        #expect(summary.failed == 2)
+        for failure in summary.failures {
+            #expect(failure.error?.kind == .badInput, "\(failure.path): \(String(describing: failure.error))")
+            #expect(failure.error?.hint?.isEmpty == false)
+        }
     }
 
     // MARK: 1: a file rewritten while extract runs

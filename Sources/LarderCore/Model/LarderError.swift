@@ -114,6 +114,12 @@ extension LarderError {
         if let error = error as? LarderError { return error.adding(path: path) }
         // Never Foundation's own sentence ("The operation could not be completed…"): say what failed in
         // Larder's words and keep the library's code for a bug report.
+        if error is EncodingError {
+            // Retrying cannot help: the same input gives the same unencodable value.
+            return LarderError(
+                .badInput, "the stage's output cannot be stored as JSON (a number from the file is infinite or not a number)",
+                hint: "the file holds values out of range: re-export it from the program that made it", path: path)
+        }
         if let error = error as? CocoaError {
             return LarderError(
                 kind, "a file operation failed (Foundation error \(error.code.rawValue))",
