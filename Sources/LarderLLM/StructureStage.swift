@@ -22,6 +22,8 @@ import LarderRecipes
 /// say so.
 public struct StructureStage: Stage {
     public let name = "llm"
+    /// Its requests have their own timeouts and retries; `limits.stage_seconds` does not apply.
+    public let runsUnderDeadline = false
     public let version: String
     public let outputSchema: String? = nil
     /// The batch's LLM service (chain, cache, budget); nil in mode off.

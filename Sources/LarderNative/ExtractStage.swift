@@ -20,6 +20,7 @@ import LarderFormats
 public struct ExtractStage: Stage {
     public let name = StageDeclaration.extract.name
     public let version = StageDeclaration.extract.version
+    public let readsDocumentFile = true
 
     public init() {}
 
@@ -66,7 +67,7 @@ public struct ExtractStage: Stage {
     /// The archive's text members as pages (binary members such as photos are left out).
     public static func extractArchive(_ document: DocumentRecord, limits: ArchiveLimits = .init()) throws -> ExtractOutput {
         let path = document.path
-        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        let data = try DetectStage.readRegisteredBytes(of: document)  // the registered bytes, or "changed"
         let name = URL(fileURLWithPath: path).lastPathComponent
         let read: (members: [ArchiveMember], errors: [ArchiveError])
         do {
@@ -135,7 +136,7 @@ public struct ExtractStage: Stage {
 
     /// A complete PDF ends with `%%EOF` (possibly followed by a little whitespace or padding).
     private static func hasEndOfFileMarker(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return true }  // poppler reports the error
+        guard let handle = FilePath.openForReading(path) else { return true }  // poppler reports the error
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd() else { return true }
         let tail = min(size, 2048)

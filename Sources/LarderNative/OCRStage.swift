@@ -18,6 +18,7 @@ import LarderReceipts
 public struct OCRStage: Stage {
     public let name = StageDeclaration.ocr.name
     public let version = StageDeclaration.ocr.version
+    public let readsDocumentFile = true
     /// Scanned pages are rendered at this resolution: tesseract reads body text best at about 300 dpi.
     public static let scanResolution = 300.0
     /// Each image or page must be recognised within this time.

@@ -20,9 +20,9 @@ final class PDFFile {
     init(path: String) throws(OpenFailure) {
         self.path = path
         var error: UnsafeMutablePointer<GError>?
-        // A file URI needs an absolute path.
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard let uri = g_filename_to_uri(absolute, nil, &error) else {
+        // A file URI needs an absolute path; GLib takes the path's own bytes (see FilePath), whatever their encoding.
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        guard let uri = g_filename_to_uri(FilePath.cString(absolute), nil, &error) else {
             throw .damaged(Self.consume(&error) ?? "cannot build a file URI")
         }
         defer { g_free(uri) }
@@ -46,6 +46,9 @@ final class PDFFile {
         var width = 0.0
         var height = 0.0
         poppler_page_get_size(page, &width, &height)
+        // A page size from the file (MediaBox, CropBox) may be any number, an infinite one included: such a page
+        // cannot be described (nor stored as JSON), so it fails like a page poppler cannot load.
+        guard width.isFinite, height.isFinite else { return nil }
         var text = ""
         if let raw = poppler_page_get_text(page) {
             text = String(cString: raw)
@@ -116,14 +119,19 @@ final class PDFFile {
         var widthPoints = 0.0
         var heightPoints = 0.0
         poppler_page_get_size(page, &widthPoints, &heightPoints)
-        guard widthPoints > 0, heightPoints > 0 else { return nil }
+        // The page size comes from the file (MediaBox): any value, 10²⁵ or NaN included. Every conversion to an
+        // integer is checked, so a hostile size fails this page instead of trapping the process.
+        guard widthPoints.isFinite, heightPoints.isFinite, widthPoints > 0, heightPoints > 0 else { return nil }
         var resolution = dpi
         let fullSize = widthPoints * heightPoints * (dpi / 72) * (dpi / 72)
         if fullSize > Double(maxPixels) { resolution = (dpi * (Double(maxPixels) / fullSize).squareRoot()).rounded(.down) }
         let scale = resolution / 72
-        let width = Int((widthPoints * scale).rounded(.up))
-        let height = Int((heightPoints * scale).rounded(.up))
-        guard width > 0, height > 0, width * height <= maxPixels else { return nil }
+        guard scale > 0, let width = Int(exactly: (widthPoints * scale).rounded(.up)),
+            let height = Int(exactly: (heightPoints * scale).rounded(.up)),
+            width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
+            width.multipliedReportingOverflow(by: height).partialValue <= maxPixels,
+            !width.multipliedReportingOverflow(by: height).overflow
+        else { return nil }
 
         // RGB24: one native-endian 32-bit word per pixel, 0x00RRGGBB.
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else { return nil }

@@ -223,7 +223,7 @@ public final class OCREngine {
         // Check the size from the header before decoding anything.
         var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
         guard FileManager.default.isReadableFile(atPath: path),
-              pixReadHeader(path, &format, &w, &h, &bps, &spp, &cmap) == 0 else {
+              pixReadHeader(fileSystemPath(path), &format, &w, &h, &bps, &spp, &cmap) == 0 else {
             throw ReceiptError(.imageUnreadable, path: path, message: "cannot read the image header",
                                hint: "Check that the file exists and is a PNG, JPEG or TIFF image.")
         }
@@ -233,7 +233,7 @@ public final class OCREngine {
                                message: "image is \(w)×\(h) = \(pixels) pixels, over the limit of \(limits.maxPixels)",
                                hint: "Downscale the photo (receipts read well at 1000–2000 px wide) or raise maxPixels.")
         }
-        var original: UnsafeMutablePointer<PIX>? = pixRead(path)
+        var original: UnsafeMutablePointer<PIX>? = pixRead(fileSystemPath(path))
         guard original != nil else {
             throw ReceiptError(.imageUnreadable, path: path,
                                message: "leptonica could not decode the image: the file is corrupt or truncated",
@@ -547,7 +547,7 @@ public final class OCREngine {
 
     /// Writes a copy of an image turned clockwise by `quarterTurns` × 90° as PNG (test fixtures).
     static func writeRotatedCopy(of path: String, to output: String, quarterTurns: Int) -> Bool {
-        var pix: UnsafeMutablePointer<PIX>? = pixRead(path)
+        var pix: UnsafeMutablePointer<PIX>? = pixRead(fileSystemPath(path))
         guard pix != nil else { return false }
         defer { pixDestroy(&pix) }
         var rotated: UnsafeMutablePointer<PIX>? = pixRotateOrth(pix, Int32(quarterTurns))
@@ -579,3 +579,17 @@ extension Duration {
 /// A tesseract handle must not be used from two threads at once: one engine per worker thread.
 @available(*, unavailable, message: "OCREngine wraps a tesseract handle; create one engine per thread")
 extension OCREngine: Sendable {}
+
+/// A path's file-system bytes: LarderCore's `FilePath` carries a file-name byte that is not UTF-8 as the scalar
+/// U+10FF00 + byte; leptonica gets the byte back. (LarderOCR does not depend on LarderCore, hence this copy.)
+func fileSystemPath(_ path: String) -> [CChar] {
+    var bytes: [CChar] = []
+    for scalar in path.unicodeScalars {
+        if (0x10_FF80...0x10_FFFF).contains(scalar.value) {
+            bytes.append(CChar(bitPattern: UInt8(scalar.value - 0x10_FF00)))
+        } else {
+            bytes += String(scalar).utf8.map { CChar(bitPattern: $0) }
+        }
+    }
+    return bytes + [0]
+}

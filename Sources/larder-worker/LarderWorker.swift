@@ -14,6 +14,20 @@ import Logging
 /// over every document with work left, and exits. Not meant to be run by hand, but harmless if it is.
 @main
 struct LarderWorker: ParsableCommand {
+    /// Usage errors exit 2, as `larder`'s do (see `Larder.main`).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "larder-worker",
         abstract: "Larder's worker process: runs the pipeline and the OCR evaluation (started by larder).",
@@ -38,6 +52,9 @@ struct Work: ParsableCommand {
     @Option(help: "Documents processed at once.")
     var workers: Int?
 
+    @Option(help: "The batch the documents are processed for (its summary counts them).")
+    var batch: Int64?
+
     @Flag(name: .shortAndLong, help: "Log more detail on standard error.")
     var verbose = false
 
@@ -45,6 +62,7 @@ struct Work: ParsableCommand {
         var logger = Logger(label: "larder-worker") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .notice
         do {
+            try WorkerOptions.validate(workers: workers)
             var configuration = try ConfigLocator.resolve(configPath: config, databasePath: db)
             if let workers { configuration.workers = workers }
             WorkerChild.exitWhenSupervisorDies()
@@ -66,11 +84,14 @@ struct Work: ParsableCommand {
             }
             let queue = try WorkQueue(
                 store: store, pipeline: pipeline, config: configuration, logger: logger,
-                diagnostics: .fromEnvironment())
+                diagnostics: .fromEnvironment(), batchID: batch,
+                overrunAction: { _exit(WorkQueue.overrunExitStatus) })
             let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)
             defer { sources.forEach { $0.cancel() } }
             let counters = try queue.run(progress: ProgressReporter(interval: configuration.progressIntervalSeconds))
             logger.debug("processed \(counters.documents) documents, ran \(counters.stagesRun) stages")
+            let stoppedBy = WorkerChild.stopSignal.withLock { $0 }
+            if stoppedBy != 0 { throw ExitCode(128 + stoppedBy) }
         } catch let error as LarderError {
             FileHandle.standardError.write(Data("larder-worker: error: \(error)\n".utf8))
             throw ExitCode(error.kind == .configuration ? 2 : error.kind == .database ? 3 : 1)

@@ -22,17 +22,36 @@ struct Ingest: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try WorkerOptions.validate(workers: workers)
             var config = try options.loadConfig()
             if let workers { config.workers = workers }
             let store = try SQLiteCheckpointStore(path: config.database)
             let logger = options.makeLogger()
             let started = Date()
+            let paths = Self.rawPaths(paths)
             let batchID = try store.beginBatch(command: "ingest", inputs: paths)
             let intake = try Intake(store: store, manifest: .standard(for: config), config: config)
                 .ingest(paths: paths, batchID: batchID)
             try runWorkersAndSummarize(
                 store: store, config: config, options: options, workers: workers, batchID: batchID,
                 intake: intake, started: started, logger: logger)
+        }
+    }
+}
+
+extension Ingest {
+    /// The paths as given. Swift decodes the command line lossily (a name that is not UTF-8 gets U+FFFD), so such
+    /// an argument is taken again from the raw argument bytes and kept as ``FilePath`` carries them.
+    static func rawPaths(_ paths: [String]) -> [String] {
+        paths.map { path in
+            guard path.unicodeScalars.contains("\u{FFFD}") else { return path }
+            for index in 0..<Int(CommandLine.argc) {
+                guard let raw = CommandLine.unsafeArgv[index] else { continue }
+                let bytes = UnsafeBufferPointer(
+                    start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+                if String(decoding: bytes, as: UTF8.self) == path { return FilePath.string(fromBytes: bytes) }
+            }
+            return path
         }
     }
 }
@@ -48,6 +67,7 @@ struct Resume: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try WorkerOptions.validate(workers: workers)
             let config = try options.loadConfig()
             let store = try SQLiteCheckpointStore(path: config.database)
             let batchID = try store.latestBatchID() ?? store.beginBatch(command: "resume", inputs: [])
@@ -83,27 +103,48 @@ func runWorkersAndSummarize(
     store: SQLiteCheckpointStore, config: PipelineConfig, options: CommonOptions, workers: Int?, batchID: Int64,
     intake: Intake.Report?, started: Date, logger: Logger
 ) throws {
-    var arguments = options.forwarded(config)
+    var arguments = options.forwarded(config) + ["--batch", String(batchID)]
     if let workers { arguments += ["--workers", String(workers)] }
-    let before = try store.countDocumentsNeedingWork(pipelineVersion: PipelineManifest.standard(for: config).version)
+    let version = PipelineManifest.standard(for: config).version
+    let before = try store.countDocumentsNeedingWork(pipelineVersion: version)
+    let runStarted = Date().timeIntervalSince1970
     // Documents with stages left `running` by a dead process are still pending, so they count here too.
     let outcome =
         before == 0
         ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
-        : try WorkerProcess(executable: WorkerProcess.workerExecutable(), arguments: arguments).run(logger: logger)
-    let after = try store.countDocumentsNeedingWork(pipelineVersion: PipelineManifest.standard(for: config).version)
+        : try workerProcess(arguments: arguments, store: store).run(logger: logger)
+    // What this command's worker settled, not the database's change: another batch may share the database.
+    let settled = try store.settledCounts(batchID: batchID, since: runStarted).values.reduce(0, +)
     let summary = try BatchSummary.collect(
-        store: store, batchID: batchID, intake: intake, processed: max(0, before - after),
+        store: store, batchID: batchID, intake: intake, processed: settled,
         elapsed: Date().timeIntervalSince(started), crashes: outcome.crashes, interrupted: outcome.interrupted)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    try store.finishBatch(batchID, summaryJSON: String(decoding: try encoder.encode(summary), as: UTF8.self))
+    let summaryJSON = String(decoding: try encoder.encode(summary), as: UTF8.self)
+    if outcome.exitStatus == LarderExit.database.rawValue {
+        // The worker said why (a full disk, say) once; storing the summary would only fail the same way again.
+        try? store.finishBatch(batchID, summaryJSON: summaryJSON)
+    } else {
+        try store.finishBatch(batchID, summaryJSON: summaryJSON)
+    }
     if options.json { try printJSON(summary) } else { print(summary.text) }
     if outcome.interrupted { throw LarderExit.interrupted }
-    if outcome.exitStatus != 0 {
+    switch outcome.exitStatus {
+    case 0: break
+    // The worker said why on standard error; its codes mean what ours do.
+    case LarderExit.configuration.rawValue: throw LarderExit.configuration
+    case LarderExit.database.rawValue: throw LarderExit.database
+    default:
         throw LarderError(
             .transient, "the worker process exited with status \(outcome.exitStatus)",
             hint: "see the messages above; `larder resume` finishes the batch")
     }
     if !summary.isClean { throw LarderExit.partial }
+}
+
+/// The worker process for this database: a worker killed from outside gives its stages their attempt back.
+private func workerProcess(arguments: [String], store: SQLiteCheckpointStore) throws -> WorkerProcess {
+    var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
+    process.releaseStagesAfterOutsideKill = { _ = try store.releaseInterruptedStages() }
+    return process
 }

@@ -19,6 +19,21 @@ struct Larder: ParsableCommand {
             PantryCommand.self,
             Validate.self,
         ])
+
+    /// ArgumentParser's own usage errors (an unknown option, a value that is not a number) exit 2, the code the
+    /// README documents for a bad option, instead of its default 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                Foundation.exit(LarderExit.configuration.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 enum LarderVersion {
@@ -42,6 +57,12 @@ struct CommonOptions: ParsableArguments {
 
     func loadConfig() throws -> PipelineConfig {
         try ConfigLocator.resolve(configPath: config, databasePath: db)
+    }
+
+    /// Opens the checkpoint database read-only: for commands that only look (status, show, export, review lists,
+    /// pantry), which then work on a database the user may only read.
+    func openReadOnly(_ config: PipelineConfig) throws -> SQLiteCheckpointStore {
+        try SQLiteCheckpointStore(path: config.database, readOnly: true)
     }
 
     func makeLogger() -> Logger {

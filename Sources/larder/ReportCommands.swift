@@ -19,7 +19,7 @@ struct Status: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try options.openReadOnly(config)
             let documents = try store.documentCounts()
             let report = Report(
                 database: config.database,
@@ -68,7 +68,7 @@ struct Show: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try options.openReadOnly(config)
             let record = try findDocument(document, in: store)
             let rows = try store.stages(of: record.id)
             if layout {
@@ -105,9 +105,11 @@ struct Show: ParsableCommand {
                 print(String(decoding: data, as: UTF8.self))
                 return
             }
-            print("document \(record.id) [\(record.state.rawValue)] \(record.path)")
+            print("document \(record.id) [\(record.state.rawValue)] \(LarderError.displayPath(record.path))")
             print("sha256 \(record.sha256), \(record.byteCount) bytes")
-            for path in try store.paths(of: record.id) where path != record.path { print("also at \(path)") }
+            for path in try store.paths(of: record.id) where path != record.path {
+                print("also at \(LarderError.displayPath(path))")
+            }
             for name in PipelineManifest.standardStageNames where stage == nil || stage == name {
                 guard let row = rows.first(where: { $0.stage == name }) else { continue }
                 let duration = row.durationMilliseconds.map { String(format: ", %.1f ms", $0) } ?? ""
@@ -142,7 +144,7 @@ struct Export: ParsableCommand {
         try reportingErrors {
             if format != "json" { return try exportRecipes(format: format, out: out, options: options) }
             let config = try options.loadConfig()
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try options.openReadOnly(config)
             let report = try Exporter(store: store).export(to: out)
             if options.json { return try printJSON(report) }
             print("wrote \(report.written) result(s) to \(report.directory)")
@@ -174,7 +176,7 @@ struct PantryCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
-            let items = try Pantry(store: SQLiteCheckpointStore(path: config.database)).items()
+            let items = try Pantry(store: options.openReadOnly(config)).items()
             let text: String
             switch export ?? (options.json ? "json" : nil) {
             case "csv":

@@ -15,9 +15,9 @@ struct Review: ParsableCommand {
 }
 
 /// Opens the database and the schemas for a review command.
-private func reviewer(_ options: CommonOptions) throws -> (SQLiteCheckpointStore, Reviewer) {
+private func reviewer(_ options: CommonOptions, readOnly: Bool = false) throws -> (SQLiteCheckpointStore, Reviewer) {
     let config = try options.loadConfig()
-    let store = try SQLiteCheckpointStore(path: config.database)
+    let store = try readOnly ? options.openReadOnly(config) : SQLiteCheckpointStore(path: config.database)
     return (store, Reviewer(store: store, schemas: try SchemaCatalog.embedded.get()))
 }
 
@@ -33,12 +33,12 @@ struct ReviewList: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let (_, reviewer) = try reviewer(options)
+            let (_, reviewer) = try reviewer(options, readOnly: true)
             let items = try reviewer.queue()
             if options.json { return try printJSON(items) }
             if items.isEmpty { print("nothing to review") }
             for item in items {
-                print("doc \(item.documentID) [urgency \(item.urgency)] \(item.path)")
+                print("doc \(item.documentID) [urgency \(item.urgency)] \(LarderError.displayPath(item.path))")
                 for reason in item.reasons { print("  \(reason.code.rawValue): \(reason.message)") }
             }
         }
@@ -58,7 +58,7 @@ struct ReviewShow: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let (store, reviewer) = try reviewer(options)
+            let (store, reviewer) = try reviewer(options, readOnly: true)
             let id = try documentID(document, in: store)
             let (from, to) = try reviewer.comparison(for: id)
             guard let from else {

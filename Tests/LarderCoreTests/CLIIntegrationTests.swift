@@ -166,15 +166,7 @@ struct ResumeTests {
 
     /// Waits until no worker holds the database lock (the killed worker is gone).
     static func waitForWorkerExit(_ database: String) {
-        let fd = open(database + ".lock", O_RDWR | O_CREAT, 0o644)
-        defer { close(fd) }
-        for _ in 0..<500 {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
-                flock(fd, LOCK_UN)
-                return
-            }
-            usleep(10_000)
-        }
+        for _ in 0..<500 where WorkerChild.isDatabaseLocked(database) { usleep(10_000) }
     }
 
     @Test func killedBatchesResumeToTheSameDatabase() throws {

@@ -14,6 +14,10 @@ import Yams
 ///   max_file_bytes: 104857600 # larger files are not registered
 ///   max_pdf_pages: 500        # longer PDFs fail at extract
 ///   max_image_pixels: 40000000  # larger images fail at detect
+///   stage_seconds: 600        # one stage on one document (all but llm); past it the document fails; 0 = off
+///   max_text_bytes: 16777216  # larger text, Markdown, HTML and JSON files fail at detect
+///   max_line_chars: 20000     # text and Markdown with a longer line fail at detect
+///   max_stage_output_bytes: 67108864  # a larger stage output fails the document instead of being stored
 /// receipts:
 ///   blocklist:                # non-food lines kept out of the pantry (IngredientBlocklist.default, changed)
 ///     rules: {alcohol: [BEER, WINE], household: [KITCHEN ROLL]}  # a new id adds a rule; a known id gets phrases
@@ -92,6 +96,18 @@ extension PipelineConfig {
                     case "max_image_pixels":
                         config.limits.maxImagePixels = Int64(
                             try reader.int(limitValue, key: "limits.max_image_pixels", range: 1...Int.max))
+                    case "stage_seconds":
+                        config.limits.stageSeconds = try reader.double(
+                            limitValue, key: "limits.stage_seconds", range: 0...86_400)
+                    case "max_text_bytes":
+                        config.limits.maxTextBytes = Int64(
+                            try reader.int(limitValue, key: "limits.max_text_bytes", range: 1...Int.max))
+                    case "max_line_chars":
+                        config.limits.maxLineCharacters = try reader.int(
+                            limitValue, key: "limits.max_line_chars", range: 80...Int.max)
+                    case "max_stage_output_bytes":
+                        config.limits.maxStageOutputBytes = try reader.int(
+                            limitValue, key: "limits.max_stage_output_bytes", range: 1024...Int.max)
                     default: throw reader.unknownKey(limitKey, in: "limits")
                     }
                 }
@@ -234,10 +250,11 @@ extension PipelineConfig {
             model: try reader.string(try required("model"), key: "\(place).model"))
         if let value = fields["api_key_env"] {
             let variable = try reader.string(value, key: "\(place).api_key_env")
-            guard variable.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                // Not echoed: it may be a pasted key.
+            if let problem = Self.environmentVariableNameProblem(variable) {
+                // Never echoed: it may be a pasted key.
                 throw LarderError(
-                    .configuration, "'\(place).api_key_env' must be the NAME of an environment variable (letters, digits, _)",
+                    .configuration,
+                    "'\(place).api_key_env' must be the NAME of an environment variable (upper-case letters, digits, _), not a key: \(problem)",
                     hint: "put the key in the environment (export OPENAI_API_KEY=…) and its name here; never the key itself",
                     path: reader.path, line: reader.line(value))
             }
@@ -259,6 +276,36 @@ extension PipelineConfig {
             provider.concurrency = try reader.int(value, key: "\(place).concurrency", range: 1...64)
         }
         return provider
+    }
+}
+
+extension PipelineConfig {
+    /// Prefixes of API keys as providers issue them (OpenAI, Anthropic, Groq, Hugging Face, Google, xAI, and
+    /// others): a value starting with one is a pasted key, whatever its characters.
+    static let apiKeyPrefixes = [
+        "sk-", "sk_", "gsk_", "hf_", "AIza", "xai-", "pk-", "pk_", "rk_", "ghp_", "gho_", "github_pat_", "glpat-",
+        "pplx-", "r8_", "nvapi-", "fw_", "csk-", "jina_", "tvly-", "sess-", "ya29.",
+    ]
+
+    /// Why `name` cannot be an environment variable's name for an API key, or nil when it looks like one:
+    /// upper-case ASCII letters, digits and `_`, not starting with a digit, at most 64 characters, not starting
+    /// with a known key prefix, and not a long run of mixed characters (a key in capitals: a name has words).
+    /// The reason never quotes the value.
+    static func environmentVariableNameProblem(_ name: String) -> String? {
+        if apiKeyPrefixes.contains(where: { name.hasPrefix($0) }) {
+            return "it starts the way an API key does"
+        }
+        guard name.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+        else { return "it has characters other than upper-case letters, digits and _" }
+        if name.first?.isNumber == true { return "it starts with a digit" }
+        if name.count > 64 { return "it is longer than 64 characters" }
+        // Words of an environment variable name are short and mostly letters; a key is one long random run.
+        let longestWord = name.split(separator: "_").map(\.count).max() ?? 0
+        let digits = name.filter(\.isNumber).count
+        if longestWord > 24 || (name.count >= 20 && digits * 4 >= name.count) {
+            return "it looks like a random key rather than a name"
+        }
+        return nil
     }
 }
 

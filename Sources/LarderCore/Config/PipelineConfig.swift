@@ -29,6 +29,18 @@ public struct PipelineConfig: Sendable, Equatable {
         public var maxPDFPages: Int = 500
         /// Images with more pixels (width × height) than this fail at `detect`.
         public var maxImagePixels: Int64 = 40_000_000
+        /// Seconds one stage may take on one document (every stage but `llm`, which has its own timeouts): past
+        /// it the worker gives up on that document (it fails, over the limit) and restarts, because a native
+        /// call cannot be stopped any other way. `0` switches the deadline off.
+        public var stageSeconds: Double = 600
+        /// Text files (plain text, Markdown, HTML, JSON) larger than this fail at `detect`.
+        public var maxTextBytes: Int64 = 16 * 1024 * 1024
+        /// Plain text and Markdown with a longer line (in characters) fail at `detect`: no recipe or receipt has
+        /// one, and the parsers would work on it for nothing. (HTML and JSON are exempt: minified files are one
+        /// line.)
+        public var maxLineCharacters: Int = 20_000
+        /// A stage output (JSON) larger than this fails the document instead of being stored.
+        public var maxStageOutputBytes: Int = 64 * 1024 * 1024
 
         public init() {}
     }

@@ -65,7 +65,10 @@ public struct LarderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `path:line: stage: message (page N). hint`
     public var description: String {
         var where_: [String] = []
-        if let path { where_.append(line.map { "\(path):\($0)" } ?? path) }
+        if let path {
+            let shown = Self.displayPath(path)
+            where_.append(line.map { "\(shown):\($0)" } ?? shown)
+        }
         if let documentID { where_.append("doc \(documentID)") }
         if let stage { where_.append(stage) }
         if let page { where_.append("page \(page)") }
@@ -109,6 +112,55 @@ extension LarderError {
     /// Wraps any error thrown by a stage or the store so it carries context; a ``LarderError`` keeps its kind.
     public static func wrap(_ error: any Error, kind: Kind = .transient, path: String? = nil) -> LarderError {
         if let error = error as? LarderError { return error.adding(path: path) }
+        // Never Foundation's own sentence ("The operation could not be completed…"): say what failed in
+        // Larder's words and keep the library's code for a bug report.
+        if error is EncodingError {
+            // Retrying cannot help: the same input gives the same unencodable value.
+            return LarderError(
+                .badInput, "the stage's output cannot be stored as JSON (a number from the file is infinite or not a number)",
+                hint: "the file holds values out of range: re-export it from the program that made it", path: path)
+        }
+        if let error = error as? CocoaError {
+            return LarderError(
+                kind, "a file operation failed (Foundation error \(error.code.rawValue))",
+                hint: "check that the file exists, can be read and the disk is not full", path: path)
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSPOSIXErrorDomain {
+            return LarderError(
+                kind, "a system call failed: \(String(cString: strerror(Int32(nsError.code))))",
+                hint: "check the file and the disk", path: path)
+        }
         return LarderError(kind, String(describing: error), path: path)
+    }
+}
+
+extension LarderError {
+    /// A path (or any text from outside) as printed on one line: control characters (a newline, an escape
+    /// sequence) are shown escaped (`\n`, `\x1B`), so a file name can neither break a summary line nor forge
+    /// one; bytes that are not UTF-8 are shown as `\xNN` (see ``FilePath``).
+    public static func displayPath(_ path: String) -> String {
+        var out = ""
+        for scalar in path.unicodeScalars {
+            if let byte = FilePath.rawByte(scalar) {
+                out += String(format: "\\x%02X", byte)
+                continue
+            }
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\\": out += "\\\\"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+                    || scalar.value == 0x2029
+                {
+                    out += String(format: "\\x%02X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
     }
 }

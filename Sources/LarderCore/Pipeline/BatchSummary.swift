@@ -65,7 +65,8 @@ public struct BatchSummary: Codable, Sendable, Equatable {
                 documentsPerSecond, crashes > 0 ? ", survived \(crashes) worker crash(es)" as NSString : "" as NSString))
         if let llm { lines.append(llm.text) }
         for duplicate in duplicates.prefix(20) {
-            lines.append("  duplicate: \(duplicate.path) has the same bytes as \(duplicate.sameAs)")
+            lines.append(
+                "  duplicate: \(LarderError.displayPath(duplicate.path)) has the same bytes as \(LarderError.displayPath(duplicate.sameAs))")
         }
         if duplicates.count > 20 { lines.append("  … and \(duplicates.count - 20) more duplicates") }
         for error in inputErrors {
@@ -73,8 +74,10 @@ public struct BatchSummary: Codable, Sendable, Equatable {
         }
         for failure in failures {
             let error = failure.error.map { LarderError(record: $0) }
-            let reason = error.map { e in e.message + (e.hint.map { " — \($0)" } ?? "") } ?? "no reason recorded"
-            lines.append("  \(failure.state.rawValue): \(failure.path) (doc \(failure.documentID), \(failure.stage)\(error?.page.map { ", page \($0)" } ?? "")): \(reason)")
+            let reason = error.map { e in
+                LarderError.displayPath(e.message + (e.hint.map { " — \($0)" } ?? ""))
+            } ?? "no reason recorded"
+            lines.append("  \(failure.state.rawValue): \(LarderError.displayPath(failure.path)) (doc \(failure.documentID), \(failure.stage)\(error?.page.map { ", page \($0)" } ?? "")): \(reason)")
         }
         return lines.joined(separator: "\n")
     }

@@ -36,16 +36,16 @@ public struct Exporter: Sendable {
                 case .invalid: report.invalid += 1
                 case .rejected: report.rejected += 1
                 case .version(let version):
-                    let stem = URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
+                    // A name that is not UTF-8 or holds control characters gets `_` for those in its export name.
+                    let stem = String(
+                        String.UnicodeScalarView(
+                            URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
+                                .unicodeScalars.map { FilePath.rawByte($0) != nil || $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
                     let file = "\(directory)/\(stem).\(document.sha256.prefix(12)).json"
                     let pretty = try JSONSerialization.data(
                         withJSONObject: try JSONSerialization.jsonObject(with: Data(version.json.utf8)),
                         options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                    do {
-                        try pretty.write(to: URL(fileURLWithPath: file), options: .atomic)
-                    } catch {
-                        throw LarderError(.configuration, "cannot write the export file", hint: "check --out", path: file)
-                    }
+                    try Self.write(pretty, to: file)
                     report.written += 1
                 }
             }
@@ -67,5 +67,40 @@ public struct Exporter: Sendable {
             return .version(accepted)
         }
         return latest.isValid ? .version(latest) : .invalid
+    }
+
+    /// Writes a file whole or not at all (a temporary file renamed into place), saying in Larder's words why not.
+    static func write(_ data: Data, to path: String) throws {
+        let temporary = path + ".part"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        var failure = fd < 0 ? errno : 0
+        if fd >= 0 {
+            data.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    offset += written
+                }
+            }
+            if failure == 0 && fsync(fd) != 0 { failure = errno }
+            if close(fd) != 0 && failure == 0 { failure = errno }
+        }
+        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+        guard failure != 0 else { return }
+        unlink(temporary)
+        if failure == ENOSPC || failure == EDQUOT {
+            throw LarderError(
+                .database, "the disk is full: cannot write the export file",
+                hint: "free some space where --out points (df -h), or export elsewhere; then run `larder export` again",
+                path: path)
+        }
+        throw LarderError(
+            .configuration, "cannot write the export file: \(String(cString: strerror(failure)))",
+            hint: "check that --out is a folder you can write to", path: path)
     }
 }

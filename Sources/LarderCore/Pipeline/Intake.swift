@@ -130,7 +130,7 @@ struct Walker {
 
     private mutating func walkAbsolute(_ absolute: String, _ visit: (Event) throws -> Void) throws {
         var info = stat()
-        guard stat(absolute, &info) == 0 else {
+        guard FilePath.withCString(absolute, { stat($0, &info) }) == 0 else {
             try visit(.error(Self.statError(path: absolute, errno: errno)))
             return
         }
@@ -145,10 +145,8 @@ struct Walker {
                             hint: "remove the link that points back into its own folder tree", path: absolute)))
                 return
             }
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: absolute).sorted()
-            } catch {
+            // Names as the file system's bytes (not Foundation's strings, which lose a name that is not UTF-8).
+            guard let names = FilePath.contentsOfDirectory(absolute)?.sorted() else {
                 try visit(
                     .error(
                         LarderError(
@@ -168,7 +166,7 @@ struct Walker {
                             path: absolute)))
                 return
             }
-            guard access(absolute, R_OK) == 0 else {
+            guard FilePath.withCString(absolute, { access($0, R_OK) }) == 0 else {
                 try visit(
                     .error(
                         LarderError(
@@ -194,7 +192,7 @@ struct Walker {
                 hint: "fix or remove the symbolic link", path: path)
         case ENOENT:
             var link = stat()
-            if lstat(path, &link) == 0 {
+            if FilePath.withCString(path, { lstat($0, &link) }) == 0 {
                 return LarderError(
                     .unreadable, "broken symlink: its target does not exist", hint: "fix or remove the link",
                     path: path)
@@ -204,7 +202,8 @@ struct Walker {
             return LarderError(
                 .unreadable, "permission denied", hint: "give the user running larder read access", path: path)
         default:
-            return LarderError(.unreadable, String(cString: strerror(code)), hint: "check the path", path: path)
+            return LarderError(
+                .unreadable, "cannot read it: \(String(cString: strerror(code)))", hint: "check the path", path: path)
         }
     }
 }

@@ -19,8 +19,29 @@ public final class WorkQueue: @unchecked Sendable {
     private let config: PipelineConfig
     private let logger: Logger
     private let diagnostics: Diagnostics
+    /// The batch this run works for: documents it settles are counted in that batch's summary.
+    private let batchID: Int64?
     private let schemas: SchemaCatalog
     private let stopFlag = Locked(false)
+    /// Stages running now, by document: what the deadline watchdog looks at.
+    private let inFlight = Locked<[Int64: InFlight]>([:])
+    /// What to do when a stage runs past `limits.stage_seconds`; nil = no deadline (in-process use, tests).
+    private let overrunAction: (@Sendable () -> Never)?
+
+    private struct InFlight {
+        var document: DocumentRecord
+        var stage: String
+        var version: String
+        var startedAt: Double
+        var hasDeadline: Bool
+    }
+
+    /// The exit status of a worker that gave up on a document past `limits.stage_seconds`: `larder` restarts it
+    /// without counting a crash (EX_TEMPFAIL).
+    public static let overrunExitStatus: Int32 = 75
+
+    /// The first checkpoint-store failure (a full disk, say): it stops the run, is logged once, and `run` throws it.
+    private let storeFailure = Locked<LarderError?>(nil)
     private let counters = Locked(Counters())
 
     /// What one run did.
@@ -36,8 +57,11 @@ public final class WorkQueue: @unchecked Sendable {
 
     public init(
         store: any CheckpointStore, pipeline: Pipeline, config: PipelineConfig, logger: Logger,
-        diagnostics: Diagnostics = Diagnostics(), schemas: SchemaCatalog? = nil
+        diagnostics: Diagnostics = Diagnostics(), schemas: SchemaCatalog? = nil, batchID: Int64? = nil,
+        overrunAction: (@Sendable () -> Never)? = nil
     ) throws {
+        self.batchID = batchID
+        self.overrunAction = overrunAction
         self.schemas = try schemas ?? SchemaCatalog.embedded.get()
         self.store = store
         self.pipeline = pipeline
@@ -52,6 +76,7 @@ public final class WorkQueue: @unchecked Sendable {
     /// Processes everything that has work left. `progress` hears about each finished document.
     @discardableResult
     public func run(progress: ProgressReporter? = nil) throws -> Counters {
+        if overrunAction != nil, config.limits.stageSeconds > 0 { startWatchdog() }
         let suspects = try store.recoverInterruptedStages(maxAttempts: config.maxAttempts)
         let total = try store.countDocumentsNeedingWork(pipelineVersion: pipeline.version)
         progress?.start(total: total)
@@ -90,6 +115,7 @@ public final class WorkQueue: @unchecked Sendable {
             }
         }
         group.wait()
+        if let failure = storeFailure.withLock({ $0 }) { throw failure }
         return counters.withLock { $0 }
     }
 
@@ -102,8 +128,18 @@ public final class WorkQueue: @unchecked Sendable {
         do {
             outcome = try runStages(document, logger: logger)
         } catch {
-            // Only the store can fail here: leave the document pending for the next run.
-            logger.error("checkpoint store failed: \(error)")
+            // Only the store can fail here: leave the document pending for the next run, and stop the run (a
+            // full disk fails every document the same way: say it once).
+            let failure = LarderError.wrap(error, kind: .database)
+            let first = storeFailure.withLock { stored in
+                if stored != nil { return false }
+                stored = failure
+                return true
+            }
+            if first {
+                logger.error("stopping: the checkpoint database cannot be written: \(failure)")
+                requestStop()
+            }
             outcome = nil
         }
         guard let outcome else { return }
@@ -117,6 +153,60 @@ public final class WorkQueue: @unchecked Sendable {
             }
         }
         progress?.documentFinished(failed: outcome == .failed || outcome == .quarantined)
+    }
+
+    /// Every quarter second: a stage past `limits.stage_seconds` fails its document (over the limit), the other
+    /// stages in flight get their attempt back, and `overrunAction` ends the process. Nothing else can stop a
+    /// native call (poppler on a hostile PDF) that does not return.
+    private func startWatchdog() {
+        let limit = config.limits.stageSeconds
+        let thread = Thread { [self] in
+            while true {
+                usleep(250_000)
+                let now = Date().timeIntervalSince1970
+                guard let late = inFlight.withLock({ $0.values.first { $0.hasDeadline && now - $0.startedAt > limit } })
+                else { continue }
+                let error = LarderError(
+                    .overLimit,
+                    "\(late.stage) took longer than limits.stage_seconds (\(Int(limit)) s) on this document; it was stopped",
+                    hint: "the file may be built to be slow (or very large): check it, or raise limits.stage_seconds",
+                    path: late.document.path, documentID: late.document.id, stage: late.stage)
+                logger.error("\(error); restarting the worker")
+                do {
+                    try store.recordFailure(
+                        documentID: late.document.id, stage: late.stage, version: late.version, error: error,
+                        status: .failed, startedAt: late.startedAt, finishedAt: now)
+                    try store.settle(
+                        documentID: late.document.id, state: .failed, pipelineVersion: pipeline.version, batchID: batchID)
+                    _ = try store.releaseInterruptedStages()
+                } catch {
+                    logger.error("could not record the overrun: \(error)")
+                }
+                overrunAction?()
+            }
+        }
+        thread.start()
+    }
+
+    /// After a stage that read the file: the file must still hold the registered bytes. A file rewritten while
+    /// the stage read it would otherwise give a result mixing both versions, stored under the old SHA-256.
+    /// (A file changed and changed back within one stage is not caught: the check hashes what is there after.)
+    static func checkUnchanged(_ document: DocumentRecord, stage: String) throws {
+        let now: String
+        do {
+            now = try SHA256.hex(fileAt: document.path)
+        } catch {
+            throw LarderError(
+                .badInput, "the file was removed or became unreadable while \(stage) read it",
+                hint: "restore the file and `larder retry`, or ingest it from where it is now", path: document.path)
+        }
+        guard now == document.sha256 else {
+            throw LarderError(
+                .badInput,
+                "the file changed while \(stage) read it: its result would mix two versions, so none is kept",
+                hint: "ingest it again once nothing is writing to it: its new content becomes a new document",
+                path: document.path)
+        }
     }
 
     /// Returns the document's new state, or nil if a stop request left it unfinished.
@@ -134,7 +224,7 @@ public final class WorkQueue: @unchecked Sendable {
                 }
                 if row.status == .failed || row.status == .quarantined {
                     let state: DocumentState = row.status == .failed ? .failed : .quarantined
-                    try store.settle(documentID: document.id, state: state, pipelineVersion: pipeline.version)
+                    try store.settle(documentID: document.id, state: state, pipelineVersion: pipeline.version, batchID: batchID)
                     return state
                 }
             }
@@ -145,12 +235,27 @@ public final class WorkQueue: @unchecked Sendable {
                 let startedAt = Date().timeIntervalSince1970
                 let attempt = try store.markRunning(
                     documentID: document.id, stage: stage.name, version: stage.version, at: startedAt)
+                inFlight.withLock {
+                    $0[document.id] = InFlight(
+                        document: document, stage: stage.name, version: stage.version, startedAt: startedAt,
+                        hasDeadline: stage.runsUnderDeadline)
+                }
+                defer { _ = inFlight.withLock { $0.removeValue(forKey: document.id) } }
                 diagnostics.stageStarting(document: document, stage: stage.name)
                 counters.withLock { $0.stagesRun += 1 }
                 do {
                     let input = StageInput(
                         document: document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
                     let output = try stage.run(input)
+                    if stage.readsDocumentFile { try Self.checkUnchanged(document, stage: stage.name) }
+                    let outputBytes = output.json.utf8.count
+                    if outputBytes > config.limits.maxStageOutputBytes {
+                        throw LarderError(
+                            .overLimit,
+                            "\(stage.name) made \(outputBytes) bytes of output, over the limit of \(config.limits.maxStageOutputBytes)",
+                            hint: "the document is unusually large: split it, or raise limits.max_stage_output_bytes",
+                            path: document.path)
+                    }
                     let violations = try stage.outputSchema.map {
                         try schemas.validate(json: output.json, against: $0).map(SchemaViolation.init)
                     } ?? []
@@ -180,12 +285,12 @@ public final class WorkQueue: @unchecked Sendable {
                         continue
                     }
                     let state: DocumentState = status == .failed ? .failed : .quarantined
-                    try store.settle(documentID: document.id, state: state, pipelineVersion: pipeline.version)
+                    try store.settle(documentID: document.id, state: state, pipelineVersion: pipeline.version, batchID: batchID)
                     return state
                 }
             }
         }
-        try store.settle(documentID: document.id, state: .done, pipelineVersion: pipeline.version)
+        try store.settle(documentID: document.id, state: .done, pipelineVersion: pipeline.version, batchID: batchID)
         return .done
     }
 }

@@ -21,6 +21,36 @@ public struct WorkerProcess: Sendable {
     public var arguments: [String]
     /// Restarts allowed after crashes before giving up (each crash also counts against the documents in flight).
     public var maxRestarts = 100
+    /// Called after the worker was killed from outside (see ``blamesDocuments(signal:oomKilled:)``), before it is
+    /// restarted: gives the stages it left `running` their attempt back, so the documents are not blamed.
+    public var releaseStagesAfterOutsideKill: (@Sendable () throws -> Void)?
+
+    /// The signals that mean the worker crashed while working on its documents: a native library (or Larder)
+    /// faulted, aborted or trapped. Only these count against the documents in flight.
+    public static let crashSignals: Set<Int32> = [SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE, SIGTRAP, SIGSYS]
+
+    /// Whether a worker that died of `signal` is blamed on the documents it had in flight. A crash signal is; a
+    /// SIGKILL or SIGTERM from outside (a person, a service manager, a test) is not, and neither is any other
+    /// signal. An out-of-memory kill is a SIGKILL too, but the kernel counts it (the cgroup's `oom_kill`): the
+    /// documents in flight are blamed for it, since one of them most likely took the memory, and a document
+    /// that keeps doing so is quarantined after `max_attempts` like any crash.
+    public static func blamesDocuments(signal: Int32, oomKilled: Bool) -> Bool {
+        crashSignals.contains(signal) || (signal == SIGKILL && oomKilled)
+    }
+
+    /// The kernel's count of out-of-memory kills in this process's cgroup (cgroup v2 `memory.events`), or nil
+    /// when it cannot be read (cgroup v1, no memory controller).
+    public static func oomKillCount() -> Int? {
+        guard let cgroup = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
+            let line = cgroup.split(separator: "\n").first(where: { $0.hasPrefix("0::") })
+        else { return nil }
+        let folder = "/sys/fs/cgroup" + line.dropFirst(3)
+        guard let events = try? String(contentsOfFile: folder + "/memory.events", encoding: .utf8) else { return nil }
+        for entry in events.split(separator: "\n") where entry.hasPrefix("oom_kill ") {
+            return Int(entry.dropFirst("oom_kill ".count))
+        }
+        return nil
+    }
 
     public init(executable: String, arguments: [String]) {
         self.executable = executable
@@ -79,18 +109,49 @@ public struct WorkerProcess: Sendable {
         }
 
         var crashes = 0
+        var outsideKills = 0
         while true {
+            let oomBefore = Self.oomKillCount()
             let pid = try spawn()
             child.withLock { $0 = pid }
             let status = Self.wait(for: pid)
             child.withLock { $0 = 0 }
             let interrupted = signalsSeen.withLock { $0 } > 0
             switch status {
+            case .exited(WorkQueue.overrunExitStatus) where signalsSeen.withLock({ $0 }) == 0:
+                // A stage ran past limits.stage_seconds: its document failed, the rest go on in a new worker. Each
+                // such restart settles one document, so they need no limit of their own.
+                continue
+            case .exited(let code) where (code == 128 + SIGINT || code == 128 + SIGTERM) && signalsSeen.withLock({ $0 }) == 0:
+                // The worker alone was stopped by a signal from outside (this process saw none): it finished its
+                // stages cleanly, so nothing is blamed; the batch goes on in a new worker.
+                outsideKills += 1
+                guard outsideKills <= maxRestarts else {
+                    throw LarderError(
+                        .interrupted, "the worker process was stopped from outside \(outsideKills) times; giving up",
+                        hint: "find what stops it, then `larder resume`")
+                }
+                logger.warning("worker process was stopped by signal \(code - 128) from outside; restarting it")
+                continue
             case .exited(let code):
                 return Outcome(exitStatus: code, crashes: crashes, interrupted: interrupted || code == 130 || code == 143)
             case .signaled(let signo):
                 if interrupted {
                     return Outcome(exitStatus: 128 + signo, crashes: crashes, interrupted: true)
+                }
+                let oomKilled = oomBefore.map { before in (Self.oomKillCount() ?? before) > before } ?? false
+                if !Self.blamesDocuments(signal: signo, oomKilled: oomKilled) {
+                    outsideKills += 1
+                    guard outsideKills <= maxRestarts else {
+                        throw LarderError(
+                            .interrupted, "the worker process was killed from outside \(outsideKills) times; giving up",
+                            hint: "find what kills it (a service manager, a memory limit), then `larder resume`")
+                    }
+                    try releaseStagesAfterOutsideKill?()
+                    logger.warning(
+                        "worker process was killed by signal \(signo) (\(String(cString: strsignal(signo)))) from outside; restarting: its documents are not blamed and run again"
+                    )
+                    continue
                 }
                 crashes += 1
                 guard crashes <= maxRestarts else {
@@ -99,7 +160,7 @@ public struct WorkerProcess: Sendable {
                         hint: "run `larder status` to see which documents were in flight, then `larder resume`")
                 }
                 logger.warning(
-                    "worker process died of signal \(signo) (\(String(cString: strsignal(signo)))); restarting: the documents it was working on run again, one at a time"
+                    "worker process died of signal \(signo) (\(String(cString: strsignal(signo))))\(oomKilled ? " (out of memory)" : ""); restarting: the documents it was working on run again, one at a time"
                 )
             }
         }
@@ -154,18 +215,32 @@ public struct WorkerProcess: Sendable {
 /// second SIGINT, and exit if the supervising `larder ingest` dies.
 public enum WorkerChild {
     /// Takes the database's worker lock, waiting while another worker holds it. The lock lasts until exit.
+    ///
+    /// The lock is an `flock` on the database file itself, so it belongs to the file (its inode), not to the path
+    /// it was reached by: a symlink, a hard link or `..` in the path all find the same lock. (SQLite's own locks
+    /// are POSIX record locks, which `flock` does not touch; the descriptor stays open until the process exits,
+    /// so closing it never drops SQLite's locks either.)
     public static func lockDatabase(_ databasePath: String, logger: Logger) throws {
-        let lockPath = databasePath + ".lock"
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(databasePath, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw LarderError(
-                .database, "cannot create the worker lock file", hint: "check that the folder is writable",
-                path: lockPath)
+                .database, "cannot open the database to lock it: \(String(cString: strerror(errno)))",
+                hint: "check that the database and its folder can be read (--db)", path: databasePath)
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             logger.notice("another larder process is working on this database; waiting for it to finish")
             while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
         }
+    }
+
+    /// True while a worker holds the database's lock (for tests and tools; see ``lockDatabase(_:logger:)``).
+    public static func isDatabaseLocked(_ databasePath: String) -> Bool {
+        let fd = open(databasePath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return true }
+        flock(fd, LOCK_UN)
+        return false
     }
 
     /// Exits at once if the process that started us goes away (killed with SIGKILL, say).
@@ -182,6 +257,10 @@ public enum WorkerChild {
     }
 
     /// First SIGINT/SIGTERM: `queue.requestStop()`. A second SIGINT: exit at once.
+    /// The signal that stopped this worker (0 if none): the worker then exits with 128 + it, so `larder` can tell
+    /// a stop it passed on from one sent to the worker alone.
+    public static let stopSignal = Locked<Int32>(0)
+
     public static func handleSignals(stopping queue: WorkQueue, logger: Logger) -> [DispatchSourceSignal] {
         let seen = Locked(0)
         return [SIGINT, SIGTERM].map { signo in
@@ -193,6 +272,7 @@ public enum WorkerChild {
                     return value
                 }
                 if count == 1 {
+                    stopSignal.withLock { $0 = signo }
                     logger.notice("stopping: finishing the stages in flight (Ctrl-C again to abort at once)")
                     queue.requestStop()
                 } else if signo == SIGINT {
@@ -202,5 +282,19 @@ public enum WorkerChild {
             source.resume()
             return source
         }
+    }
+}
+
+/// Checks of the options `larder` passes on to `larder-worker`, made by both before anything is registered or
+/// started, so a bad value is a clear error (exit 2) and never a worker that refuses to start.
+public enum WorkerOptions {
+    /// `--workers`: 0 (one per core) to 256, as `workers` in pipeline.yml.
+    public static let workers = 0...256
+
+    public static func validate(workers value: Int?) throws {
+        guard let value, !workers.contains(value) else { return }
+        throw LarderError(
+            .configuration, "--workers \(value) is out of range: it must be a whole number from 0 to 256",
+            hint: "give the number of documents to process at once; 0 means one per core")
     }
 }

@@ -17,6 +17,7 @@ public struct DetectStage: Stage {
         let path = input.document.path
         let data = try Self.readRegisteredBytes(of: input.document)
         var output = try Self.detect(data, fileName: path)
+        try TextLimits.check(data, format: output.format, limits: input.config.limits, path: path)
         if let pixels = output.pixelCount, pixels > input.config.limits.maxImagePixels {
             throw LarderError(
                 .overLimit,
@@ -32,19 +33,19 @@ public struct DetectStage: Stage {
         let path = document.path
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            // Read, never mapped: a mapped file truncated by another program kills the process with SIGBUS.
+            data = try FilePath.readAll(path)
         } catch {
             throw LarderError(
-                .badInput, "the file can no longer be read (\(error.localizedDescription))",
+                .badInput, "the file can no longer be read (it was moved, deleted or made unreadable)",
                 hint: "restore the file, or ingest it again from where it is now", path: path)
         }
-        let identity = FileIdentity(statingFileAt: path)
-        if Int64(data.count) != document.byteCount || identity?.modifiedAt != document.modifiedAt {
-            if SHA256.hex(data) != document.sha256 {
-                throw LarderError(
-                    .badInput, "the file changed since it was registered",
-                    hint: "ingest it again: its new content is a new document", path: path)
-            }
+        // The bytes read are hashed, whatever the file's size and time say: what the stage reads is exactly
+        // the registered document, or it is reported as changed.
+        if SHA256.hex(data) != document.sha256 {
+            throw LarderError(
+                .badInput, "the file changed since it was registered",
+                hint: "ingest it again: its new content is a new document", path: path)
         }
         return data
     }

@@ -19,11 +19,20 @@ public protocol Stage: Sendable {
     var name: String { get }
     var version: String { get }
     var outputSchema: String? { get }
+    /// True for a stage that reads the document's file (not only earlier outputs): the work queue checks after it
+    /// ran that the file still has the registered SHA-256, so a file rewritten while the stage read it is
+    /// reported as changed instead of giving a result that mixes two versions under the old hash.
+    var readsDocumentFile: Bool { get }
+    /// False for a stage with its own timeouts (the `llm` stage's requests): `limits.stage_seconds` does not
+    /// apply to it.
+    var runsUnderDeadline: Bool { get }
     func run(_ input: StageInput) throws -> StageOutput
 }
 
 extension Stage {
     public var outputSchema: String? { nil }
+    public var readsDocumentFile: Bool { false }
+    public var runsUnderDeadline: Bool { true }
 }
 
 /// What a stage gets: the document, the configuration, and the outputs of the stages before it.

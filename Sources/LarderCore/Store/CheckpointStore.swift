@@ -30,6 +30,9 @@ public protocol CheckpointStore: Sendable {
     /// Stages left `running` by a process that died: those at `maxAttempts` are quarantined, the others go back
     /// to `pending` keeping their attempt count. Returns the documents to re-run first, one at a time.
     func recoverInterruptedStages(maxAttempts: Int) throws -> [Int64]
+    /// Stages left `running` by a worker killed from outside (not a crash): back to `pending` with their attempt
+    /// given back, so the documents are not blamed. Returns how many stages were released.
+    func releaseInterruptedStages() throws -> Int
     /// Documents with work to do for `pipelineVersion` (pending, or last finished by another version), by id.
     func documentsNeedingWork(pipelineVersion: String, after documentID: Int64, limit: Int) throws -> [DocumentRecord]
     /// Documents still needing work, for progress totals.
@@ -51,8 +54,11 @@ public protocol CheckpointStore: Sendable {
     func recordFailure(
         documentID: Int64, stage: String, version: String, error: LarderError, status: StageStatus,
         startedAt: Double, finishedAt: Double) throws
-    /// Sets a document's overall state and the pipeline version it was settled with.
-    func settle(documentID: Int64, state: DocumentState, pipelineVersion: String) throws
+    /// Sets a document's overall state and the pipeline version it was settled with, and which batch settled it.
+    func settle(documentID: Int64, state: DocumentState, pipelineVersion: String, batchID: Int64?) throws
+    /// States of the documents `batchID` settled since `time` (what one command did, even while another batch
+    /// shares the database).
+    func settledCounts(batchID: Int64, since time: Double) throws -> [DocumentState: Int]
 
     // MARK: Result versions and review
 
@@ -102,7 +108,7 @@ public struct FileIdentity: Sendable, Equatable {
     /// Size and modification time (to the nanosecond) as `stat` reports them, following symlinks.
     public init?(statingFileAt path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard FilePath.withCString(path, { stat($0, &info) }) == 0 else { return nil }
         self.init(path: path, info: info)
     }
 

@@ -109,13 +109,20 @@ public struct SHA256: Sendable {
 
     /// Hashes a file in 1 MiB chunks, so memory stays flat whatever its size.
     public static func hex(fileAt path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let handle = FilePath.openForReading(path) else {
             throw LarderError(.unreadable, "cannot open the file for reading", hint: "check its permissions", path: path)
         }
         defer { try? handle.close() }
         var hasher = SHA256()
         while true {
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw LarderError(
+                    .unreadable, "reading the file failed part-way (an I/O error, or it was removed)",
+                    hint: "check the disk or the network share, then ingest it again", path: path)
+            }
             if chunk.isEmpty { break }
             hasher.update(chunk)
         }
