@@ -7,16 +7,15 @@ import LarderRecipes
 /// Input: `extract`'s lines — for PDFs the reading-order lines with their font sizes (titles stand out by size),
 /// for text the normalised lines, for a scanned PDF the OCR lines (``DocumentText``) — each with its page and line
 /// number, so every value keeps its provenance.
-/// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains. Documents routed
+/// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains and its base
+/// ingredient (as the pantry names it), each recipe with its diet labels (``RecipeEnrichment``). Documents routed
 /// elsewhere pass through with no recipes.
 public struct RecipeStage: Stage {
-    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@3")
+    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@4")
     public let name = declaration.name
     public let version = declaration.version
 
     public init() {}
-
-    private static let allergens = AllergenTagger()
 
     public func run(_ input: StageInput) throws -> StageOutput {
         let routed = try input.output(of: "route", as: RouteOutput.self)
@@ -29,19 +28,9 @@ public struct RecipeStage: Stage {
             file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
             format: detected.format.rawValue, lines: Self.lines(of: extracted))
         var recipes = RecipeParser().parse(source)
-        // The 16 allergens, matched on the ingredient's name (whole words: "eggplant" is not egg).
-        let tagger = Self.allergens
-        for r in recipes.indices {
-            for g in recipes[r].ingredientGroups.indices {
-                for i in recipes[r].ingredientGroups[g].ingredients.indices {
-                    let ingredient = recipes[r].ingredientGroups[g].ingredients[i]
-                    recipes[r].ingredientGroups[g].ingredients[i].allergens =
-                        tagger.tags(for: ingredient.name.isEmpty ? ingredient.text : ingredient.name).map {
-                            IngredientAllergen(allergen: $0.allergen.rawValue, keyword: $0.keyword)
-                        }
-                }
-            }
-        }
+        // The 16 allergens (whole words: "eggplant" is not egg), the base ingredient from the pantry's normaliser
+        // and lexicon, and the diet labels.
+        try RecipeEnrichment.bundled().enrich(&recipes)
         return try StageOutput(RecipeStageOutput(recipes: recipes, skipped: nil))
     }
 
