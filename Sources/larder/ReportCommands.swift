@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderRecipes
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,6 +60,8 @@ struct Show: ParsableCommand {
     @Option(help: "Only this stage's output.")
     var stage: String?
 
+    @OptionGroup var scaling: ScalingOptions
+
     @Argument(help: "Document id, SHA-256 prefix (4+ hex digits), or a path it was ingested from.")
     var document: String
 
@@ -67,6 +70,18 @@ struct Show: ParsableCommand {
             let config = try options.loadConfig()
             let store = try SQLiteCheckpointStore(path: config.database)
             let record = try findDocument(document, in: store)
+            if let scaler = try scaling.scaler() {
+                guard let result = try Exporter(store: store).exportableResult(record.id) else {
+                    printError("larder: document \(record.id) has no exportable result to scale (see `larder status` and `larder review`)")
+                    throw LarderExit.notFound
+                }
+                let scaled = try JSONDecoder().decode(
+                    DocumentResult.self, from: Data(try Exporter.scaled(String(decoding: JSONEncoder().encode(result), as: UTF8.self), by: scaler).utf8))
+                if options.json { return try printJSON(scaled) }
+                scaled.recipes.forEach(printScaled)
+                scaled.warnings.filter { $0.hasPrefix("not scaled") }.forEach { print($0) }
+                return
+            }
             let rows = try store.stages(of: record.id)
             if options.json {
                 var checkpoints: [[String: Any]] = []
@@ -122,11 +137,13 @@ struct Export: ParsableCommand {
     @Option(help: "Folder to write into (created if missing).")
     var out: String
 
+    @OptionGroup var scaling: ScalingOptions
+
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
             let store = try SQLiteCheckpointStore(path: config.database)
-            let report = try Exporter(store: store).export(to: out)
+            let report = try Exporter(store: store, scaler: try scaling.scaler()).export(to: out)
             if options.json { return try printJSON(report) }
             print("wrote \(report.written) result(s) to \(report.directory)")
             if report.invalid > 0 {

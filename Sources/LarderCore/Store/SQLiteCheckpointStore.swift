@@ -7,7 +7,7 @@ import GRDB
 /// is still consistent but may lack the last few commits, whose stages then simply run again.
 /// `DatabasePool` is Sendable: any thread may call any method.
 public final class SQLiteCheckpointStore: CheckpointStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool  // internal: RecipeIndex's queries (RecipeSearch.swift) read through it
     public let path: String
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
@@ -122,6 +122,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                     );
                     """)
         }
+        RecipeIndex.registerMigration(in: &migrator)
         return migrator
     }
 
@@ -420,6 +421,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                             VALUES (?, ?, 'machine', ?, ?, ?, ?)
                             """,
                         arguments: [documentID, number, output, violationsJSON, finishedAt, version])
+                    try RecipeIndex.update(db, documentID: documentID)
                 }
             }
             for later in laterStages {
@@ -647,6 +649,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                     """,
                 arguments: [documentID, number, json, Self.now(), note])
             try Self.decide(db, documentID: documentID, decision: .accepted, accepted: number, reason: note)
+            try RecipeIndex.update(db, documentID: documentID)
             return number
         }
     }
@@ -654,6 +657,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
     public func decide(documentID: Int64, decision: ReviewState.Decision, acceptedVersion: Int?, reason: String?) throws {
         try write { db in
             try Self.decide(db, documentID: documentID, decision: decision, accepted: acceptedVersion, reason: reason)
+            try RecipeIndex.update(db, documentID: documentID)
         }
     }
 
