@@ -575,6 +575,18 @@ public struct ScaledFrom: Codable, Sendable, Equatable {
         self.additionalAmounts = additionalAmounts
         self.note = note
     }
+
+    enum CodingKeys: String, CodingKey { case quantity, unit, unitText, additionalAmounts, note }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(quantity, forKey: .quantity)
+        try c.encode(unit, forKey: .unit)
+        try c.encode(unitText, forKey: .unitText)
+        try c.encode(additionalAmounts, forKey: .additionalAmounts)
+        try c.encode(note, forKey: .note)
+    }
 }
 
 /// How a recipe was scaled.
@@ -595,5 +607,17 @@ public struct RecipeScaling: Codable, Sendable, Equatable {
         self.originalServings = originalServings
         self.originalMaxServings = originalMaxServings
         self.units = units
+    }
+
+    enum CodingKeys: String, CodingKey { case factor, servings, originalServings, originalMaxServings, units }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(factor, forKey: .factor)
+        try c.encode(servings, forKey: .servings)
+        try c.encode(originalServings, forKey: .originalServings)
+        try c.encode(originalMaxServings, forKey: .originalMaxServings)
+        try c.encode(units, forKey: .units)
     }
 }

@@ -191,6 +191,7 @@ public struct CookPlanner: Sendable {
     /// Why an item is too old to count, or `nil`.
     func staleness(_ item: PantryEntry) -> String? {
         guard let date = item.purchaseDate, let bought = Self.day(date), let today = Self.day(asOf) else { return nil }
+        if bought > today { return "bought \(date), after \(asOf)" }
         let kind = PantryConfig.kind(category: lexicon?.lookup(item.ingredient)?.category, ingredient: item.ingredient)
         guard let days = config.freshDays[kind] else { return nil }
         let age = Int(((today - bought) / 86_400).rounded())
