@@ -94,7 +94,7 @@ public struct RecipeScaler: Sendable {
         }
         var countNote = note
         if note != nil, KitchenUnits.dimension(lowUnit) == .count {
-            countNote = (note ?? "") + " (whole items)"
+            countNote = (note ?? "") + " to whole items"
         }
         return (RecipeQuantity(value: lowValue, max: high), lowUnit, countNote)
     }

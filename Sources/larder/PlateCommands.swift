@@ -157,7 +157,9 @@ func printScaled(_ recipe: Recipe) {
                 KitchenFractions.text(q.value) + (q.max.map { "–" + KitchenFractions.text($0) } ?? "")
             } ?? ""
             let note = ingredient.scaledFrom?.note.map { "  (\($0))" } ?? ""
-            print("  \([amount, ingredient.unit ?? "", ingredient.name].filter { !$0.isEmpty }.joined(separator: " "))    ← \(ingredient.text)\(note)")
+            let plural = (ingredient.quantity?.max ?? ingredient.quantity?.value ?? 0) > 1 && ingredient.unit != nil
+            let unit = (ingredient.unit ?? "") + (plural && !(ingredient.unit ?? "").hasSuffix("s") ? "s" : "")
+            print("  \([amount, unit, ingredient.name].filter { !$0.isEmpty }.joined(separator: " "))    ← \(ingredient.text)\(note)")
         }
     }
 }

@@ -58,7 +58,7 @@ import Testing
         #expect(items[4].quantity?.value == 380)
         let odd = try RecipeScaler(servings: 3).scale(try recipe())  // ×0.75: 1.5 eggs
         #expect(odd.allIngredients[1].quantity?.value == 2)
-        #expect(odd.allIngredients[1].scaledFrom?.note == "rounded up from 1.5 (whole items)")
+        #expect(odd.allIngredients[1].scaledFrom?.note == "rounded up from 1.5 to whole items")
     }
 
     @Test func unitConversion() throws {
