@@ -159,3 +159,30 @@ struct PantryToPlateTests {
         #expect(scaled >= 8)
     }
 }
+
+/// `pantry:` in pipeline.yml.
+@Suite struct PantryConfigTests {
+    @Test func keysChangeTheDefaultsAndBadKindsAreNamed() throws {
+        let config = try PipelineConfig.parse(yaml: "pantry:\n  staples: [Salt, flour]\n  fresh_days: {dairy: 30}\n")
+        #expect(config.pantry.staples == ["salt", "flour"])
+        #expect(config.pantry.freshDays["dairy"] == 30)
+        #expect(config.pantry.freshDays["meat"] == 3, "other kinds keep their default")
+        let error = #expect(throws: LarderError.self) {
+            try PipelineConfig.parse(yaml: "pantry:\n  fresh_days: {snacks: 3}\n")
+        }
+        #expect(error?.description.contains("pantry.fresh_days") == true)
+        #expect(throws: LarderError.self) { try PipelineConfig.parse(yaml: "pantry:\n  stapels: [salt]\n") }
+        // The repository's pipeline.yml states the defaults.
+        let file = try PipelineConfig.load(path: TestSupport.repoPath("pipeline.yml"))
+        #expect(file.pantry == PantryConfig())
+    }
+
+    @Test func kindsComeFromTheLexiconCategory() {
+        #expect(PantryConfig.kind(category: "dairy", ingredient: "yogurt") == "dairy")
+        #expect(PantryConfig.kind(category: "nuts", ingredient: "almond butter") == "pantry")
+        #expect(PantryConfig.kind(category: "vegetables", ingredient: "onion") == "roots")
+        #expect(PantryConfig.kind(category: "vegetables", ingredient: "tomato") == "produce")
+        #expect(PantryConfig.kind(category: "poultry", ingredient: "chicken breast") == "meat")
+        #expect(PantryConfig.kind(category: "cereals", ingredient: "oats") == "pantry")
+    }
+}

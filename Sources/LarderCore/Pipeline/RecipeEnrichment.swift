@@ -9,6 +9,10 @@ public struct RecipeEnrichment: Sendable {
     let normalizer: IngredientNormalizer
     let allergens: AllergenTagger
     let diets: DietClassifier
+    /// Matches by lower-cased name: the normaliser's regular expressions, brand scan and fuzzy matching cost about
+    /// a millisecond a name, and cookbooks repeat names (onion, garlic, flour) across recipes. Bounded.
+    private let cache = Locked([String: IngredientMatch]())
+    static let cacheLimit = 50_000
 
     /// The normaliser as recipes need it: the receipt blocklist's generic terms but none of its rules (a
     /// recipe's "change the water" is no receipt total), and no receipt abbreviations ("pot" is no potato).
@@ -55,6 +59,17 @@ public struct RecipeEnrichment: Sendable {
 
     /// The normaliser's match for a recipe name: preparation words dropped first (kept when nothing else matches).
     func match(_ name: String) -> IngredientMatch {
+        let key = name.lowercased()
+        if let hit = cache.withLock({ $0[key] }) { return hit }
+        let found = uncachedMatch(name)
+        cache.withLock { cache in
+            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[key] = found
+        }
+        return found
+    }
+
+    private func uncachedMatch(_ name: String) -> IngredientMatch {
         let words = name.split(separator: " ").map(String.init)
         let kept = words.filter { !Self.preparationWords.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters)) }
         if !kept.isEmpty, kept.count < words.count {
