@@ -111,7 +111,7 @@ struct Cook: ParsableCommand {
             for (n, s) in suggestions.enumerated() {
                 print("\(n + 1). \(s.title) — \(Int((s.coverage * 100).rounded()))% on hand, \(s.missing.count) to buy  (doc \(s.documentID))")
                 for have in s.have {
-                    print("   have  \(have.ingredient)  ← \(have.pantryItem) (\(have.purchaseDate ?? "no date"))  [\(have.quantity.status): \(have.quantity.detail)]")
+                    print("   have  \(have.ingredient)  ← \(have.pantryItem) (\(have.purchaseDate ?? "no date"))  [\(have.quantity.status == "unknown" ? "" : have.quantity.status + ": ")\(have.quantity.detail)]")
                 }
                 for missing in s.missing {
                     print("   buy   \(missing.ingredient)\(missing.base.map { "  (\($0))" } ?? "")\(missing.stale.map { "  — stale: \($0)" } ?? "")")
