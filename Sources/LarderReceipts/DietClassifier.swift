@@ -83,11 +83,16 @@ public struct DietClassifier: Sendable {
 
     /// Every diet's verdict for a list of ingredients (a recipe), in ``Diet`` order.
     public func classify(_ ingredients: [Ingredient]) -> [Verdict] {
-        Diet.allCases.map { diet in
+        // Each name is read once (words and allergen tags), then judged for every diet.
+        var facts: [String: Facts] = [:]
+        for ingredient in ingredients {
+            for name in ingredient.names where facts[name] == nil { facts[name] = Facts(name, allergens) }
+        }
+        return Diet.allCases.map { diet in
             var status = DietStatus.yes
             var evidence: [String] = []
             for ingredient in ingredients {
-                var (s, why) = judge(ingredient, for: diet)
+                var (s, why) = judge(ingredient, for: diet, facts: facts)
                 if s == .no && ingredient.optional {
                     s = .maybe
                     why += " (optional: leave it out)"
@@ -100,11 +105,26 @@ public struct DietClassifier: Sendable {
         }
     }
 
+    /// A name's words and allergen tags.
+    struct Facts {
+        var words: [String]
+        var tags: [AllergenTag]
+
+        init(_ name: String, _ allergens: AllergenTagger) {
+            words = AllergenTagger.words(name)
+            tags = allergens.tags(for: name)
+        }
+    }
+
     /// One ingredient line for one diet: its best alternative decides; a split decision is "maybe".
     public func judge(_ ingredient: Ingredient, for diet: Diet) -> (DietStatus, String) {
+        judge(ingredient, for: diet, facts: [:])
+    }
+
+    func judge(_ ingredient: Ingredient, for diet: Diet, facts: [String: Facts]) -> (DietStatus, String) {
         let names = ingredient.names.filter { !$0.isEmpty }
         guard !names.isEmpty else { return (.yes, "") }
-        var results = names.map { judge(name: $0, for: diet) }
+        var results = names.map { judge(facts[$0] ?? Facts($0, allergens), for: diet) }
         // Open Food Facts' "no" for the base ingredient counts for the first name (the one the base came from).
         let flag = diet == .vegan ? ingredient.offVegan : diet == .vegetarian ? ingredient.offVegetarian : nil
         if flag == "no", results[0].0 == .yes {
@@ -123,9 +143,13 @@ public struct DietClassifier: Sendable {
 
     /// One name for one diet, with the keyword that decided it.
     public func judge(name: String, for diet: Diet) -> (DietStatus, String) {
-        let words = AllergenTagger.words(name)
-        let found = Set(allergens.tags(for: name).map(\.allergen))
-        let tags = allergens.tags(for: name)
+        judge(Facts(name, allergens), for: diet)
+    }
+
+    func judge(_ facts: Facts, for diet: Diet) -> (DietStatus, String) {
+        let words = facts.words
+        let tags = facts.tags
+        let found = Set(tags.map(\.allergen))
         func keyword(_ a: Allergen) -> String { tags.first { $0.allergen == a }?.keyword ?? a.rawValue }
         func has(_ list: [String]) -> String? {
             list.first { !AllergenTagger.occurrences(of: AllergenTagger.words($0), in: words).isEmpty }
