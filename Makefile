@@ -12,7 +12,8 @@ build: setup
 	$(SWIFT) build -c release --product larder && $(SWIFT) build -c release --product larder-worker
 
 # Ingest the sample recipes and receipts into a fresh database, show the status, the review queue and the
-# pantry, and export the results to .build/demo/out.
+# pantry, export the results to .build/demo/out, and end with what the demo pantry can cook (freshness counted
+# from 2026-11-05, three days after the newest demo receipt; drop --as-of to count from today).
 demo: build
 	rm -rf .build/demo && mkdir -p .build/demo
 	$(LARDER) ingest --db $(DEMO_DB) samples/recipes samples/receipts
@@ -20,6 +21,7 @@ demo: build
 	$(LARDER) review --db $(DEMO_DB)
 	$(LARDER) pantry --db $(DEMO_DB)
 	$(LARDER) export --db $(DEMO_DB) --out .build/demo/out
+	$(LARDER) cook --db $(DEMO_DB) --as-of 2026-11-05 --limit 3
 
 # The whole test suite (unit and integration tests with real poppler, tesseract and SQLite, the crash/resume
 # test, and the LLM stage against a real local model). The local model server is installed while Swift builds

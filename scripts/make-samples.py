@@ -42,6 +42,92 @@ def write_text(path, text, encoding="utf-8"):
 # Plain-text and Markdown recipes
 # --------------------------------------------------------------------------
 
+# Recipes the demo pantry (samples/receipts) can cook, and one whose diet labels are tricky (eggplant, butternut
+# squash, vegetable stock, "butter or margarine"); written for Larder's pantry-to-plate tests.
+RED_LENTIL_SOUP = """\
+Red Lentil Soup
+
+Serves 4
+Prep: 10 mins / Cook: 35 mins
+Cuisine: Indian
+Course: Main
+
+A weeknight soup from the store cupboard: lentils, a tin of tomatoes and a few spices.
+
+Ingredients
+2 tbsp olive oil
+1 onion, finely chopped
+3 cloves garlic, minced
+2 tsp ground cumin
+1 cup red lentils, rinsed
+400 g chopped tomatoes
+4 cups vegetable stock
+salt to taste
+a small bunch of fresh cilantro, chopped
+
+Method
+1. Warm the oil in a large pan over a medium heat and cook the onion for 8 minutes until soft.
+2. Stir in the garlic and cumin and cook for 1 minute.
+3. Add the lentils, tomatoes and stock. Bring to the boil, then simmer for 25 minutes until the
+   lentils collapse.
+4. Season with salt, blend half of the soup if you like it smooth, and serve scattered with
+   cilantro.
+"""
+
+OVERNIGHT_OATS = """\
+---
+title: Honey Almond Overnight Oats
+servings: 2
+prep_time: 5 minutes
+cuisine: American
+course: Breakfast
+tags: [breakfast, make-ahead]
+---
+
+## Ingredients
+
+- 1 cup rolled oats
+- 1 cup milk
+- 1/2 cup Greek yogurt
+- 2 tbsp honey
+- 2 tbsp almond butter
+- 1/2 cup blueberries
+- 1 apple, grated
+- a pinch of ground cinnamon
+
+## Method
+
+1. Stir the oats, milk, yogurt and honey together in a jar.
+2. Cover and chill overnight, at least 6 hours.
+3. In the morning swirl through the almond butter and top with the blueberries, the grated apple and the cinnamon.
+"""
+
+SQUASH_TRAYBAKE = """\
+Squash and Aubergine Traybake
+
+Serves 4
+Prep: 15 mins / Cook: 45 mins
+Cuisine: Mediterranean
+Course: Main
+
+Ingredients
+1 small butternut squash, peeled and cut into chunks
+1 large eggplant, cut into chunks
+1 red onion, cut into wedges
+2 tbsp butter or margarine, melted
+1 tsp cumin seeds
+250 ml vegetable stock
+400 g canned chickpeas, drained
+salt and black pepper
+
+Method
+1. Heat the oven to 200°C (400°F).
+2. Toss the squash, eggplant and onion with the melted butter or margarine and the cumin seeds in a
+   roasting tin.
+3. Roast for 30 minutes, then add the chickpeas and stock and roast for 15 minutes more.
+4. Season with salt and black pepper and serve.
+"""
+
 TOMATO_SOUP = """\
 Roasted Tomato Soup
 
@@ -618,12 +704,15 @@ def main():
     write_text(os.path.join(RECIPES, "lemon-drizzle-cake.md"), LEMON_DRIZZLE)
     for name, html in SAVED_PAGES.items():  # saved web pages (scripts/sample_pages.py)
         write_text(os.path.join(RECIPES, name), html)
+    write_text(os.path.join(RECIPES, "red-lentil-soup.txt"), RED_LENTIL_SOUP)
+    write_text(os.path.join(RECIPES, "overnight-oats.md"), OVERNIGHT_OATS)
+    write_text(os.path.join(RECIPES, "squash-traybake.txt"), SQUASH_TRAYBAKE)
     make_pancakes(os.path.join(RECIPES, "pancakes.pdf"))
     make_two_recipes(os.path.join(RECIPES, "two-recipes.pdf"))
     make_two_column(os.path.join(RECIPES, "two-column.pdf"))
     written = [os.path.join(RECIPES, n) for n in (
-        "tomato-soup.txt", "banana-bread.txt", "lemon-drizzle-cake.md",
-        "pancakes.pdf", "two-recipes.pdf", "two-column.pdf")]
+        "tomato-soup.txt", "banana-bread.txt", "lemon-drizzle-cake.md", "red-lentil-soup.txt",
+        "overnight-oats.md", "squash-traybake.txt", "pancakes.pdf", "two-recipes.pdf", "two-column.pdf")]
 
     for r in RECEIPTS_DATA:
         path, _, label = make_receipt(r)

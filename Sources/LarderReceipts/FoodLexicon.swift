@@ -2,7 +2,7 @@ import Foundation
 
 /// A food lexicon: lower-case terms (1–4 words) mapped to a base ingredient and a category.
 ///
-/// The bundled one (`Resources/lexicon.tsv`, ~4,800 terms, ~280 KB) is derived from the Open Food Facts
+/// The bundled one (`Resources/lexicon.tsv`, ~4,800 terms, ~310 KB) is derived from the Open Food Facts
 /// ingredients taxonomy (ODbL: attribution and share-alike, see `LEXICON-LICENSE.md`), USDA FoodData
 /// Central (public domain) and a curated list, by `scripts/build-lexicon.py`. A value type: `Sendable`.
 public struct FoodLexicon: Sendable {
@@ -14,15 +14,27 @@ public struct FoodLexicon: Sendable {
         public var base: String
         /// A coarse category (`"vegetable"`, `"dairy and egg products"`).
         public var category: String
-        /// Where it came from: `"off:en:baby-spinach"`, `"fdc:168462"`, `"curated"`.
+        /// Where it came from: `"off:en:baby-spinach"`, `"fdc:168462"`, `"curated"`, `"form:cumin seeds"`.
         public var source: String
+        /// The same food in another form, when the term names a form of a seasoning (`"cumin seeds"` → `"cumin"`,
+        /// `"coriander leaves"` → `"coriander"`), else `nil`.
+        public var parent: String?
+        /// Open Food Facts' flag (`"yes"`, `"no"`, `"maybe"`), inherited from the nearest ancestor; `nil` when
+        /// Open Food Facts says nothing.
+        public var vegan: String?
+        /// Open Food Facts' vegetarian flag, like ``vegan``.
+        public var vegetarian: String?
 
         /// Creates an entry.
-        public init(term: String, base: String, category: String, source: String) {
+        public init(term: String, base: String, category: String, source: String, parent: String? = nil,
+                    vegan: String? = nil, vegetarian: String? = nil) {
             self.term = term
             self.base = base
             self.category = category
             self.source = source
+            self.parent = parent
+            self.vegan = vegan
+            self.vegetarian = vegetarian
         }
     }
 
@@ -41,13 +53,16 @@ public struct FoodLexicon: Sendable {
         self.singleWordsByLength = byLength
     }
 
-    /// Parses the TSV format (`term<TAB>base<TAB>category<TAB>source`, `#` comments).
+    /// Parses the TSV format (`term<TAB>base<TAB>category<TAB>source[<TAB>parent<TAB>vegan<TAB>vegetarian]`,
+    /// `#` comments; empty optional columns are `nil`).
     public init(tsv: String) {
         var list: [Entry] = []
         for line in tsv.split(separator: "\n") where !line.hasPrefix("#") {
             let f = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard f.count >= 4 else { continue }
-            list.append(Entry(term: String(f[0]), base: String(f[1]), category: String(f[2]), source: String(f[3])))
+            func optional(_ k: Int) -> String? { k < f.count && !f[k].isEmpty ? String(f[k]) : nil }
+            list.append(Entry(term: String(f[0]), base: String(f[1]), category: String(f[2]), source: String(f[3]),
+                              parent: optional(4), vegan: optional(5), vegetarian: optional(6)))
         }
         self.init(entries: list)
     }

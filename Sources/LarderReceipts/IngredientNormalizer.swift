@@ -87,6 +87,8 @@ public struct IngredientMatch: Sendable, Codable, Equatable {
     public var matchedTerm: String?
     /// The lexicon category.
     public var category: String?
+    /// The same food in another form (`"cumin seeds"` → `"cumin"`), from the lexicon; `nil` when none.
+    public var parent: String?
     /// 0–1.
     public var confidence: Double
     /// The rules and lexicon entries used, in order (`"abbreviation CHKN→chicken"`,
@@ -208,7 +210,7 @@ public struct IngredientNormalizer: Sendable {
     public func normalize(_ description: String) -> IngredientMatch {
         var evidence: [String] = []
         var match = IngredientMatch(description: description, baseIngredient: nil, matchedTerm: nil, category: nil,
-                                    confidence: 0, evidence: [], status: .needsReview, blockedBy: nil)
+                                    parent: nil, confidence: 0, evidence: [], status: .needsReview, blockedBy: nil)
         if let rule = blocklist.blockingRule(for: description) {
             match.status = .blocked
             match.blockedBy = rule
@@ -305,6 +307,7 @@ public struct IngredientNormalizer: Sendable {
             match.baseIngredient = e.base
             match.matchedTerm = e.term
             match.category = e.category
+            match.parent = e.parent
             evidence.append("lexicon '\(e.term)'→\(e.base) (\(e.source))")
             let covered = Set(found.range).filter { !Self.descriptors.contains(words[$0]) }.count
             let coverage = meaningful.isEmpty ? 1 : Double(covered) / Double(meaningful.count)
@@ -320,6 +323,7 @@ public struct IngredientNormalizer: Sendable {
                     match.baseIngredient = e.base
                     match.matchedTerm = e.term
                     match.category = e.category
+                    match.parent = e.parent
                     match.confidence = distance == 1 ? 0.55 : 0.45
                     evidence.append("fuzzy '\(word)'≈'\(term)' (distance \(distance))→\(e.base) (\(e.source))")
                     break

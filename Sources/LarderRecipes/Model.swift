@@ -205,6 +205,11 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
     /// Allergens the ingredient contains, each with the keyword that matched (filled in by the app, which owns
     /// the allergen database).
     public var allergens: [IngredientAllergen] = []
+    /// The base ingredient, named as the pantry names it (filled in by the app, which owns the lexicon); `nil`
+    /// when nothing in the lexicon matched.
+    public var base: IngredientBase? = nil
+    /// Set when the recipe was scaled (``RecipeScaler``): the amount as written and how it was rounded.
+    public var scaledFrom: ScaledFrom? = nil
 
     /// Creates an ingredient.
     public init(text: String, quantity: RecipeQuantity? = nil, unit: String? = nil, unitText: String? = nil,
@@ -230,7 +235,7 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case text, quantity, unit, unitText, additionalAmounts, name, size, preparation, comment, optional, purpose,
-             alternatives, allergens, confidence, provenance
+             alternatives, allergens, base, confidence, provenance, scaledFrom
     }
 
     /// Encodes every key, with explicit `null`s.
@@ -249,8 +254,10 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
         try c.encode(purpose, forKey: .purpose)
         try c.encode(alternatives, forKey: .alternatives)
         try c.encode(allergens, forKey: .allergens)
+        try c.encode(base, forKey: .base)
         try c.encode(confidence, forKey: .confidence)
         try c.encode(provenance, forKey: .provenance)
+        try c.encodeIfPresent(scaledFrom, forKey: .scaledFrom)
     }
 }
 
@@ -486,6 +493,11 @@ public struct Recipe: Codable, Sendable, Equatable {
     /// Nutrition as the document states it, by schema.org `NutritionInformation` name ("calories": "297 kcal",
     /// "fatContent": "27.5 g"…), or `nil`.
     public var nutrition: [String: String]? = nil
+    /// Diet labels derived from the ingredients (filled in by the app, which owns the lexicon); `nil` when not
+    /// derived.
+    public var diets: [DietLabel]? = nil
+    /// Set when the recipe was scaled (``RecipeScaler``).
+    public var scaling: RecipeScaling? = nil
 
     /// Creates a recipe.
     public init(title: String, description: String? = nil, yields: RecipeYield? = nil, prepMinutes: Double? = nil,
@@ -515,7 +527,7 @@ public struct Recipe: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, language, tags,
-             ingredientGroups, steps, notes, source, provenance, confidence, author, image, nutrition
+             ingredientGroups, steps, notes, source, provenance, confidence, author, image, nutrition, diets, scaling
     }
 
     /// Encodes every key, with explicit `null`s for absent optional values.
@@ -541,6 +553,8 @@ public struct Recipe: Codable, Sendable, Equatable {
         try c.encodeIfPresent(author, forKey: .author)
         try c.encodeIfPresent(image, forKey: .image)
         try c.encodeIfPresent(nutrition, forKey: .nutrition)
+        try c.encode(diets, forKey: .diets)
+        try c.encodeIfPresent(scaling, forKey: .scaling)
     }
 }
 
@@ -552,5 +566,128 @@ public struct IngredientAllergen: Codable, Sendable, Equatable {
     public init(allergen: String, keyword: String) {
         self.allergen = allergen
         self.keyword = keyword
+    }
+}
+
+/// The base ingredient a recipe ingredient names, as a receipt's pantry item would name it: "2 cups shredded
+/// sharp cheddar" → `cheddar cheese`, so recipes and pantry meet.
+public struct IngredientBase: Codable, Sendable, Equatable {
+    /// The base ingredient, lower case (`"cheddar cheese"`).
+    public var ingredient: String
+    /// The same food in another form (`"cumin seeds"` → `"cumin"`), or `nil`.
+    public var parent: String?
+    /// The lexicon category, or `nil`.
+    public var category: String?
+    /// The base ingredients of the line's alternatives ("butter or margarine": `["margarine"]`).
+    public var alternatives: [String]
+    /// 0–1: the normaliser's confidence.
+    public var confidence: Double
+    /// How it was found (lexicon entries and rules).
+    public var evidence: [String]
+
+    /// Creates a base ingredient.
+    public init(ingredient: String, parent: String? = nil, category: String? = nil, alternatives: [String] = [],
+                confidence: Double, evidence: [String]) {
+        self.ingredient = ingredient
+        self.parent = parent
+        self.category = category
+        self.alternatives = alternatives
+        self.confidence = confidence
+        self.evidence = evidence
+    }
+
+    enum CodingKeys: String, CodingKey { case ingredient, parent, category, alternatives, confidence, evidence }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(ingredient, forKey: .ingredient)
+        try c.encode(parent, forKey: .parent)
+        try c.encode(category, forKey: .category)
+        try c.encode(alternatives, forKey: .alternatives)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(evidence, forKey: .evidence)
+    }
+}
+
+/// Whether a recipe suits a diet, derived from its ingredients.
+public struct DietLabel: Codable, Sendable, Equatable {
+    /// `vegan`, `vegetarian`, `gluten-free`, `dairy-free` or `nut-free`.
+    public var diet: String
+    /// `yes`, `no`, or `maybe` (an ambiguous ingredient such as "stock", or a choice such as "butter or
+    /// margarine").
+    public var status: String
+    /// Why, one line per ingredient that decided it (`"'2 tbsp butter': dairy (butter)"`); empty for `yes`.
+    public var evidence: [String]
+
+    /// Creates a label.
+    public init(diet: String, status: String, evidence: [String]) {
+        self.diet = diet
+        self.status = status
+        self.evidence = evidence
+    }
+}
+
+/// An ingredient's amount before scaling.
+public struct ScaledFrom: Codable, Sendable, Equatable {
+    public var quantity: RecipeQuantity?
+    public var unit: String?
+    public var unitText: String?
+    public var additionalAmounts: [RecipeAmount]
+    /// How the scaled amount was rounded or converted ("rounded up from 1.5"), or `nil`.
+    public var note: String?
+
+    public init(quantity: RecipeQuantity?, unit: String?, unitText: String?, additionalAmounts: [RecipeAmount],
+                note: String? = nil) {
+        self.quantity = quantity
+        self.unit = unit
+        self.unitText = unitText
+        self.additionalAmounts = additionalAmounts
+        self.note = note
+    }
+
+    enum CodingKeys: String, CodingKey { case quantity, unit, unitText, additionalAmounts, note }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(quantity, forKey: .quantity)
+        try c.encode(unit, forKey: .unit)
+        try c.encode(unitText, forKey: .unitText)
+        try c.encode(additionalAmounts, forKey: .additionalAmounts)
+        try c.encode(note, forKey: .note)
+    }
+}
+
+/// How a recipe was scaled.
+public struct RecipeScaling: Codable, Sendable, Equatable {
+    /// Scaled servings ÷ servings as written.
+    public var factor: Double
+    /// The servings asked for.
+    public var servings: Double
+    /// The servings as written (and the upper bound of a written range).
+    public var originalServings: Double
+    public var originalMaxServings: Double?
+    /// `metric`, `us`, or `nil` when units were kept.
+    public var units: String?
+
+    public init(factor: Double, servings: Double, originalServings: Double, originalMaxServings: Double?, units: String?) {
+        self.factor = factor
+        self.servings = servings
+        self.originalServings = originalServings
+        self.originalMaxServings = originalMaxServings
+        self.units = units
+    }
+
+    enum CodingKeys: String, CodingKey { case factor, servings, originalServings, originalMaxServings, units }
+
+    /// Encodes every key, with explicit `null`s.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(factor, forKey: .factor)
+        try c.encode(servings, forKey: .servings)
+        try c.encode(originalServings, forKey: .originalServings)
+        try c.encode(originalMaxServings, forKey: .originalMaxServings)
+        try c.encode(units, forKey: .units)
     }
 }

@@ -27,7 +27,7 @@ func exportRecipes(format: String, out: String, options: CommonOptions) throws {
         throw LarderError(.configuration, "unknown export format '\(format)'", hint: "use json, schema-org, cooklang or paprika")
     }
     let config = try options.loadConfig()
-    let store = try SQLiteCheckpointStore(path: config.database)
+    let store = try options.openReadOnly(config)
     let report = try RecipeExport(store: store).export(chosen, to: out, gzip: Archives.gzip) { entries, path in
         try ZipWriter.write(entries, to: path)
     }

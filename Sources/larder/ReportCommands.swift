@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderRecipes
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -61,6 +62,7 @@ struct Show: ParsableCommand {
 
     @Flag(help: "Print the page layout extract found (blocks in reading order, each line with its x,y and font size).")
     var layout = false
+    @OptionGroup var scaling: ScalingOptions
 
     @Argument(help: "Document id, SHA-256 prefix (4+ hex digits), or a path it was ingested from.")
     var document: String
@@ -70,6 +72,18 @@ struct Show: ParsableCommand {
             let config = try options.loadConfig()
             let store = try options.openReadOnly(config)
             let record = try findDocument(document, in: store)
+            if let scaler = try scaling.scaler() {
+                guard let result = try Exporter(store: store).exportableResult(record.id) else {
+                    printError("larder: document \(record.id) has no exportable result to scale (see `larder status` and `larder review`)")
+                    throw LarderExit.notFound
+                }
+                let scaled = try JSONDecoder().decode(
+                    DocumentResult.self, from: Data(try Exporter.scaled(String(decoding: JSONEncoder().encode(result), as: UTF8.self), by: scaler).utf8))
+                if options.json { return try printJSON(scaled) }
+                scaled.recipes.forEach(printScaled)
+                scaled.warnings.filter { $0.hasPrefix("not scaled") }.forEach { print($0) }
+                return
+            }
             let rows = try store.stages(of: record.id)
             if layout {
                 guard let output = rows.first(where: { $0.stage == "extract" })?.output else {
@@ -140,12 +154,19 @@ struct Export: ParsableCommand {
     @Option(help: "json (each document's result), or the recipes as schema-org (JSON-LD), cooklang or paprika (.paprikarecipes).")
     var format = "json"
 
+    @OptionGroup var scaling: ScalingOptions
+
     func run() throws {
         try reportingErrors {
-            if format != "json" { return try exportRecipes(format: format, out: out, options: options) }
+            if format != "json" {
+                guard try scaling.scaler() == nil else {
+                    throw LarderError(.configuration, "--servings and --units scale the json export only", hint: "drop them, or use --format json")
+                }
+                return try exportRecipes(format: format, out: out, options: options)
+            }
             let config = try options.loadConfig()
             let store = try options.openReadOnly(config)
-            let report = try Exporter(store: store).export(to: out)
+            let report = try Exporter(store: store, scaler: try scaling.scaler()).export(to: out)
             if options.json { return try printJSON(report) }
             print("wrote \(report.written) result(s) to \(report.directory)")
             if report.invalid > 0 {

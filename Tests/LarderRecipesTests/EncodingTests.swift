@@ -7,14 +7,15 @@ enum SchemaKeys {
     static let recipe = (required: ["title", "ingredientGroups", "steps", "notes", "tags", "source", "provenance", "confidence"],
                          allowed: ["title", "description", "yields", "prepMinutes", "cookMinutes", "totalMinutes", "cuisine",
                                    "mealType", "language", "tags", "ingredientGroups", "steps", "notes", "source", "provenance", "confidence",
-                                   "author", "image", "nutrition"])
+                                   "author", "image", "nutrition", "diets", "scaling"])
     static let yields = (required: ["text"], allowed: ["servings", "maxServings", "unit", "text"])
     static let source = (required: ["file", "sha256", "pages"], allowed: ["file", "sha256", "pages", "format", "member", "url", "node"])
     static let provenance = (required: ["page", "lineStart", "lineEnd"], allowed: ["page", "lineStart", "lineEnd"])
     static let group = (required: ["name", "ingredients"], allowed: ["name", "ingredients"])
     static let ingredient = (required: ["text", "quantity", "unit", "name", "optional", "alternatives", "allergens", "confidence", "provenance"],
                              allowed: ["text", "quantity", "unit", "unitText", "additionalAmounts", "name", "size", "preparation",
-                                       "comment", "optional", "purpose", "alternatives", "allergens", "confidence", "provenance"])
+                                       "comment", "optional", "purpose", "alternatives", "allergens", "confidence", "provenance",
+                                       "base", "scaledFrom"])
     static let quantity = (required: ["value"], allowed: ["value", "max"])
     static let amount = (required: ["quantity"], allowed: ["quantity", "unit"])
     static let step = (required: ["number", "text", "durations", "temperatures", "ingredients", "provenance"],

@@ -23,6 +23,9 @@ import Yams
 ///     rules: {alcohol: [BEER, WINE], household: [KITCHEN ROLL]}  # a new id adds a rule; a known id gets phrases
 ///     generic_terms: [decor]  # added to the generic terms never taken as an ingredient
 ///     disable: [household]    # default rules switched off, by id
+/// pantry:                     # what `larder cook` assumes (PantryConfig)
+///   staples: [salt, pepper, black pepper, water, ice, oil, vegetable oil, cooking spray]  # always on hand
+///   fresh_days: {produce: 7, roots: 30, dairy: 14, meat: 3, fish: 2, eggs: 28, bakery: 5}  # usable days after purchase
 /// llm:                        # the optional LLM structuring stage (LLMConfig)
 ///   mode: off                 # off | fallback | always
 ///   confidence_threshold: 0.6 # fallback: documents parsed with less confidence go to the LLM
@@ -112,6 +115,7 @@ extension PipelineConfig {
                     }
                 }
             case "llm": config.llm = try parseLLM(value, reader: reader)
+            case "pantry": config.pantry = try parsePantry(value, reader: reader)
             case "receipts":
                 for (receiptKey, receiptValue) in try reader.mapping(value, at: "receipts") {
                     guard receiptKey.string == "blocklist" else { throw reader.unknownKey(receiptKey, in: "receipts") }
@@ -306,6 +310,23 @@ extension PipelineConfig {
             return "it looks like a random key rather than a name"
         }
         return nil
+    /// `pantry`: staples replace the default list; fresh_days entries replace the default for their kind.
+    fileprivate static func parsePantry(_ node: Node, reader: KeyReader) throws -> PantryConfig {
+        var pantry = PantryConfig()
+        for (key, value) in try reader.mapping(node, at: "pantry") {
+            switch key.string {
+            case "staples": pantry.staples = try reader.strings(value, key: "pantry.staples").map { $0.lowercased() }
+            case "fresh_days":
+                for (kind, days) in try reader.mapping(value, at: "pantry.fresh_days") {
+                    guard let name = kind.string, PantryConfig.kinds.contains(name) else {
+                        throw reader.badValue(kind, key: "pantry.fresh_days", expected: "a kind: " + PantryConfig.kinds.joined(separator: ", "))
+                    }
+                    pantry.freshDays[name] = try reader.int(days, key: "pantry.fresh_days.\(name)", range: 1...36_500)
+                }
+            default: throw reader.unknownKey(key, in: "pantry")
+            }
+        }
+        return pantry
     }
 }
 

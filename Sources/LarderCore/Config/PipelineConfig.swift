@@ -18,6 +18,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// What keeps non-food receipt lines out of the pantry (`receipts.blocklist`): the defaults (tax, bag fees,
     /// deposits, coupons, totals, payments, household goods; generic terms) with the file's changes applied.
     public var blocklist = IngredientBlocklist.default
+    /// What `larder cook` assumes (`pantry:`): staples on hand and how long food keeps.
+    public var pantry = PantryConfig()
     /// The optional LLM structuring stage (`llm:`): off by default, so the pipeline works offline.
     public var llm = LLMConfig()
 

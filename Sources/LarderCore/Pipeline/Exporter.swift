@@ -1,4 +1,5 @@
 import Foundation
+import LarderRecipes
 
 /// Writes each document's result to a folder as `<name>.<sha256 prefix>.json`, atomically.
 ///
@@ -7,9 +8,12 @@ import Foundation
 /// breaks its schema, and documents without a result (failed, quarantined, pending) are skipped and counted.
 public struct Exporter: Sendable {
     public let store: any CheckpointStore
+    /// Scales every recipe when set (`larder export --servings N`); the original amounts stay beside.
+    public var scaler: RecipeScaler?
 
-    public init(store: any CheckpointStore) {
+    public init(store: any CheckpointStore, scaler: RecipeScaler? = nil) {
         self.store = store
+        self.scaler = scaler
     }
 
     public struct Report: Codable, Sendable, Equatable {
@@ -42,8 +46,9 @@ public struct Exporter: Sendable {
                             URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
                                 .unicodeScalars.map { FilePath.rawByte($0) != nil || $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
                     let file = "\(directory)/\(stem).\(document.sha256.prefix(12)).json"
+                    let json = try scaler.map { try Self.scaled(version.json, by: $0) } ?? version.json
                     let pretty = try JSONSerialization.data(
-                        withJSONObject: try JSONSerialization.jsonObject(with: Data(version.json.utf8)),
+                        withJSONObject: try JSONSerialization.jsonObject(with: Data(json.utf8)),
                         options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
                     try Self.write(pretty, to: file)
                     report.written += 1
@@ -51,6 +56,23 @@ public struct Exporter: Sendable {
             }
         }
         return report
+    }
+
+    /// A result's JSON with its recipes scaled; recipes that state no servings are kept as written, with a warning.
+    public static func scaled(_ json: String, by scaler: RecipeScaler) throws -> String {
+        var result = try JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8))
+        for r in result.recipes.indices {
+            do { result.recipes[r] = try scaler.scale(result.recipes[r]) } catch let failure as RecipeScaler.Failure {
+                result.warnings.append("not scaled: \(failure)")
+            }
+        }
+        return String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+    }
+
+    /// The result `export` would write for a document, or `nil` (none, invalid or rejected).
+    public func exportableResult(_ documentID: Int64) throws -> DocumentResult? {
+        guard case .version(let version) = try exportable(documentID) else { return nil }
+        return try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
     }
 
     enum Exportable {

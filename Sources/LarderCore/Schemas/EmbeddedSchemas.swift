@@ -615,6 +615,57 @@ enum EmbeddedSchemas {
       "additionalProperties": {
         "type": "string"
       }
+    },
+    "diets": {
+      "description": "Diet labels derived from the ingredients, with evidence; null when not derived.",
+      "oneOf": [
+        {
+          "type": "null"
+        },
+        {
+          "type": "array",
+          "items": {
+            "$ref": "#/$defs/dietLabel"
+          }
+        }
+      ]
+    },
+    "scaling": {
+      "description": "Set on scaled output: the factor, the servings asked for and the servings as written.",
+      "type": "object",
+      "required": [
+        "factor",
+        "servings",
+        "originalServings"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "factor": {
+          "type": "number",
+          "exclusiveMinimum": 0
+        },
+        "servings": {
+          "type": "number",
+          "exclusiveMinimum": 0
+        },
+        "originalServings": {
+          "type": "number",
+          "exclusiveMinimum": 0
+        },
+        "originalMaxServings": {
+          "type": [
+            "number",
+            "null"
+          ]
+        },
+        "units": {
+          "enum": [
+            "metric",
+            "us",
+            null
+          ]
+        }
+      }
     }
   },
   "$defs": {
@@ -810,11 +861,68 @@ enum EmbeddedSchemas {
             "$ref": "allergen.schema.json"
           }
         },
+        "base": {
+          "description": "The base ingredient as the pantry names it (2 cups shredded sharp cheddar: cheddar cheese), from the same normaliser and lexicon as receipts; null when the lexicon knows nothing in the name.",
+          "oneOf": [
+            {
+              "type": "null"
+            },
+            {
+              "$ref": "#/$defs/ingredientBase"
+            }
+          ]
+        },
         "confidence": {
           "$ref": "#/$defs/confidence"
         },
         "provenance": {
           "$ref": "#/$defs/provenance"
+        },
+        "scaledFrom": {
+          "description": "Set on scaled output (larder export/show --servings): the amount as written, and how the scaled one was rounded.",
+          "type": "object",
+          "required": [
+            "quantity",
+            "unit",
+            "additionalAmounts"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "quantity": {
+              "oneOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "$ref": "#/$defs/quantity"
+                }
+              ]
+            },
+            "unit": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "unitText": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "additionalAmounts": {
+              "type": "array",
+              "items": {
+                "$ref": "#/$defs/amount"
+              }
+            },
+            "note": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          }
         }
       }
     },
@@ -934,6 +1042,86 @@ enum EmbeddedSchemas {
           "type": "string",
           "minLength": 1,
           "description": "The named part of the method the step belongs to (a schema.org HowToSection's name)."
+        }
+      }
+    },
+    "ingredientBase": {
+      "type": "object",
+      "required": [
+        "ingredient",
+        "confidence",
+        "evidence"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "ingredient": {
+          "type": "string",
+          "minLength": 1
+        },
+        "parent": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The same food in another form: cumin seeds -> cumin."
+        },
+        "category": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "alternatives": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "minLength": 1
+          },
+          "description": "Base ingredients of the line's alternatives (butter or margarine: margarine)."
+        },
+        "confidence": {
+          "$ref": "#/$defs/confidence"
+        },
+        "evidence": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      }
+    },
+    "dietLabel": {
+      "type": "object",
+      "required": [
+        "diet",
+        "status",
+        "evidence"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "diet": {
+          "enum": [
+            "vegan",
+            "vegetarian",
+            "gluten-free",
+            "dairy-free",
+            "nut-free"
+          ]
+        },
+        "status": {
+          "enum": [
+            "yes",
+            "no",
+            "maybe"
+          ],
+          "description": "maybe: an ambiguous ingredient (stock) or a choice (butter or margarine)."
+        },
+        "evidence": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "description": "The ingredient lines that decided it, and why."
         }
       }
     }

@@ -8,7 +8,8 @@ import LarderRecipes
 /// Input: `extract`'s lines — for PDFs the reading-order lines with their font sizes (titles stand out by size),
 /// for text the normalised lines, for a scanned PDF the OCR lines (``DocumentText``) — each with its page and line
 /// number, so every value keeps its provenance.
-/// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains. Documents routed
+/// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains and its base
+/// ingredient (as the pantry names it), each recipe with its diet labels (``RecipeEnrichment``). Documents routed
 /// elsewhere pass through with no recipes. A recipe app's export (``DetectOutput/appFormat``) is read by
 /// `LarderFormats` instead: one recipe per entry, each naming its archive member, and members that cannot be read
 /// as per-entry errors (``RecipeStageOutput/entryErrors``) while the others still import.
@@ -18,8 +19,6 @@ public struct RecipeStage: Stage {
     public let version = declaration.version
 
     public init() {}
-
-    private static let allergens = AllergenTagger()
 
     public func run(_ input: StageInput) throws -> StageOutput {
         let routed = try input.output(of: "route", as: RouteOutput.self)
@@ -31,14 +30,16 @@ public struct RecipeStage: Stage {
         let file = URL(fileURLWithPath: input.document.path).lastPathComponent
         if detected.appFormat != nil {
             var output = Self.importExport(extracted, file: file, sha256: input.document.sha256, format: detected.format)
-            output.recipes = Self.tagAllergens(output.recipes)
+            try RecipeEnrichment.bundled().enrich(&output.recipes)
             return try StageOutput(output)
         }
         let source = RecipeSource(
             file: file, sha256: input.document.sha256, format: detected.format.rawValue, lines: Self.lines(of: extracted))
         // A saved web page: its schema.org recipes, else its visible text (``RecipeParser/parse(page:source:)``).
-        let parsed = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
-        let recipes = Self.tagAllergens(parsed)
+        var recipes = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
+        // The 16 allergens (whole words: "eggplant" is not egg), the base ingredient from the pantry's normaliser
+        // and lexicon, and the diet labels.
+        try RecipeEnrichment.bundled().enrich(&recipes)
         return try StageOutput(RecipeStageOutput(recipes: recipes, skipped: nil))
     }
 
@@ -58,24 +59,6 @@ public struct RecipeStage: Stage {
             errors += outcome.errors.map { "\($0.member): \($0.message)" }
         }
         return RecipeStageOutput(recipes: recipes, skipped: nil, entryErrors: errors.isEmpty ? nil : errors)
-    }
-
-    /// The 16 allergens, matched on the ingredient's name (whole words: "eggplant" is not egg).
-    static func tagAllergens(_ recipes: [Recipe]) -> [Recipe] {
-        var recipes = recipes
-        let tagger = Self.allergens
-        for r in recipes.indices {
-            for g in recipes[r].ingredientGroups.indices {
-                for i in recipes[r].ingredientGroups[g].ingredients.indices {
-                    let ingredient = recipes[r].ingredientGroups[g].ingredients[i]
-                    recipes[r].ingredientGroups[g].ingredients[i].allergens =
-                        tagger.tags(for: ingredient.name.isEmpty ? ingredient.text : ingredient.name).map {
-                            IngredientAllergen(allergen: $0.allergen.rawValue, keyword: $0.keyword)
-                        }
-                }
-            }
-        }
-        return recipes
     }
 
     /// Every page's lines, numbered from 1 within the page.

@@ -7,7 +7,7 @@ import LarderRecipes
 /// says whether a person should look at it and why. Its output is the document's result: validated against the
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
-    public static let declaration = StageDeclaration(name: "result", version: "result@6")
+    public static let declaration = StageDeclaration(name: "result", version: "result@7")
     public let name = declaration.name
     public let version = declaration.version
     public let outputSchema: String? = "result.schema.json"
@@ -49,6 +49,8 @@ public struct ResultStage: Stage {
         }
         if let llmOutput = input.earlierOutputs["llm"] {
             Self.merge(try JSONDecoder().decode(LLMStageOutput.self, from: Data(llmOutput.utf8)), into: &result)
+            // Recipes the model structured get the same allergens, base ingredients and diet labels as parsed ones.
+            if result.llm != nil { try RecipeEnrichment.bundled().enrich(&result.recipes) }
         }
         if recipeStageRan {
             if routed.route == .recipe && result.recipes.isEmpty && !unread {

@@ -7,14 +7,14 @@ import GRDB
 /// is still consistent but may lack the last few commits, whose stages then simply run again.
 /// `DatabasePool` is Sendable: any thread may call any method.
 public final class SQLiteCheckpointStore: CheckpointStore {
-    private let pool: any DatabaseWriter
+    let pool: any DatabaseWriter  // internal: RecipeIndex's queries (RecipeSearch.swift) read through it
     public let path: String
 
     /// `PRAGMA application_id` of a Larder database ("Lrdr"), set when the schema is created; another
     /// application's SQLite file is refused rather than having Larder's tables added to it.
     public static let applicationID: Int32 = 0x4C72_6472
     /// `PRAGMA user_version`: the schema's version (the number of migrations).
-    public static let schemaVersion: Int32 = 2
+    public static let schemaVersion: Int32 = 3
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date. With `readOnly`, the
     /// file is opened read-only and nothing is written (not even pragmas or migrations): for `status`, `show`,
@@ -227,6 +227,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                         SELECT batch_id, document_id FROM document_path;
                     """)
         }
+        RecipeIndex.registerMigration(in: &migrator)
         return migrator
     }
 
@@ -574,6 +575,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                             VALUES (?, ?, 'machine', ?, ?, ?, ?)
                             """,
                         arguments: [documentID, number, output, violationsJSON, finishedAt, version])
+                    try RecipeIndex.update(db, documentID: documentID)
                 }
             }
             for later in laterStages {
@@ -821,6 +823,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                     """,
                 arguments: [documentID, number, json, Self.now(), note])
             try Self.decide(db, documentID: documentID, decision: .accepted, accepted: number, reason: note)
+            try RecipeIndex.update(db, documentID: documentID)
             return number
         }
     }
@@ -828,6 +831,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
     public func decide(documentID: Int64, decision: ReviewState.Decision, acceptedVersion: Int?, reason: String?) throws {
         try write { db in
             try Self.decide(db, documentID: documentID, decision: decision, accepted: acceptedVersion, reason: reason)
+            try RecipeIndex.update(db, documentID: documentID)
         }
     }
 

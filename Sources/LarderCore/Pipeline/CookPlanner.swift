@@ -1,0 +1,211 @@
+import Foundation
+import LarderReceipts
+import LarderRecipes
+
+/// What can I cook with what I bought (`larder cook`): recipes ranked by how much of them the pantry covers.
+///
+/// Each recipe ingredient (optional ones aside) is **on hand** when a fresh pantry item has its base ingredient —
+/// or the base of one of its alternatives, or the same food in another form through the lexicon's parents
+/// ("ground cumin" ↔ "cumin seeds") — **assumed** when its base is a staple (`pantry.staples`), else **missing**.
+/// A pantry item older than its kind's `pantry.fresh_days` (counted to ``asOf``) is **stale** and does not count.
+/// When the units are comparable (mass with mass, volume with volume, counts, or across the two through
+/// ``KitchenUnits/densities``) the quantity is checked against what was bought (the receipt's quantity, else the
+/// package size in the product name); otherwise the check says it could not tell. Recipes rank by coverage (on
+/// hand ÷ needed), then fewer missing, then title.
+public struct CookPlanner: Sendable {
+    /// A pantry item as the index holds it.
+    public struct PantryEntry: Codable, Sendable, Equatable {
+        public var ingredient: String
+        public var product: String
+        public var quantity: Double?
+        public var unit: String?
+        public var purchaseDate: String?
+        public var receipt: String
+        public var line: Int
+    }
+
+    public struct IngredientEntry: Sendable, Equatable {
+        public var text: String
+        public var base: String?
+        public var parent: String?
+        public var alternatives: [String]
+        public var quantity: Double?
+        public var unit: String?
+        public var optional: Bool
+    }
+
+    public struct RecipeEntry: Sendable, Equatable {
+        public var documentID: Int64
+        public var path: String
+        public var recipe: Int
+        public var title: String
+        public var ingredients: [IngredientEntry]
+    }
+
+    /// Whether what was bought is enough.
+    public struct QuantityCheck: Codable, Sendable, Equatable {
+        /// `enough`, `short`, or `unknown` (units not comparable, or no quantity on one side).
+        public var status: String
+        public var detail: String
+    }
+
+    public struct Have: Codable, Sendable, Equatable {
+        public var ingredient: String
+        public var base: String
+        public var pantryItem: String
+        public var purchaseDate: String?
+        public var receipt: String
+        /// How they met: `same ingredient`, `alternative`, or `same food in another form (…)`.
+        public var match: String
+        public var quantity: QuantityCheck
+    }
+
+    public struct Missing: Codable, Sendable, Equatable {
+        public var ingredient: String
+        /// The base ingredient to buy, or `nil` when the lexicon knew nothing in the line.
+        public var base: String?
+        /// Set when the pantry had it but too long ago (`"bought 2026-03-14; dairy keeps 14 days"`).
+        public var stale: String?
+    }
+
+    public struct Suggestion: Codable, Sendable, Equatable {
+        public var title: String
+        public var documentID: Int64
+        public var path: String
+        public var recipe: Int
+        /// On hand ÷ (on hand + missing), 0–1.
+        public var coverage: Double
+        public var have: [Have]
+        public var missing: [Missing]
+        public var assumed: [String]
+        public var optional: [String]
+    }
+
+    public var config: PantryConfig
+    /// The day freshness is counted to (`YYYY-MM-DD`).
+    public var asOf: String
+    let lexicon: FoodLexicon?
+
+    public init(config: PantryConfig, asOf: String, lexicon: FoodLexicon? = try? FoodLexicon.bundled()) {
+        self.config = config
+        self.asOf = asOf
+        self.lexicon = lexicon
+    }
+
+    /// Suggestions from the store's index, best first.
+    public func suggestions(store: SQLiteCheckpointStore, limit: Int, missingAtMost: Int?) throws -> [Suggestion] {
+        let pantry = try store.indexedPantry()
+        var bases = Set(pantry.map(\.ingredient))
+        for item in pantry { if let parent = lexicon?.lookup(item.ingredient)?.parent { bases.insert(parent) } }
+        let recipes = try store.indexedRecipes(using: bases.sorted())
+        return rank(recipes, pantry: pantry, limit: limit, missingAtMost: missingAtMost)
+    }
+
+    /// Ranks recipes against a pantry.
+    public func rank(_ recipes: [RecipeEntry], pantry: [PantryEntry], limit: Int, missingAtMost: Int?) -> [Suggestion] {
+        var fresh: [String: [PantryEntry]] = [:]
+        var stale: [String: String] = [:]
+        for item in pantry {
+            if let why = staleness(item) { stale[item.ingredient] = why; continue }
+            fresh[item.ingredient, default: []].append(item)
+            if let parent = lexicon?.lookup(item.ingredient)?.parent, parent != item.ingredient {
+                fresh["form:" + parent, default: []].append(item)
+            }
+        }
+        let staples = Set(config.staples)
+        var out: [Suggestion] = []
+        for recipe in recipes {
+            var s = Suggestion(title: recipe.title, documentID: recipe.documentID, path: recipe.path, recipe: recipe.recipe,
+                               coverage: 0, have: [], missing: [], assumed: [], optional: [])
+            for ingredient in recipe.ingredients {
+                if ingredient.optional { s.optional.append(ingredient.text); continue }
+                if let base = ingredient.base, staples.contains(base) { s.assumed.append(ingredient.text); continue }
+                if let have = match(ingredient, fresh) { s.have.append(have); continue }
+                let staleWhy = ([ingredient.base].compactMap { $0 } + ingredient.alternatives).lazy.compactMap { stale[$0] }.first
+                s.missing.append(Missing(ingredient: ingredient.text, base: ingredient.base, stale: staleWhy))
+            }
+            let needed = s.have.count + s.missing.count
+            guard !s.have.isEmpty, needed > 0 else { continue }
+            if let k = missingAtMost, s.missing.count > k { continue }
+            s.coverage = (Double(s.have.count) / Double(needed) * 1000).rounded() / 1000
+            out.append(s)
+        }
+        out.sort { a, b in
+            if a.coverage != b.coverage { return a.coverage > b.coverage }
+            if a.missing.count != b.missing.count { return a.missing.count < b.missing.count }
+            if a.have.count != b.have.count { return a.have.count > b.have.count }
+            return (a.title, a.documentID, a.recipe) < (b.title, b.documentID, b.recipe)
+        }
+        return Array(out.prefix(limit))
+    }
+
+    /// The pantry items that supply an ingredient, and how they met.
+    func match(_ ingredient: IngredientEntry, _ fresh: [String: [PantryEntry]]) -> Have? {
+        guard let base = ingredient.base else { return nil }
+        var found: ([PantryEntry], String)?
+        if let items = fresh[base] {
+            found = (items, "same ingredient")
+        } else if let alt = ingredient.alternatives.first(where: { fresh[$0] != nil }) {
+            found = (fresh[alt]!, "alternative (\(alt))")
+        } else if let parent = ingredient.parent, let items = fresh[parent] {
+            found = (items, "same food in another form (\(parent))")
+        } else if let items = fresh["form:" + base] ?? ingredient.parent.flatMap({ fresh["form:" + $0] }) {
+            found = (items, "same food in another form (\(ingredient.parent ?? base))")
+        }
+        guard let (items, how) = found, let first = items.first else { return nil }
+        return Have(ingredient: ingredient.text, base: base, pantryItem: first.product, purchaseDate: first.purchaseDate,
+                    receipt: first.receipt, match: how, quantity: check(ingredient, items))
+    }
+
+    /// Needed against bought, when the units allow.
+    func check(_ ingredient: IngredientEntry, _ items: [PantryEntry]) -> QuantityCheck {
+        guard let needed = ingredient.quantity else {
+            return QuantityCheck(status: "unknown", detail: "the recipe gives no quantity")
+        }
+        guard let dimension = KitchenUnits.dimension(ingredient.unit) else {
+            return QuantityCheck(status: "unknown", detail: "could not tell: '\(ingredient.unit ?? "")' is not a measure Larder can compare")
+        }
+        var bought = 0.0
+        var sources: [String] = []
+        for item in items {
+            let amount = item.quantity.map { ($0, item.unit) } ?? KitchenUnits.packageSize(in: item.product).map { ($0.value, Optional($0.unit)) }
+            guard let (q, unit) = amount else {
+                return QuantityCheck(status: "unknown", detail: "could not tell: the receipt shows no quantity for \(item.product)")
+            }
+            guard let v = KitchenUnits.amount(q, unit, in: dimension, ingredient: ingredient.base) else {
+                return QuantityCheck(
+                    status: "unknown",
+                    detail: "could not tell: \(format(needed)) \(ingredient.unit ?? "(count)") needed, \(format(q)) \(unit ?? "(count)") bought (no conversion for \(ingredient.base ?? "it"))")
+            }
+            bought += v
+            sources.append("\(format(q)) \(unit ?? "")".trimmingCharacters(in: .whitespaces))
+        }
+        guard let need = KitchenUnits.amount(needed, ingredient.unit, in: dimension, ingredient: ingredient.base) else {
+            return QuantityCheck(status: "unknown", detail: "cannot convert the recipe's amount")
+        }
+        let symbol = dimension == .mass ? "g" : dimension == .volume ? "ml" : ""
+        let detail = "needs \(format(need))\(symbol.isEmpty ? "" : " " + symbol), bought \(format(bought))\(symbol.isEmpty ? "" : " " + symbol) (\(sources.joined(separator: " + ")))"
+        return QuantityCheck(status: bought + 1e-9 >= need ? "enough" : "short", detail: detail)
+    }
+
+    /// Why an item is too old to count, or `nil`.
+    func staleness(_ item: PantryEntry) -> String? {
+        guard let date = item.purchaseDate, let bought = Self.day(date), let today = Self.day(asOf) else { return nil }
+        if bought > today { return "bought \(date), after \(asOf)" }
+        let kind = PantryConfig.kind(category: lexicon?.lookup(item.ingredient)?.category, ingredient: item.ingredient)
+        guard let days = config.freshDays[kind] else { return nil }
+        let age = Int(((today - bought) / 86_400).rounded())
+        return age > days ? "bought \(date), \(age) days before \(asOf); \(kind) keeps \(days) days" : nil
+    }
+
+    /// A `YYYY-MM-DD` day as seconds since 1970 (UTC), or `nil` when malformed.
+    public static func day(_ text: String) -> Double? {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd"
+        return f.date(from: text)?.timeIntervalSince1970
+    }
+
+    func format(_ v: Double) -> String { String(format: "%g", (v * 100).rounded() / 100) }
+}

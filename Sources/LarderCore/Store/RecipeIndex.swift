@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+import LarderRecipes
+
+/// The search index over every ingested recipe and pantry item, kept in the checkpoint database beside the
+/// results it is made from (its own migration, `v2-recipe-index`).
+///
+/// One row per recipe in each document's exportable result (the accepted version, else the latest valid machine
+/// version — what `larder export` writes): an FTS5 table (`recipe_search`: title, ingredients, steps, tags,
+/// cuisine; porter stemming, ranked by bm25), the facets the filters read (minutes, meal type, cuisine, allergens,
+/// diets), each ingredient's base ingredient with its quantity (what `larder cook` matches against the pantry),
+/// and every pantry item. A document's rows are rewritten in the same transaction that gives it a new result or
+/// review decision, so the index is current whenever a document finishes, survives a crash with the rest of the
+/// database, and is rebuilt from the results by ``rebuild(_:)`` (`larder search --reindex`).
+enum RecipeIndex {
+    /// Adds the index's tables and fills them from the results already in the database.
+    static func registerMigration(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3-recipe-index") { db in
+            try db.execute(
+                sql: """
+                    PRAGMA user_version = \(SQLiteCheckpointStore.schemaVersion);
+                    CREATE TABLE recipe_entry (          -- one row per recipe of a document's exportable result
+                        id INTEGER PRIMARY KEY,
+                        document_id INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        result_version INTEGER NOT NULL,
+                        position INTEGER NOT NULL,       -- index in the result's recipes
+                        title TEXT NOT NULL,
+                        minutes REAL,                    -- total time, else prep + cook; NULL when unknown
+                        meal_type TEXT,
+                        cuisine TEXT,
+                        servings REAL,
+                        allergens TEXT NOT NULL,         -- ',dairy,eggs,': every ingredient's allergens
+                        diets TEXT NOT NULL              -- ',vegan,nut-free,': the diets labelled yes
+                    );
+                    CREATE INDEX recipe_entry_document ON recipe_entry(document_id);
+                    CREATE TABLE recipe_entry_ingredient (
+                        recipe_id INTEGER NOT NULL REFERENCES recipe_entry(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        text TEXT NOT NULL,
+                        base TEXT,                       -- NULL when the lexicon knew nothing in the name
+                        parent TEXT,
+                        alternatives TEXT NOT NULL,      -- JSON array of the alternatives' bases
+                        quantity REAL,
+                        unit TEXT,
+                        optional INTEGER NOT NULL,
+                        PRIMARY KEY (recipe_id, position)
+                    );
+                    CREATE TABLE recipe_entry_base (     -- every base, parent and alternative, for lookups
+                        recipe_id INTEGER NOT NULL REFERENCES recipe_entry(id) ON DELETE CASCADE,
+                        base TEXT NOT NULL,
+                        PRIMARY KEY (base, recipe_id)
+                    ) WITHOUT ROWID;
+                    CREATE VIRTUAL TABLE recipe_search USING fts5(
+                        title, ingredients, steps, tags, cuisine, tokenize = 'porter unicode61');
+                    CREATE TABLE pantry_entry (
+                        document_id INTEGER NOT NULL REFERENCES document(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        ingredient TEXT NOT NULL,
+                        product TEXT NOT NULL,
+                        quantity REAL,
+                        unit TEXT,
+                        purchase_date TEXT,
+                        receipt TEXT NOT NULL,
+                        line INTEGER NOT NULL,
+                        needs_review INTEGER NOT NULL,
+                        PRIMARY KEY (document_id, position)
+                    );
+                    """)
+            try rebuild(db)
+        }
+    }
+
+    /// Rewrites every document's rows. Returns the number of recipes indexed.
+    @discardableResult
+    static func rebuild(_ db: Database) throws -> Int {
+        try db.execute(sql: "DELETE FROM recipe_search; DELETE FROM recipe_entry; DELETE FROM pantry_entry")
+        for id in try Int64.fetchAll(db, sql: "SELECT DISTINCT document_id FROM result_version ORDER BY document_id") {
+            try update(db, documentID: id)
+        }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipe_entry") ?? 0
+    }
+
+    /// Rewrites one document's rows from its exportable result (none when it has no exportable result).
+    static func update(_ db: Database, documentID: Int64) throws {
+        try db.execute(
+            sql: "DELETE FROM recipe_search WHERE rowid IN (SELECT id FROM recipe_entry WHERE document_id = ?)",
+            arguments: [documentID])
+        try db.execute(sql: "DELETE FROM recipe_entry WHERE document_id = ?", arguments: [documentID])
+        try db.execute(sql: "DELETE FROM pantry_entry WHERE document_id = ?", arguments: [documentID])
+        // A result a person wrote by hand may not decode; it is still exported, but not searchable.
+        guard let (version, json) = try exportable(db, documentID: documentID),
+              let result = try? JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8))
+        else { return }
+        for (position, recipe) in result.recipes.enumerated() {
+            try insert(db, recipe: recipe, documentID: documentID, version: version, position: position)
+        }
+        for (position, item) in result.pantry.enumerated() {
+            try db.execute(
+                sql: """
+                    INSERT INTO pantry_entry (document_id, position, ingredient, product, quantity, unit, purchase_date,
+                                              receipt, line, needs_review)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [documentID, position, item.ingredient, item.product, item.quantity, item.unit,
+                            item.purchaseDate, item.source.receipt, item.source.line, item.needsReview])
+        }
+    }
+
+    /// The version `larder export` would write (the same rule as ``Exporter``), as (number, json).
+    static func exportable(_ db: Database, documentID: Int64) throws -> (Int, String)? {
+        guard let latest = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT number, json, violations FROM result_version
+                WHERE document_id = ? AND origin = 'machine' ORDER BY number DESC LIMIT 1
+                """,
+            arguments: [documentID])
+        else { return nil }
+        let number: Int = latest["number"]
+        let review = try Row.fetchOne(
+            db, sql: "SELECT accepted_version, decision, decided_version FROM review WHERE document_id = ?",
+            arguments: [documentID])
+        if let review, (review["decision"] as String?) == "rejected", (review["decided_version"] as Int?) == number {
+            return nil
+        }
+        if let accepted = review?["accepted_version"] as Int?,
+           let json = try String.fetchOne(
+            db, sql: "SELECT json FROM result_version WHERE document_id = ? AND number = ?",
+            arguments: [documentID, accepted]) {
+            return (accepted, json)
+        }
+        return (latest["violations"] as String) == "[]" ? (number, latest["json"]) : nil
+    }
+
+    private static func insert(_ db: Database, recipe: Recipe, documentID: Int64, version: Int, position: Int) throws {
+        let ingredients = recipe.allIngredients
+        let allergens = Set(ingredients.flatMap { $0.allergens.map(\.allergen) }).sorted()
+        let diets = (recipe.diets ?? []).filter { $0.status == "yes" }.map(\.diet)
+        let minutes = recipe.totalMinutes
+            ?? (recipe.prepMinutes == nil && recipe.cookMinutes == nil ? nil : (recipe.prepMinutes ?? 0) + (recipe.cookMinutes ?? 0))
+        try db.execute(
+            sql: """
+                INSERT INTO recipe_entry (document_id, result_version, position, title, minutes, meal_type, cuisine,
+                                          servings, allergens, diets)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [documentID, version, position, recipe.title, minutes, recipe.mealType, recipe.cuisine,
+                        recipe.yields?.servings, "," + allergens.joined(separator: ",") + ",",
+                        "," + diets.joined(separator: ",") + ","])
+        let id = db.lastInsertedRowID
+        var bases: Set<String> = []
+        for (index, ingredient) in ingredients.enumerated() {
+            let base = ingredient.base
+            let alternatives = String(decoding: try JSONEncoder().encode(base?.alternatives ?? []), as: UTF8.self)
+            try db.execute(
+                sql: """
+                    INSERT INTO recipe_entry_ingredient (recipe_id, position, text, base, parent, alternatives, quantity,
+                                                         unit, optional)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [id, index, ingredient.text, base?.ingredient, base?.parent, alternatives,
+                            ingredient.quantity?.value, ingredient.unit, ingredient.optional])
+            if let base { bases.formUnion([base.ingredient] + [base.parent].compactMap { $0 } + base.alternatives) }
+        }
+        for base in bases {
+            try db.execute(sql: "INSERT INTO recipe_entry_base (recipe_id, base) VALUES (?, ?)", arguments: [id, base])
+        }
+        let ingredientText = ingredients.map { [$0.text, $0.base?.ingredient ?? ""].joined(separator: " ") }
+        try db.execute(
+            sql: "INSERT INTO recipe_search (rowid, title, ingredients, steps, tags, cuisine) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [id, recipe.title, ingredientText.joined(separator: "\n"),
+                        recipe.steps.map(\.text).joined(separator: "\n"), recipe.tags.joined(separator: ", "),
+                        [recipe.cuisine, recipe.mealType].compactMap { $0 }.joined(separator: ", ")])
+    }
+}

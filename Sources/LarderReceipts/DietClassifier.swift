@@ -1,0 +1,186 @@
+import Foundation
+
+/// The diets Larder labels recipes with.
+public enum Diet: String, Sendable, Codable, CaseIterable, Hashable {
+    case vegan, vegetarian, glutenFree = "gluten-free", dairyFree = "dairy-free", nutFree = "nut-free"
+}
+
+/// Whether something suits a diet.
+public enum DietStatus: String, Sendable, Codable, Hashable, Comparable {
+    case yes, maybe, no
+
+    private var rank: Int { self == .yes ? 0 : self == .maybe ? 1 : 2 }
+    public static func < (a: DietStatus, b: DietStatus) -> Bool { a.rank < b.rank }
+}
+
+/// Labels ingredients and recipes vegan / vegetarian / gluten-free / dairy-free / nut-free, with evidence.
+///
+/// Each ingredient name is read on whole words, like ``AllergenTagger`` (so "eggplant" is not egg and "butternut
+/// squash" is not a nut): meat and seafood words (and the fish, shellfish and mollusc allergens) make it neither
+/// vegetarian nor vegan; the dairy and egg allergens, honey, gelatin and similar make it not vegan; the wheat and
+/// gluten allergens make it not gluten-free, dairy not dairy-free, peanuts and tree nuts not nut-free. Open Food
+/// Facts' `vegan`/`vegetarian` flags (carried by the lexicon) add a "no" the words missed (`"anchovy paste"`).
+///
+/// **Maybe**: "stock", "broth", "bouillon" and "gravy" without a plant qualifier ("vegetable stock" is fine,
+/// "chicken stock" is not) may be made from meat; margarine may hold whey. A line with alternatives ("butter or
+/// margarine") is judged on its best choice: when one alternative fits the diet and another does not, the line is
+/// "maybe". An optional ingredient that breaks a diet makes the recipe "maybe" (leave it out). A value type:
+/// `Sendable`.
+public struct DietClassifier: Sendable {
+    /// One ingredient to judge.
+    public struct Ingredient: Sendable {
+        /// The line as written, for the evidence.
+        public var text: String
+        /// The names to judge: the ingredient's name first, then its alternatives.
+        public var names: [String]
+        /// Marked optional.
+        public var optional: Bool
+        /// Open Food Facts' flags for the base ingredient (`"yes"`, `"no"`, `"maybe"`), when known.
+        public var offVegan: String?
+        public var offVegetarian: String?
+
+        public init(text: String, names: [String], optional: Bool = false, offVegan: String? = nil,
+                    offVegetarian: String? = nil) {
+            self.text = text
+            self.names = names
+            self.optional = optional
+            self.offVegan = offVegan
+            self.offVegetarian = offVegetarian
+        }
+    }
+
+    /// One diet's verdict.
+    public struct Verdict: Sendable, Equatable {
+        public var diet: Diet
+        public var status: DietStatus
+        public var evidence: [String]
+    }
+
+    /// Words for meat and animal products that no vegetarian eats (fish and shellfish come from the allergens).
+    public static let meatWords: [String] = [
+        "meat", "beef", "veal", "pork", "lamb", "mutton", "goat", "chicken", "turkey", "duck", "goose", "venison",
+        "rabbit", "bacon", "ham", "prosciutto", "pancetta", "guanciale", "chorizo", "salami", "pepperoni",
+        "sausage", "sausages", "bratwurst", "hot dog", "meatballs", "mince", "steak", "brisket", "ribs", "oxtail",
+        "liver", "gelatin", "gelatine", "lard", "suet", "tallow", "dripping", "bone marrow", "bone broth",
+        "chicken fat", "schmaltz", "rennet", "foie gras", "pâté", "pate", "jerky", "spam", "quail", "pheasant",
+    ]
+    /// Animal products a vegetarian eats but a vegan does not (dairy and eggs come from the allergens).
+    public static let nonVeganWords: [String] = ["honey", "beeswax", "royal jelly", "carmine", "cochineal", "shellac"]
+    /// Words that may hide meat ("stock"), unless a plant word qualifies them.
+    public static let ambiguousWords: [String] = ["stock", "broth", "bouillon", "gravy", "consomme", "demi glace"]
+    /// Qualifiers that make an ambiguous word plant-based ("vegetable stock").
+    public static let plantQualifiers: [String] = ["vegetable", "veggie", "vegan", "mushroom", "plant based",
+                                                   "dashi kombu", "kombu", "miso", "vegetarian"]
+    /// Phrases that make a name plant-based whatever else it says ("vegan sausage", "meatless crumbles").
+    public static let plantBased: [String] = ["vegan", "plant based", "meatless", "meat free", "vegetarian",
+                                              "meat substitute"]
+
+    let allergens: AllergenTagger
+
+    public init(allergens: AllergenTagger = AllergenTagger()) {
+        self.allergens = allergens
+    }
+
+    /// Every diet's verdict for a list of ingredients (a recipe), in ``Diet`` order.
+    public func classify(_ ingredients: [Ingredient]) -> [Verdict] {
+        // Each name is read once (words and allergen tags), then judged for every diet.
+        var facts: [String: Facts] = [:]
+        for ingredient in ingredients {
+            for name in ingredient.names where facts[name] == nil { facts[name] = Facts(name, allergens) }
+        }
+        return Diet.allCases.map { diet in
+            var status = DietStatus.yes
+            var evidence: [String] = []
+            for ingredient in ingredients {
+                var (s, why) = judge(ingredient, for: diet, facts: facts)
+                if s == .no && ingredient.optional {
+                    s = .maybe
+                    why += " (optional: leave it out)"
+                }
+                guard s != .yes else { continue }
+                status = max(status, s)
+                evidence.append("'\(ingredient.text)': \(why)")
+            }
+            return Verdict(diet: diet, status: status, evidence: evidence)
+        }
+    }
+
+    /// A name's words and allergen tags.
+    struct Facts {
+        var words: [String]
+        var tags: [AllergenTag]
+
+        init(_ name: String, _ allergens: AllergenTagger) {
+            words = AllergenTagger.words(name)
+            tags = allergens.tags(for: name)
+        }
+    }
+
+    /// One ingredient line for one diet: its best alternative decides; a split decision is "maybe".
+    public func judge(_ ingredient: Ingredient, for diet: Diet) -> (DietStatus, String) {
+        judge(ingredient, for: diet, facts: [:])
+    }
+
+    func judge(_ ingredient: Ingredient, for diet: Diet, facts: [String: Facts]) -> (DietStatus, String) {
+        let names = ingredient.names.filter { !$0.isEmpty }
+        guard !names.isEmpty else { return (.yes, "") }
+        var results = names.map { judge(facts[$0] ?? Facts($0, allergens), for: diet) }
+        // Open Food Facts' "no" for the base ingredient counts for the first name (the one the base came from).
+        let flag = diet == .vegan ? ingredient.offVegan : diet == .vegetarian ? ingredient.offVegetarian : nil
+        if flag == "no", results[0].0 == .yes {
+            results[0] = (.no, "Open Food Facts: not \(diet.rawValue)")
+        }
+        let best = results.map(\.0).min() ?? .yes
+        let worst = results.map(\.0).max() ?? .yes
+        if best == worst {
+            return (best, results.compactMap { $0.0 == .yes ? nil : $0.1 }.joined(separator: "; "))
+        }
+        let reasons = zip(names, results).filter { $0.1.0 != .yes }.map { "\($0.0): \($0.1.1)" }
+        let fine = zip(names, results).filter { $0.1.0 == .yes }.map(\.0)
+        let why = reasons.joined(separator: "; ") + (fine.isEmpty ? "" : "; choose \(fine.joined(separator: " or "))")
+        return (.maybe, why)
+    }
+
+    /// One name for one diet, with the keyword that decided it.
+    public func judge(name: String, for diet: Diet) -> (DietStatus, String) {
+        judge(Facts(name, allergens), for: diet)
+    }
+
+    func judge(_ facts: Facts, for diet: Diet) -> (DietStatus, String) {
+        let words = facts.words
+        let tags = facts.tags
+        let found = Set(tags.map(\.allergen))
+        func keyword(_ a: Allergen) -> String { tags.first { $0.allergen == a }?.keyword ?? a.rawValue }
+        func has(_ list: [String]) -> String? {
+            list.first { !AllergenTagger.occurrences(of: AllergenTagger.words($0), in: words).isEmpty }
+        }
+        let plant = has(Self.plantBased)
+        switch diet {
+        case .vegetarian, .vegan:
+            if plant == nil {
+                if let meat = has(Self.meatWords) { return (.no, "meat (\(meat))") }
+                for a in [Allergen.fish, .shellfish, .molluscs] where found.contains(a) {
+                    return (.no, "\(a.rawValue) (\(keyword(a)))")
+                }
+            }
+            if diet == .vegan && plant == nil {
+                for a in [Allergen.dairy, .eggs] where found.contains(a) { return (.no, "\(a.rawValue) (\(keyword(a)))") }
+                if let word = has(Self.nonVeganWords) { return (.no, "animal product (\(word))") }
+            }
+            if let word = has(Self.ambiguousWords), has(Self.plantQualifiers) == nil, plant == nil {
+                return (.maybe, "may be made from meat (\(word))")
+            }
+            return (.yes, "")
+        case .glutenFree:
+            for a in [Allergen.gluten, .wheat] where found.contains(a) { return (.no, "\(a.rawValue) (\(keyword(a)))") }
+            return (.yes, "")
+        case .dairyFree:
+            if found.contains(.dairy) { return (.no, "dairy (\(keyword(.dairy)))") }
+            if let word = has(["margarine"]), plant == nil { return (.maybe, "may contain milk (\(word))") }
+            return (.yes, "")
+        case .nutFree:
+            for a in [Allergen.peanuts, .treeNuts] where found.contains(a) { return (.no, "\(a.rawValue) (\(keyword(a)))") }
+            return (.yes, "")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Times `larder search` and `larder cook` over a generated corpus of recipes ingested through the real pipeline.
+#
+# Usage:  scripts/bench-plate.sh [N]            (default N=10000 recipe PDFs)
+#
+# Environment:
+#   LARDER=path   larder binary (default .build/release/larder, with larder-worker beside it; built when missing)
+#   WORKERS=W     ingest parallelism (default: nproc)
+#   RUNS=5        timed runs per command; the best (lowest) and the median are reported
+#   SEED=1        corpus seed (scripts/make-corpus.py --seed)
+#   KEEP=1        keep the temp dir (corpus, database)
+#
+# Steps: scripts/make-corpus.py N text PDFs (one generated recipe each, 1-3 pages), `larder ingest` of them plus
+# samples/receipts (the pantry), then each timed command as a whole process (start, open, query, print).
+# Goals (issue 17): search < 50 ms, cook < 1 s. Reported, not enforced.
+set -euo pipefail
+
+N="${1:-10000}"
+case "$N" in ''|*[!0-9]*) echo "usage: $0 [N]" >&2; exit 2;; esac
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PY=/usr/bin/python3
+W="${WORKERS:-$(nproc)}"
+RUNS="${RUNS:-5}"
+SEED="${SEED:-1}"
+DEFAULT_LARDER=".build/release/larder"
+LARDER="${LARDER:-$DEFAULT_LARDER}"
+
+BENCH=bench-plate
+. "$ROOT/scripts/bench-lib.sh"
+need_tools "$PY" awk sort
+ensure_larder
+make_tmp
+
+CORPUS="$TMP/corpus"
+DB="$TMP/larder.sqlite"
+"$PY" scripts/make-corpus.py "$N" "$CORPUS" --seed "$SEED" >/dev/null
+start=$(now)
+"$LARDER" ingest --db "$DB" --workers "$W" "$CORPUS" samples/receipts >"$TMP/ingest.log" 2>&1 || true
+ingest=$(sub "$(now)" "$start")
+RECIPES=$("$LARDER" search --db "$DB" --reindex --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["indexed"])')
+echo "bench-plate: $N PDFs ingested in ${ingest} s ($RECIPES recipes indexed), best and median of $RUNS runs"
+
+timeit() {  # label command...
+  local label="$1"; shift
+  local times=() t0 t
+  for _ in $(seq "$RUNS"); do
+    t0=$(now); "$@" >"$TMP/out.txt" 2>&1; t=$(sub "$(now)" "$t0"); times+=("$t")
+  done
+  local sorted best median
+  sorted=$(printf '%s\n' "${times[@]}" | sort -n)
+  best=$(echo "$sorted" | head -1)
+  median=$(echo "$sorted" | awk -v n="$RUNS" 'NR == int((n + 1) / 2)')
+  printf '%-58s best %6.1f ms  median %6.1f ms  (%s result lines)\n' "$label" \
+    "$(awk -v t="$best" 'BEGIN { print t * 1000 }')" "$(awk -v t="$median" 'BEGIN { print t * 1000 }')" \
+    "$(grep -c . "$TMP/out.txt" || true)"
+}
+
+timeit "larder --help (process start, no database)" "$LARDER" --help
+timeit "larder search lentil" "$LARDER" search --db "$DB" lentil
+timeit "larder search 'slow cooked beans' --limit 50" "$LARDER" search --db "$DB" slow cooked beans --limit 50
+timeit "larder search --ingredient garlic --diet vegetarian --max-minutes 60" \
+  "$LARDER" search --db "$DB" --ingredient garlic --diet vegetarian --max-minutes 60
+timeit "larder search --without dairy --cuisine italian" "$LARDER" search --db "$DB" --without dairy --cuisine italian
+timeit "larder cook --as-of 2026-11-05" "$LARDER" cook --db "$DB" --as-of 2026-11-05
+timeit "larder cook --as-of 2026-11-05 --json --limit 100" "$LARDER" cook --db "$DB" --as-of 2026-11-05 --json --limit 100
