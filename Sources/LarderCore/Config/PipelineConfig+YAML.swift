@@ -310,6 +310,8 @@ extension PipelineConfig {
             return "it looks like a random key rather than a name"
         }
         return nil
+    }
+
     /// `pantry`: staples replace the default list; fresh_days entries replace the default for their kind.
     fileprivate static func parsePantry(_ node: Node, reader: KeyReader) throws -> PantryConfig {
         var pantry = PantryConfig()
