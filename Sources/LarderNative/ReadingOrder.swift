@@ -249,8 +249,9 @@ enum ReadingOrder {
         var rightRecords: [PDFLine] = []
         var previous: [PDFLine] = []
         for row in grouped {
-            // A lower-case cell alone under a later cell of the row above continues that row.
-            if row.count == 1, let cell = row.first, cell.text.first?.isLowercase == true, previous.count > 1,
+            // A cell alone under a later cell of the row above continues that row when that row is left open (a
+            // comma, hyphen, open parenthesis or joining word at its end: "Kichererbsen," / "getrocknet").
+            if row.count == 1, let cell = row.first, let lastRow = result.last, isOpen(lastRow.text), previous.count > 1,
                previous.dropFirst().contains(where: { abs($0.x - cell.x) < 3 }), let last = result.indices.last
             {
                 result[last].text += " " + cell.text
@@ -293,6 +294,15 @@ enum ReadingOrder {
             removed.insert(k)
         }
         return pieces.indices.filter { !removed.contains($0) }.map { pieces[$0] }
+    }
+
+    /// A line that does not end its phrase: a trailing comma, hyphen or joining word, or an unclosed parenthesis.
+    static func isOpen(_ text: String) -> Bool {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if let last = t.last, ",-(/&+".contains(last) { return true }
+        if t.filter({ $0 == "(" }).count > t.filter({ $0 == ")" }).count { return true }
+        let lastWord = t.split(separator: " ").last.map { $0.lowercased() } ?? ""
+        return ["or", "and", "of", "with", "oder", "und", "mit", "ou", "et", "o", "e", "y", "en", "of"].contains(lastWord)
     }
 
     private static func sameRow(_ a: PDFLine, _ b: PDFLine) -> Bool {
