@@ -101,6 +101,19 @@ struct PDFLayoutTests {
         #expect(result.steps.matched == result.steps.truth)
     }
 
+    @Test func showLayoutPrintsTheBlocksOfAnIngestedPDF() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let pdf = TestSupport.repoPath("Tests/Fixtures/layout/side-box.pdf")
+        let ingest = try TestSupport.larder(["ingest", "--db", folder + "/db.sqlite", pdf])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let show = try TestSupport.larder(["show", "--layout", "--db", folder + "/db.sqlite", pdf])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.contains("[box]"))
+        #expect(show.stdout.contains("1 onion, chopped"))
+        #expect(show.stdout.contains("[column]"))
+    }
+
     static let sharedPDFs = TestSupport.repoRoot + "/../shared/data/recipes-pdf"
 
     @Test(
