@@ -104,9 +104,6 @@ final class PDFFile {
                     character: Character(scalar), x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2,
                     size: span?.size ?? 0, bold: span?.font.localizedCaseInsensitiveContains("bold") ?? false))
         }
-        if ProcessInfo.processInfo.environment["LARDER_DEBUG_GLYPHS"] != nil {
-            for g in glyphs { print("GLYPH \(g.character.debugDescription) \(g.x1) \(g.y1) \(g.x2) \(g.y2) \(g.size)") }
-        }
         return ReadingOrder.layout(glyphs, pageHeight: height)
     }
 

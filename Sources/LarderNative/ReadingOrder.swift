@@ -139,16 +139,26 @@ enum ReadingOrder {
             let crossing = pieces.filter { $0.x < g && $0.x + $0.width >= g }
             // The band: the stretch between two pieces that span the gutter holding the most lines on both sides.
             let cuts = [-Double.infinity] + crossing.map(\.y).sorted() + [Double.infinity]
-            var chosen: (top: Double, bottom: Double, left: [PDFLine], right: [PDFLine])? = nil
-            for k in 0..<(cuts.count - 1) {
-                let top = cuts[k], bottom = cuts[k + 1]
-                let l = leftSide.filter { $0.y > top && $0.y < bottom }
-                let r = rightSide.filter { $0.y > top && $0.y < bottom }
-                if min(l.count, r.count) > min(chosen?.left.count ?? 0, chosen?.right.count ?? 0) {
-                    chosen = (top, bottom, l, r)
+            // Count each side's pieces per stretch in one pass (binary search over the cuts), then keep the best.
+            func stretch(_ y: Double) -> Int? {
+                var lo = 0, hi = cuts.count - 1
+                while lo + 1 < hi {
+                    let mid = (lo + hi) / 2
+                    if cuts[mid] < y { lo = mid } else { hi = mid }
                 }
+                return cuts[lo] < y && y < cuts[hi] ? lo : nil
             }
-            guard let band = chosen, band.left.count >= 2, band.right.count >= 2 else { continue }
+            var leftCounts = [Int](repeating: 0, count: cuts.count), rightCounts = leftCounts
+            for p in leftSide { if let k = stretch(p.y) { leftCounts[k] += 1 } }
+            for p in rightSide { if let k = stretch(p.y) { rightCounts[k] += 1 } }
+            var bestStretch: Int? = nil
+            for k in 0..<(cuts.count - 1) where min(leftCounts[k], rightCounts[k]) > bestStretch.map({ min(leftCounts[$0], rightCounts[$0]) }) ?? 0 {
+                bestStretch = k
+            }
+            guard let k = bestStretch, leftCounts[k] >= 2, rightCounts[k] >= 2 else { continue }
+            let band = (
+                top: cuts[k], bottom: cuts[k + 1], left: leftSide.filter { $0.y > cuts[k] && $0.y < cuts[k + 1] },
+                right: rightSide.filter { $0.y > cuts[k] && $0.y < cuts[k + 1] })
             // The band starts where both columns have started.
             let bandTop = max(band.left.map(\.y).min()!, band.right.map(\.y).min()!) - 1
             var left = band.left.filter { $0.y >= bandTop }
@@ -156,8 +166,9 @@ enum ReadingOrder {
             // A heading that sits under one column, past the other's end and just above full-width text ("Method"
             // under the ingredient columns) opens what follows the band, not the column.
             if band.bottom.isFinite {
-                left = left.filter { !opensSectionBelow($0, column: left, other: right, bandBottom: band.bottom) }
-                right = right.filter { !opensSectionBelow($0, column: right, other: left, bandBottom: band.bottom) }
+                let leftEnd = left.map { $0.y + $0.height }.max() ?? 0, rightEnd = right.map { $0.y + $0.height }.max() ?? 0
+                left = left.filter { !opensSectionBelow($0, column: left, otherEnd: rightEnd, bandBottom: band.bottom) }
+                right = right.filter { !opensSectionBelow($0, column: right, otherEnd: leftEnd, bandBottom: band.bottom) }
             }
             guard left.count >= 2, right.count >= 2 else { continue }
             // A column of step numbers ("1", "2" beside each step) is not a column: the numbers label the rows.
@@ -180,10 +191,9 @@ enum ReadingOrder {
         return best?.split
     }
 
-    /// Whether `piece`, in `column`, lies past the end of `other` after a gap and in the last two lines before the
+    /// Whether `piece`, in `column`, lies past the other column's end (`otherEnd`) after a gap and in the last two lines before the
     /// band's full-width bottom line.
-    private static func opensSectionBelow(_ piece: PDFLine, column: [PDFLine], other: [PDFLine], bandBottom: Double) -> Bool {
-        guard let otherEnd = other.map({ $0.y + $0.height }).max() else { return false }
+    private static func opensSectionBelow(_ piece: PDFLine, column: [PDFLine], otherEnd: Double, bandBottom: Double) -> Bool {
         guard piece.y > otherEnd + piece.height, bandBottom - piece.y < 3 * piece.height else { return false }
         let above = column.filter { $0.y < piece.y - 0.5 }.map { $0.y + $0.height }.max() ?? 0
         return piece.y - above > piece.height
@@ -249,8 +259,9 @@ enum ReadingOrder {
         var rightRecords: [PDFLine] = []
         var previous: [PDFLine] = []
         for row in grouped {
-            // A lower-case cell alone under a later cell of the row above continues that row.
-            if row.count == 1, let cell = row.first, cell.text.first?.isLowercase == true, previous.count > 1,
+            // A cell alone under a later cell of the row above continues that row when that row is left open (a
+            // comma, hyphen, open parenthesis or joining word at its end: "Kichererbsen," / "getrocknet").
+            if row.count == 1, let cell = row.first, let lastRow = result.last, isOpen(lastRow.text), previous.count > 1,
                previous.dropFirst().contains(where: { abs($0.x - cell.x) < 3 }), let last = result.indices.last
             {
                 result[last].text += " " + cell.text
@@ -293,6 +304,15 @@ enum ReadingOrder {
             removed.insert(k)
         }
         return pieces.indices.filter { !removed.contains($0) }.map { pieces[$0] }
+    }
+
+    /// A line that does not end its phrase: a trailing comma, hyphen or joining word, or an unclosed parenthesis.
+    static func isOpen(_ text: String) -> Bool {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if let last = t.last, ",-(/&+".contains(last) { return true }
+        if t.filter({ $0 == "(" }).count > t.filter({ $0 == ")" }).count { return true }
+        let lastWord = t.split(separator: " ").last.map { $0.lowercased() } ?? ""
+        return ["or", "and", "of", "with", "oder", "und", "mit", "ou", "et", "o", "e", "y", "en", "of"].contains(lastWord)
     }
 
     private static func sameRow(_ a: PDFLine, _ b: PDFLine) -> Bool {

@@ -240,7 +240,7 @@ enum Patterns {
     // MARK: Yields
 
     static let yieldLabelled = RX(#"^(serves|serving size|servings|serving|portions|feeds|yields?|makes|for)\b\s*:?\s*(?:about|approx\.?|approximately|around|up to|roughly)?\s*("# + num + #")(?:\s*(?:-|–|—|to|or)\s*("# + num + #"))?\b\s*(.*)$"#)
-    static let yieldTrailing = RX(#"^("# + num + #")(?:\s*(?:-|–|—|to)\s*("# + num + #"))?\s+(servings?|portions?|people|persons)\b\s*(.*)$"#)
+    static let yieldTrailing = RX(#"^("# + num + #")(?:\s*(?:-|–|—|to)\s*("# + num + #"))?\s+(servings?|portions?|people|persons|portionen|personen|personnes|porzioni|persone|raciones|porciones|personas)\b\s*(.*)$"#)
     static let yieldLabelOnly = RX(#"^(serves|servings|yields?|makes|portions)\s*:\s*(.+)$"#)
     static let servingWords: Set<String> = ["serving", "servings", "portion", "portions", "people", "persons", "person", "as", "adults", "hungry"]
 

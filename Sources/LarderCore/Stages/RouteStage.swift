@@ -55,8 +55,12 @@ public struct RouteStage: Stage {
         }
         // Ingredient lines: a quantity and a unit opening a short line that does not end in a price.
         let measured = lines.filter { line in
-            line.count <= 60 && line.range(of: #"\d+[.,]\d\d\s*[a-z]?$"#, options: .regularExpression) == nil
-                && line.range(of: Self.measuredLine, options: .regularExpression) != nil
+            guard line.count <= 60, line.first.map({ $0.isNumber || $0 == "-" || $0 == "•" || $0 == "*" || $0 == " " }) == true
+            else { return false }
+            let text = String(line)
+            let range = NSRange(text.startIndex..., in: text)
+            return Self.measuredLine.firstMatch(in: text, range: range) != nil
+                && Self.pricedLine.firstMatch(in: text, range: range) == nil
         }.count
         if measured >= 3 {
             recipe += 2
@@ -81,8 +85,9 @@ public struct RouteStage: Stage {
         "ingredientes", "preparación", "cucharada", "ingrediënten", "bereiding", "eetlepel", "theelepel",
     ]
     /// "2 tbsp", "1/2 c", "200 g", "3 el", "1,5 tl", "16.3 oz", "1 ½ cups", "4 clove" at the start of a line.
-    static let measuredLine =
-        #"^\s*(?:[-•*]\s*)?\d+(?:[.,/]\d+)?(?:\s+\d/\d)?\s*[½¼¾⅓⅔]?\s*(?:tbsp|tbs|tsp|t\s?bs|c|cups?|oz|lbs?|g|kg|ml|l|el|tl|clove|cloves|pinch|can|cans|prise|zehen?|bund|dose|cucchia[io]|cucchiaini?|cucharadas?|cucharaditas?)\.?(?:\s|$)"#
+    static let pricedLine = try! NSRegularExpression(pattern: #"\d+[.,]\d\d\s*[a-z]?$"#)
+    static let measuredLine = try! NSRegularExpression(pattern:
+        #"^\s*(?:[-•*]\s*)?\d+(?:[.,/]\d+)?(?:\s+\d/\d)?\s*[½¼¾⅓⅔]?\s*(?:tbsp|tbs|tsp|t\s?bs|c|cups?|oz|lbs?|g|kg|ml|l|el|tl|clove|cloves|pinch|can|cans|prise|zehen?|bund|dose|cucchia[io]|cucchiaini?|cucharadas?|cucharaditas?)\.?(?:\s|$)"#)
 
     private static let receiptWords = [
         "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",
