@@ -99,10 +99,17 @@ enum Tokenizer {
                 var j = num.end
                 // range "2-3", "2–3"
                 if j + 1 < n, chars[j] == "-" || chars[j] == "–" || chars[j] == "—",
-                   let second = scanNumber(j + 1), second.value > num.value || (second.value == num.value && false) {
-                    tok.max = second.value
-                    tok.text = num.text + "-" + second.text
-                    j = second.end
+                   let second = scanNumber(j + 1) {
+                    if second.value > num.value {
+                        tok.max = second.value
+                        tok.text = num.text + "-" + second.text
+                        j = second.end
+                    } else if second.value < 1, second.text.contains("/"), !num.text.contains("/"), !num.text.contains(".") {
+                        // "2-3/4 lb": a mixed number written with a hyphen
+                        tok.value += second.value
+                        tok.text = num.text + " " + second.text
+                        j = second.end
+                    }
                 }
                 i = j
                 // percentages are words: "70%"
