@@ -120,8 +120,8 @@ enum TaggerFeatures {
         guard t.kind != .number else { return c }
         let w = t.lower
         if let l = lexiconClasses[w] { c.formUnion(l) }
-        if Lexicon.caseSensitiveUnits[t.text] != nil { c.insert(.unit) }
         let u = w.utf8
+        if u.count <= 4, Lexicon.caseSensitiveUnits[t.text] != nil { c.insert(.unit) }
         if u.count >= 4 {
             if ends(u, "ed") { c.insert(.edWord) }
             if ends(u, "ly") { c.insert(.lyWord) }
@@ -130,7 +130,7 @@ enum TaggerFeatures {
             if u.last == UInt8(ascii: "s"), !ends(u, "ss") { c.insert(.pluralS) }
         }
         if u.contains(UInt8(ascii: "-")) { c.insert(.hyphenated) }
-        if let f = t.text.unicodeScalars.first, f.properties.isUppercase {
+        if let f = t.text.unicodeScalars.first, f.isASCII ? (f.value >= 65 && f.value <= 90) : f.properties.isUppercase {
             c.insert(.capitalised)
             if u.count > 1, t.text.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) { c.insert(.allCaps) }
         }
