@@ -65,8 +65,9 @@ public struct IngredientParser: Sendable {
     }
 
     /// Groups QTY and UNIT tokens into amounts, in sentence order. Each quantity opens an amount; a unit joins the
-    /// unit right before it ("fl oz", "large bunch"), else the latest amount still without a unit ("1 (8 ounce)
-    /// package" → 1 package and 8 ounce; "2 garlic cloves"), else opens an amount of its own ("pinch of salt").
+    /// modifier or first word right before it ("fl oz", "large bunch"), else the latest amount still without a
+    /// unit ("1 (8 ounce) package" → 1 package and 8 ounce; "one 14-ounce can" → one can; "2 garlic cloves"), else
+    /// opens an amount of its own ("pinch of salt").
     /// Marks approximate amounts ("about 2 cups"), multipliers ("2 x 400g") and hyphenated package sizes
     /// ("14-ounce can").
     static func groupAmounts(_ tokens: [Token], _ labels: [TokenLabel]) -> [LabelledSentence.Amount] {
@@ -87,11 +88,13 @@ public struct IngredientParser: Sendable {
                 amounts.append(a)
                 previousUnitAmount = nil
             case .unit where tokens[k].kind != .punct:
-                if let p = previous, labels[p] == .unit, let c = previousUnitAmount {
+                if let p = previous, labels[p] == .unit, unitCanonical(tokens[p].text) == nil, let c = previousUnitAmount {
                     amounts[c].unitIndices.append(k)
                 } else if let c = amounts.lastIndex(where: { $0.qtyIndex != nil && !$0.unitIndices.contains(where: { unitCanonical(tokens[$0].text) != nil }) }) {
                     amounts[c].unitIndices.append(k)
-                    if tokens[k].hyphenAttached, amounts[c].qtyIndex == k - 1 { amounts[c].hyphenSize = true }
+                    if tokens[k].hyphenAttached, amounts[c].qtyIndex == k - 1, k < 2 || tokens[k - 2].text != "(" {
+                        amounts[c].hyphenSize = true  // "14-ounce can"; "(14.5-ounce)" stays an amount
+                    }
                     previousUnitAmount = c
                 } else {
                     amounts.append(.init(qtyIndex: nil, unitIndices: [k]))

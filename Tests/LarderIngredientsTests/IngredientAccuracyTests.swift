@@ -84,22 +84,25 @@ struct IngredientAccuracyTests {
     }
 
     enum SmallFloors {
-        // measured (3 folds over every 8th sentence, 4 epochs): SMALL_MEASURED
-        static let quantity = 0.0
-        static let unit = 0.0
-        static let name = 0.0
-        static let core = 0.0
-        static let sentence = 0.0
+        // measured 2026-11-23 (3 folds over every 8th sentence, 4 epochs): quantity 0.9802, unit 0.9707,
+        // name 0.9222, core 0.9075, sentence 0.8912 (mean over the held-out folds)
+        static let quantity = 0.975
+        static let unit = 0.965
+        static let name = 0.912
+        static let core = 0.897
+        static let sentence = 0.882
     }
 
     enum Floors {
-        // measured 2026-11-23, `larder eval ingredients --folds 5` (mean over held-out folds): FULL_MEASURED
-        static let quantity = 0.0
-        static let unit = 0.0
-        static let name = 0.0
-        static let preparation = 0.0
-        static let comment = 0.0
-        static let core = 0.0
-        static let sentence = 0.0
+        // measured 2026-11-23, `larder eval ingredients --folds 5` (mean ± sd over the held-out folds):
+        // quantity 0.9898 ± 0.0009, unit 0.9867 ± 0.0010, name 0.9585 ± 0.0023, preparation 0.9721 ± 0.0020,
+        // comment 0.9594 ± 0.0021, core 0.9510 ± 0.0023, sentence 0.9392 ± 0.0020
+        static let quantity = 0.987
+        static let unit = 0.984
+        static let name = 0.955
+        static let preparation = 0.968
+        static let comment = 0.955
+        static let core = 0.947
+        static let sentence = 0.935
     }
 }
