@@ -10,7 +10,7 @@ import LarderRecipes
 /// Output: ``RecipeStageOutput``, each ingredient tagged with the allergens its name contains. Documents routed
 /// elsewhere pass through with no recipes.
 public struct RecipeStage: Stage {
-    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@3")
+    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@4")
     public let name = declaration.name
     public let version = declaration.version
 
