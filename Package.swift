@@ -36,7 +36,12 @@ let package = Package(
         .target(name: "LarderJSON"),
 
         // MARK: Ingredient lines ("1 1/2 cups flour, sifted") → quantity, unit, name, preparation… No dependencies.
-        .target(name: "LarderIngredients"),
+        // The tagger's weights are trained from strangetom/ingredient-parser's labelled data (MIT): see
+        // Sources/LarderIngredients/Resources/MODEL-CARD.md.
+        .target(
+            name: "LarderIngredients",
+            exclude: ["Resources/MODEL-CARD.md"],
+            resources: [.copy("Resources/ingredient-tagger.bin")]),
 
         // MARK: Recipe structure from a document's lines: recipes, sections, ingredients, steps, times, yields.
         .target(name: "LarderRecipes", dependencies: ["LarderIngredients"]),

@@ -471,8 +471,13 @@ public enum IngredientEvaluation {
 
     /// Lists wrong sentences with expected vs got for each wrong field.
     public static func errorReport(_ r: Report, limit: Int = Int.max) -> String {
+        errorReport(mistakes: r.mistakes, limit: limit)
+    }
+
+    /// Lists wrong sentences with expected vs got for each wrong field.
+    public static func errorReport(mistakes: [Mistake], limit: Int = Int.max) -> String {
         var out: [String] = []
-        for m in r.mistakes.prefix(limit) {
+        for m in mistakes.prefix(limit) {
             out.append("\(m.input)    [\(m.source)]")
             for f in m.wrongFields {
                 let (e, g): (String, String)

@@ -29,12 +29,25 @@ enum Tokenizer {
 
     @inline(__always) static func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
 
+    /// `Character.isLetter` with an ASCII fast path (the Unicode property lookup is the tokenizer's hot spot).
+    @inline(__always) static func isLetter(_ c: Character) -> Bool {
+        if let a = c.asciiValue { return (a >= 65 && a <= 90) || (a >= 97 && a <= 122) }
+        return c.isLetter
+    }
+
+    /// `Character.isWhitespace` with an ASCII fast path.
+    @inline(__always) static func isSpace(_ c: Character) -> Bool {
+        if let a = c.asciiValue { return a == 32 || (a >= 9 && a <= 13) }
+        return c.isWhitespace
+    }
+
     /// Splits a sentence into tokens, recognising numbers, fractions and ranges.
     static func tokenize(_ line: String) -> [Token] {
         // Soft hyphens go, the fraction slash becomes '/'; both are rare, so skip the Foundation calls otherwise.
         var cleaned = line
-        if cleaned.contains("\u{00AD}") { cleaned = cleaned.replacingOccurrences(of: "\u{00AD}", with: "") }
-        if cleaned.contains("⁄") { cleaned = cleaned.replacingOccurrences(of: "⁄", with: "/") }
+        if cleaned.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0 == "⁄" }) {
+            cleaned = cleaned.replacingOccurrences(of: "\u{00AD}", with: "").replacingOccurrences(of: "⁄", with: "/")
+        }
         let chars = Array(cleaned)
         var tokens: [Token] = []
         var i = 0
@@ -90,7 +103,7 @@ enum Tokenizer {
 
         while i < n {
             let c = chars[i]
-            if c.isWhitespace { sawSpace = true; i += 1; continue }
+            if isSpace(c) { sawSpace = true; i += 1; continue }
             let glued = !sawSpace
             sawSpace = false
             if let num = scanNumber(i) {
@@ -99,10 +112,17 @@ enum Tokenizer {
                 var j = num.end
                 // range "2-3", "2–3"
                 if j + 1 < n, chars[j] == "-" || chars[j] == "–" || chars[j] == "—",
-                   let second = scanNumber(j + 1), second.value > num.value || (second.value == num.value && false) {
-                    tok.max = second.value
-                    tok.text = num.text + "-" + second.text
-                    j = second.end
+                   let second = scanNumber(j + 1) {
+                    if second.value > num.value {
+                        tok.max = second.value
+                        tok.text = num.text + "-" + second.text
+                        j = second.end
+                    } else if second.value < 1, second.text.utf8.contains(UInt8(ascii: "/")), !num.text.utf8.contains(UInt8(ascii: "/")), !num.text.utf8.contains(UInt8(ascii: ".")) {
+                        // "2-3/4 lb": a mixed number written with a hyphen
+                        tok.value += second.value
+                        tok.text = num.text + " " + second.text
+                        j = second.end
+                    }
                 }
                 i = j
                 // percentages are words: "70%"
@@ -113,7 +133,7 @@ enum Tokenizer {
                 }
                 tokens.append(tok)
                 // hyphen directly followed by a letter: "15-ounce"
-                if i + 1 < n, chars[i] == "-", chars[i + 1].isLetter {
+                if i + 1 < n, chars[i] == "-", isLetter(chars[i + 1]) {
                     i += 1
                     var w = ""
                     while i < n, isWordChar(chars[i], next: i + 1 < n ? chars[i + 1] : " ") { w.append(chars[i]); i += 1 }
@@ -124,13 +144,13 @@ enum Tokenizer {
                 }
                 continue
             }
-            if c.isLetter || (c == "'" || c == "’") && i + 1 < n && chars[i + 1].isLetter && !tokens.isEmpty && glued {
+            if isLetter(c) || (c == "'" || c == "’") && i + 1 < n && isLetter(chars[i + 1]) && !tokens.isEmpty && glued {
                 var w = ""
                 while i < n {
                     let nx = i + 1 < n ? chars[i + 1] : " "
                     if isWordChar(chars[i], next: nx) { w.append(chars[i] == "–" ? "-" : chars[i]); i += 1; continue }
                     // abbreviations with internal dots: "e.g.", "i.e.", "U.S."
-                    if chars[i] == ".", nx.isLetter, w.count <= 2, w.allSatisfy({ $0.isLetter || $0 == "." }) { w.append("."); i += 1; continue }
+                    if chars[i] == ".", isLetter(nx), w.count <= 2, w.allSatisfy({ isLetter($0) || $0 == "." }) { w.append("."); i += 1; continue }
                     break
                 }
                 // abbreviations with internal dots: "e.g.", "i.e."
@@ -151,8 +171,8 @@ enum Tokenizer {
     }
 
     @inline(__always) static func isWordChar(_ c: Character, next: Character) -> Bool {
-        if c.isLetter { return true }
-        if c == "-" || c == "–" || c == "'" || c == "’" || c == "&" { return next.isLetter || (c != "-" && c != "–" && next == "-") }
+        if isLetter(c) { return true }
+        if c == "-" || c == "–" || c == "'" || c == "’" || c == "&" { return isLetter(next) || (c != "-" && c != "–" && next == "-") }
         if isDigit(c) { return false }
         return false
     }
@@ -167,8 +187,8 @@ enum Tokenizer {
             if t.kind == .number, t.max == nil {
                 // mixed fraction: integer followed by a fraction < 1
                 if i + 1 < input.count, input[i + 1].kind == .number, input[i + 1].max == nil,
-                   !t.text.contains("/"), !t.text.contains("."), !t.text.contains(" "),
-                   input[i + 1].value < 1, input[i + 1].text.contains("/") {
+                   !t.text.utf8.contains(UInt8(ascii: "/")), !t.text.utf8.contains(UInt8(ascii: ".")), !t.text.utf8.contains(UInt8(ascii: " ")),
+                   input[i + 1].value < 1, input[i + 1].text.utf8.contains(UInt8(ascii: "/")) {
                     t.text = t.text + " " + input[i + 1].text
                     t.value += input[i + 1].value
                     i += 1
@@ -187,8 +207,8 @@ enum Tokenizer {
                     var second = input[i + 2]
                     var skip = 2
                     if i + 3 < input.count, input[i + 3].kind == .number, input[i + 3].max == nil,
-                       !second.text.contains("/"), !second.text.contains("."), input[i + 3].value < 1,
-                       input[i + 3].text.contains("/") {
+                       !second.text.utf8.contains(UInt8(ascii: "/")), !second.text.utf8.contains(UInt8(ascii: ".")), input[i + 3].value < 1,
+                       input[i + 3].text.utf8.contains(UInt8(ascii: "/")) {
                         second.value += input[i + 3].value
                         second.text += " " + input[i + 3].text
                         skip = 3

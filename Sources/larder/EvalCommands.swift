@@ -34,10 +34,27 @@ struct EvalIngredients: ParsableCommand {
     @Option(help: "Also time N passes of the parser over the sentences on one core and print lines per second.")
     var bench: Int?
 
+    @Option(help: """
+        K-fold cross-validation over the --labels sentences (deterministic split): each fold is scored by a model         trained on the other folds plus --more, without any sentence whose text equals one in the scored fold.         Prints each fold and mean ± sd; the JSON keys hold the means, `sd` the deviations.
+        """)
+    var folds: Int?
+
+    @Option(parsing: .upToNextOption, help: """
+        Extra training-only CSV files for --folds (default: the *.csv files in a `more` folder beside the first         labels file, when there is one).
+        """)
+    var more: [String] = []
+
+    @Option(help: "Write the parse of every sentence to this CSV (columns of the labels; quantities as decimals). With --folds, each sentence is parsed by the model that did not train on it.")
+    var predictions: String?
+
     func run() throws {
         try reportingErrors {
-            for file in labels where !FileManager.default.isReadableFile(atPath: file) {
+            for file in labels + more where !FileManager.default.isReadableFile(atPath: file) {
                 throw LarderError(.unreadable, "cannot read the labels file", hint: "check the path", path: file)
+            }
+            if let folds {
+                try crossValidate(folds: folds)
+                return
             }
             let report = try IngredientEvaluation.evaluate(files: labels, collectMistakes: errors)
             if json {
@@ -46,12 +63,50 @@ struct EvalIngredients: ParsableCommand {
                 print(IngredientEvaluation.textReport(report))
             }
             if errors { print(IngredientEvaluation.errorReport(report)) }
+            if let predictions {
+                var examples: [IngredientEvaluation.Example] = []
+                for file in labels { examples += try IngredientEvaluation.loadExamples(path: file) }
+                let parser = IngredientParser()
+                try write(IngredientEvaluation.predictionsCSV(examples.map { IngredientEvaluation.predict($0, parser: parser) }), to: predictions)
+            }
             if let bench {
                 var sentences: [String] = []
                 for file in labels { sentences += try IngredientEvaluation.loadExamples(path: file).map(\.input) }
                 let rate = IngredientEvaluation.benchmark(sentences, repetitions: bench)
                 printError(String(format: "speed: %.0f ingredient lines/s on one core (best of %d passes over %d lines)", rate, bench, sentences.count))
             }
+        }
+    }
+
+    func crossValidate(folds: Int) throws {
+        guard folds >= 2 else {
+            throw LarderError(.configuration, "--folds must be at least 2", hint: "use --folds 5")
+        }
+        var extraFiles = more
+        if extraFiles.isEmpty, let first = labels.first {
+            let folder = URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("more")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            extraFiles = names.filter { $0.hasSuffix(".csv") }.sorted().map { folder.appendingPathComponent($0).path }
+        }
+        var dev: [IngredientEvaluation.Example] = [], extra: [IngredientEvaluation.Example] = []
+        for file in labels { dev += try IngredientEvaluation.loadExamples(path: file) }
+        for file in extraFiles { extra += try IngredientEvaluation.loadExamples(path: file) }
+        printError("cross-validating over \(dev.count) sentences in \(folds) folds; extra training sentences: \(extra.count) from \(extraFiles.count) file(s)")
+        let cv = IngredientTraining.crossValidate(dev: dev, extra: extra, folds: folds, collectMistakes: errors,
+                                                  log: printError)
+        print(json ? IngredientEvaluation.json(cv) : IngredientEvaluation.textReport(cv))
+        if errors {
+            print(IngredientEvaluation.errorReport(mistakes: cv.mistakes))
+        }
+        if let predictions { try write(IngredientEvaluation.predictionsCSV(cv.predictions), to: predictions) }
+    }
+
+    func write(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw LarderError(.unreadable, "cannot write the predictions: \(error.localizedDescription)",
+                              hint: "check that the folder exists and is writable", path: path)
         }
     }
 }

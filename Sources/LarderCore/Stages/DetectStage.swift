@@ -7,7 +7,7 @@ import LarderFormats
 /// that contradicts a binary file name (HTML saved as `.pdf`), images over `limits.max_image_pixels`, and files
 /// changed since they were registered.
 public struct DetectStage: Stage {
-    public static let declaration = StageDeclaration(name: "detect", version: "detect@2")
+    public static let declaration = StageDeclaration(name: "detect", version: "detect@3")
     public let name = declaration.name
     public let version = declaration.version
 

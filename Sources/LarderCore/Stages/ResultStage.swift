@@ -7,7 +7,7 @@ import LarderRecipes
 /// says whether a person should look at it and why. Its output is the document's result: validated against the
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
-    public static let declaration = StageDeclaration(name: "result", version: "result@7")
+    public static let declaration = StageDeclaration(name: "result", version: "result@8")
     public let name = declaration.name
     public let version = declaration.version
     public let outputSchema: String? = "result.schema.json"

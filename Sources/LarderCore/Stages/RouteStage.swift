@@ -6,7 +6,7 @@ import Foundation
 /// Images are routed to receipts (receipts arrive as photos); a PDF (a scan: on its OCR text) or text is scored on recipe words
 /// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
 public struct RouteStage: Stage {
-    public static let declaration = StageDeclaration(name: "route", version: "route@3")
+    public static let declaration = StageDeclaration(name: "route", version: "route@4")
     public let name = declaration.name
     public let version = declaration.version
 

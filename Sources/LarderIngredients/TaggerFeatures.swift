@@ -1,0 +1,310 @@
+/// Features of each token of an ingredient sentence for the sequence tagger, as hashed bucket numbers.
+///
+/// Every feature is a (template, value) pair hashed to one of `1 << bits` buckets; the tagger keeps one weight
+/// per bucket and label. Values come from the tokenizer (token kind, number shape, hyphen/glue), word shape,
+/// the lower-cased word and its affixes, the lexicons (units, sizes, preparation verbs and adverbs, number words,
+/// purpose verbs, comment starters…), position, neighbours within two tokens, being inside parentheses, the
+/// number of commas before the token and the first word of the comma/parenthesis segment.
+/// Changing anything here changes what the weights mean: bump ``version`` and retrain.
+enum TaggerFeatures {
+    /// Version of the feature set, stored in the weights file and checked when loading.
+    static let version: UInt32 = 1
+
+    // MARK: Hashing
+
+    @inline(__always) static func fnv(_ s: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        return h
+    }
+
+    @inline(__always) static func mix(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        var h = (a &* 0x9E37_79B9_7F4A_7C15) ^ (b &+ 0x632B_E59B_D9B4_E019)
+        h ^= h >> 31
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 29
+        return h
+    }
+
+    // MARK: Per-token properties
+
+    /// Lexicon and shape classes of one token, as bits.
+    struct Classes: OptionSet {
+        let rawValue: UInt64
+        static let number = Classes(rawValue: 1 << 0)
+        static let word = Classes(rawValue: 1 << 1)
+        static let punct = Classes(rawValue: 1 << 2)
+        static let unit = Classes(rawValue: 1 << 3)
+        static let weakUnit = Classes(rawValue: 1 << 4)
+        static let countUnit = Classes(rawValue: 1 << 5)
+        static let containerUnit = Classes(rawValue: 1 << 6)
+        static let size = Classes(rawValue: 1 << 7)
+        static let unitModifier = Classes(rawValue: 1 << 8)
+        static let prepWord = Classes(rawValue: 1 << 9)
+        static let prepAdverb = Classes(rawValue: 1 << 10)
+        static let nameParticiple = Classes(rawValue: 1 << 11)
+        static let leadingPrep = Classes(rawValue: 1 << 12)
+        static let numberWord = Classes(rawValue: 1 << 13)
+        static let approx = Classes(rawValue: 1 << 14)
+        static let purposeVerb = Classes(rawValue: 1 << 15)
+        static let commentStarter = Classes(rawValue: 1 << 16)
+        static let edWord = Classes(rawValue: 1 << 17)
+        static let lyWord = Classes(rawValue: 1 << 18)
+        static let capitalised = Classes(rawValue: 1 << 19)
+        static let hyphenAttached = Classes(rawValue: 1 << 20)
+        static let glued = Classes(rawValue: 1 << 21)
+        static let lengthUnit = Classes(rawValue: 1 << 22)
+        static let preposition = Classes(rawValue: 1 << 23)
+        static let adjective = Classes(rawValue: 1 << 24)
+        static let fraction = Classes(rawValue: 1 << 25)
+        static let range = Classes(rawValue: 1 << 26)
+        static let ingWord = Classes(rawValue: 1 << 27)
+        static let allCaps = Classes(rawValue: 1 << 28)
+        static let fruitPart = Classes(rawValue: 1 << 29)
+        static let hyphenated = Classes(rawValue: 1 << 30)
+        static let multiplierX = Classes(rawValue: 1 << 31)
+        static let decimal = Classes(rawValue: 1 << 32)
+        static let bigNumber = Classes(rawValue: 1 << 33)
+        static let metricUnit = Classes(rawValue: 1 << 34)
+        static let pluralS = Classes(rawValue: 1 << 35)
+        static let count = 36
+    }
+
+    static let metricUnits: Set<String> = ["gram", "kilogram", "milligram", "milliliter", "centiliter", "deciliter", "liter"]
+
+    /// Lexicon classes by lower-cased word, built once from the lexicons.
+    static let lexiconClasses: [String: Classes] = {
+        var m: [String: Classes] = [:]
+        func add<S: Sequence>(_ words: S, _ c: Classes) where S.Element == String { for w in words { m[w, default: []].insert(c) } }
+        for (form, canonical) in Lexicon.units {
+            var c: Classes = .unit
+            if Lexicon.countUnitSet.contains(canonical) { c.insert(.countUnit) }
+            if Lexicon.containerUnits.contains(canonical) { c.insert(.containerUnit) }
+            if metricUnits.contains(canonical) { c.insert(.metricUnit) }
+            m[form, default: []].formUnion(c)
+        }
+        add(["fl", "fluid"], .unit)
+        add(Lexicon.weakUnits, .weakUnit)
+        add(Lexicon.sizes, .size)
+        add(Lexicon.unitModifiers, .unitModifier)
+        add(Lexicon.prepWords, .prepWord)
+        add(Lexicon.prepAdverbs, .prepAdverb)
+        add(Lexicon.nameParticiples, .nameParticiple)
+        add(Lexicon.leadingPrepWords, .leadingPrep)
+        add(Array(Lexicon.numberWords.keys) + ["few", "couple", "several"], .numberWord)
+        add(Lexicon.approx, .approx)
+        add(Lexicon.purposeToVerbs, .purposeVerb)
+        add(Lexicon.commentStarters, .commentStarter)
+        add(Lexicon.lengthUnits, .lengthUnit)
+        add(Lexicon.prepositions, .preposition)
+        add(Lexicon.fruitParts, .fruitPart)
+        add(Lexicon.commaAdjectives, .adjective)
+        add(["x", "×"], .multiplierX)
+        return m
+    }()
+
+    static func classes(of t: Token) -> Classes {
+        var c: Classes = []
+        switch t.kind {
+        case .number:
+            c.insert(.number)
+            if t.max != nil { c.insert(.range) }
+            if t.text.utf8.contains(UInt8(ascii: "/")) { c.insert(.fraction) }
+            if t.text.utf8.contains(UInt8(ascii: ".")) { c.insert(.decimal) }
+            if t.value >= 100 { c.insert(.bigNumber) }
+        case .punct: c.insert(.punct)
+        case .word: c.insert(.word)
+        }
+        if t.hyphenAttached { c.insert(.hyphenAttached) }
+        if t.glued { c.insert(.glued) }
+        guard t.kind != .number else { return c }
+        let w = t.lower
+        if let l = lexiconClasses[w] { c.formUnion(l) }
+        let u = w.utf8
+        if u.count <= 4, Lexicon.caseSensitiveUnits[t.text] != nil { c.insert(.unit) }
+        if u.count >= 4 {
+            if ends(u, "ed") { c.insert(.edWord) }
+            if ends(u, "ly") { c.insert(.lyWord) }
+            if ends(u, "ing") { c.insert(.ingWord) }
+            if ends(u, "less") { c.insert(.adjective) }
+            if u.last == UInt8(ascii: "s"), !ends(u, "ss") { c.insert(.pluralS) }
+        }
+        if u.contains(UInt8(ascii: "-")) { c.insert(.hyphenated) }
+        if let f = t.text.unicodeScalars.first, f.isASCII ? (f.value >= 65 && f.value <= 90) : f.properties.isUppercase {
+            c.insert(.capitalised)
+            if u.count > 1, t.text.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) { c.insert(.allCaps) }
+        }
+        return c
+    }
+
+    /// Hash of the word shape: letters as x/X, digits as d, runs collapsed ("Tbsp" → "Xx", "1/2" → "d/d").
+    static func shapeHash(of t: Token) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var last: UInt32 = 0
+        for s in t.text.unicodeScalars {
+            let v: UInt32
+            if s.value < 128 {
+                let b = UInt8(s.value)
+                v = (b >= 65 && b <= 90) ? 88 : (b >= 97 && b <= 122) ? 120 : (b >= 48 && b <= 57) ? 100 : s.value
+            } else {
+                v = s.properties.isUppercase ? 88 : s.properties.isAlphabetic ? 120 : s.properties.numericType != nil ? 100 : s.value
+            }
+            if v != last { h = (h ^ UInt64(v)) &* 0x0000_0100_0000_01b3; last = v }
+        }
+        return h
+    }
+
+    @inline(__always) static func ends(_ u: String.UTF8View, _ suffix: String) -> Bool {
+        let s = suffix.utf8
+        return u.count >= s.count && u.suffix(s.count).elementsEqual(s)
+    }
+
+    @inline(__always) static func fnv<S: Sequence>(bytes: S) -> UInt64 where S.Element == UInt8 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        return h
+    }
+
+    /// Hashes of the per-token values the templates combine.
+    struct TokenInfo {
+        var word: UInt64
+        var shape: UInt64
+        var suffix3: UInt64
+        var suffix2: UInt64
+        var prefix3: UInt64
+        var classes: Classes
+    }
+
+    static let boundary = TokenInfo(word: fnv("<s>"), shape: fnv("<s>"), suffix3: 0, suffix2: 0, prefix3: 0, classes: [])
+    static let boundaryEnd = TokenInfo(word: fnv("</s>"), shape: fnv("</s>"), suffix3: 0, suffix2: 0, prefix3: 0, classes: [])
+
+    static let numberWord = fnv("<num>")
+
+    static func info(_ t: Token) -> TokenInfo {
+        let long = t.kind == .word && t.lower.utf8.count >= 4
+        let u = t.lower.utf8
+        return TokenInfo(word: t.kind == .number ? numberWord : fnv(t.lower), shape: shapeHash(of: t),
+                         suffix3: long ? fnv(bytes: u.suffix(3)) : 0, suffix2: long ? fnv(bytes: u.suffix(2)) : 0,
+                         prefix3: long ? fnv(bytes: u.prefix(3)) : 0, classes: classes(of: t))
+    }
+
+    // MARK: Extraction
+
+    /// The feature buckets of every token: `offsets[i]..<offsets[i + 1]` index into `buckets`.
+    struct Matrix {
+        var buckets: [Int32] = []
+        var offsets: [Int] = [0]
+        var count: Int { offsets.count - 1 }
+    }
+
+    /// Computes the features of a tokenised sentence for a table of `1 << bits` buckets.
+    static func extract(_ tokens: [Token], bits: Int) -> Matrix {
+        let n = tokens.count
+        let infos = tokens.map(info)
+        let context = segmentContext(tokens)
+        var m = Matrix()
+        m.buckets.reserveCapacity(n * 64)
+        m.offsets.reserveCapacity(n + 1)
+        let shift = UInt64(64 - bits)
+        @inline(__always) func at(_ k: Int) -> TokenInfo {
+            k < 0 ? boundary : k >= n ? boundaryEnd : infos[k]
+        }
+        for i in 0..<n {
+            @inline(__always) func add(_ template: UInt64, _ value: UInt64) {
+                m.buckets.append(Int32(truncatingIfNeeded: mix(template, value) >> shift))
+            }
+            let t0 = at(i), p1 = at(i - 1), p2 = at(i - 2), n1 = at(i + 1), n2 = at(i + 2)
+            let ctx = context[i]
+            add(1, 0)
+            add(2, t0.word); add(3, p1.word); add(4, n1.word); add(5, p2.word); add(6, n2.word)
+            add(7, mix(p1.word, t0.word)); add(8, mix(t0.word, n1.word))
+            add(9, t0.shape); add(10, p1.shape); add(11, n1.shape)
+            add(12, mix(p1.shape, t0.shape)); add(13, mix(t0.shape, n1.shape))
+            if t0.suffix3 != 0 { add(14, t0.suffix3); add(15, t0.suffix2); add(16, t0.prefix3) }
+            addClasses(t0.classes, 100, &m, shift)
+            addClasses(p1.classes, 200, &m, shift)
+            addClasses(n1.classes, 300, &m, shift)
+            addClasses(p2.classes.intersection([.number, .unit, .punct, .numberWord]), 400, &m, shift)
+            addClasses(n2.classes.intersection([.number, .unit, .punct, .prepWord]), 500, &m, shift)
+            add(20, UInt64(min(i, 6)))
+            add(21, UInt64(min(n - 1 - i, 6)))
+            add(22, ctx.state)
+            add(23, mix(ctx.state, t0.word))
+            add(24, mix(ctx.state, t0.shape))
+            add(25, ctx.segmentFirst)
+            add(26, mix(ctx.segmentFirst, t0.word))
+            add(27, ctx.numbersBefore)
+            add(28, mix(ctx.numbersBefore, t0.classes.rawValue & 0b1111))
+            add(29, mix(p1.word, t0.shape))
+            add(30, mix(t0.word, n1.shape))
+            add(31, ctx.segmentIndex)
+            add(32, mix(ctx.segmentFirst, ctx.state))
+            add(33, mix(ctx.segmentPosition, ctx.state))
+            add(34, mix(p1.word, n1.word))
+            add(35, mix(p2.word, p1.word))
+            add(36, mix(ctx.ahead, ctx.state))
+            add(37, mix(ctx.ahead, t0.word))
+            add(38, mix(ctx.segmentPosition, t0.word))
+            m.offsets.append(m.buckets.count)
+        }
+        return m
+    }
+
+    @inline(__always) static func addClasses(_ c: Classes, _ base: UInt64, _ m: inout Matrix, _ shift: UInt64) {
+        var bits = c.rawValue
+        while bits != 0 {
+            let b = UInt64(bits.trailingZeroBitCount)
+            m.buckets.append(Int32(truncatingIfNeeded: mix(base + b, 0x51) >> shift))
+            bits &= bits - 1
+        }
+    }
+
+    /// Where a token sits in the sentence's comma/parenthesis structure.
+    struct Context {
+        /// Parenthesis depth (0/1) × 4 + commas before (0–3).
+        var state: UInt64
+        /// Hash of the first word of the token's segment (text since the last comma, parenthesis or semicolon).
+        var segmentFirst: UInt64
+        /// Number tokens before this one (0–2).
+        var numbersBefore: UInt64
+        /// Index of the segment (0–3).
+        var segmentIndex: UInt64
+        /// Words since the segment began (0–3).
+        var segmentPosition: UInt64 = 0
+        /// What follows: a comma later (bit 0), an opening parenthesis later (bit 1), a number later (bit 2).
+        var ahead: UInt64 = 0
+    }
+
+    static func segmentContext(_ tokens: [Token]) -> [Context] {
+        var out: [Context] = []
+        out.reserveCapacity(tokens.count)
+        var depth = 0, commas = 0, numbers = 0, segments = 0, position = 0
+        var first: UInt64 = fnv("<seg>")
+        var needFirst = true
+        for t in tokens {
+            if t.kind == .punct {
+                switch t.text {
+                case "(", "[": depth += 1; segments += 1; needFirst = true
+                case ")", "]": depth = max(0, depth - 1); segments += 1; needFirst = true
+                case ",", ";", ":": commas += 1; segments += 1; needFirst = true
+                default: break
+                }
+            } else if needFirst {
+                first = t.kind == .number ? numberWord : fnv(t.lower)
+                needFirst = false
+            }
+            out.append(Context(state: UInt64(min(depth, 1) * 4 + min(commas, 3)), segmentFirst: first,
+                               numbersBefore: UInt64(min(numbers, 2)), segmentIndex: UInt64(min(segments, 3)),
+                               segmentPosition: UInt64(min(position, 3))))
+            if t.kind == .number { numbers += 1 }
+            if t.kind == .punct { if needFirst { position = 0 } } else { position += 1 }
+        }
+        var ahead: UInt64 = 0
+        for k in stride(from: tokens.count - 1, through: 0, by: -1) {
+            out[k].ahead = ahead
+            let t = tokens[k]
+            if t.kind == .number { ahead |= 4 } else if t.text == "," || t.text == ";" { ahead |= 1 } else if t.text == "(" { ahead |= 2 }
+        }
+        return out
+    }
+}

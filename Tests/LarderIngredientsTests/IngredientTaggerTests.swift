@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import LarderIngredients
+
+@Suite("Ingredient tagger")
+struct IngredientTaggerTests {
+    static let handLabelled: [IngredientEvaluation.Example] = [
+        .init(input: "10g/½oz fresh tarragon, leaves only", name: "fresh tarragon", quantity: "10 #1$2", unit: "g oz", comment: "leaf only"),
+        .init(input: "5 cloves garlic, crushed", name: "garlic", quantity: "5", unit: "clove", preparation: "crushed"),
+        .init(input: "a good pinch of dried oregano", name: "dried oregano", unit: "good pinch", comment: "a of"),
+        .init(input: "8 x 450g/1lb live lobsters", name: "live lobsters", quantity: "8x 450 1", unit: "g lb"),
+        .init(input: "2 to 3 garlic cloves, peeled", name: "garlic", quantity: "2-3", unit: "clove", preparation: "peeled"),
+        .init(input: "olive oil, for shallow frying", name: "olive oil", purpose: "for shallow frying"),
+        .init(input: "1 1/2 cups flour, sifted", name: "flour", quantity: "1#1$2", unit: "cup", preparation: "sifted"),
+    ]
+
+    @Test func alignsSentenceFieldsToTokens() throws {
+        let (tokens, labels) = try #require(LabelAlignment.align(Self.handLabelled[0]))
+        let pairs = zip(tokens, labels).map { "\($0.text)/\($1)" }
+        #expect(pairs == ["10/qty", "g/unit", "//punc", "1/2/qty", "oz/unit", "fresh/name", "tarragon/name", ",/punc",
+                          "leaves/comment", "only/comment"])
+        let lobsters = try #require(LabelAlignment.align(Self.handLabelled[3]))
+        #expect(lobsters.labels == [.qty, .punc, .qty, .unit, .punc, .qty, .unit, .name, .name])
+        for e in Self.handLabelled { #expect(LabelAlignment.align(e) != nil, "\(e.input)") }
+        // a field that does not occur in the sentence does not align
+        #expect(LabelAlignment.align(.init(input: "2 eggs", name: "milk", quantity: "2")) == nil)
+    }
+
+    /// Trains a small model twice with the same seed: identical weights, identical tags.
+    @Test func trainingAndDecodingAreDeterministic() throws {
+        let (examples, count) = IngredientTraining.trainingExamples(Self.handLabelled)
+        #expect(count.aligned == Self.handLabelled.count)
+        let a = SequenceTagger.train(examples, bits: 12, epochs: 4, seed: 7)
+        let b = SequenceTagger.train(examples, bits: 12, epochs: 4, seed: 7)
+        #expect(a.serialized() == b.serialized())
+        let reloaded = try SequenceTagger(data: a.serialized())
+        for e in examples {
+            let tags = a.tag(e.tokens)
+            #expect(tags == a.tag(e.tokens))
+            #expect(reloaded.tag(e.tokens) == tags)
+            #expect(tags == e.gold, "the training sentences are learnt: \(e.tokens.map(\.text))")
+        }
+    }
+
+    @Test func corruptWeightsAreRejected() {
+        #expect(throws: SequenceTagger.FormatError.self) { try SequenceTagger(data: Data([1, 2, 3])) }
+        var data = SequenceTagger(bits: 10).serialized()
+        data.removeLast(3)
+        #expect(throws: (any Error).self) { try SequenceTagger(data: data) }
+    }
+
+    @Test func shippedWeightsLoadOncePerProcess() {
+        for line in ["2 cups flour", "1 egg", "salt"] { _ = IngredientParser().parse(line) }
+        _ = IngredientParser().parse("3 tbsp sugar")
+        #expect(SequenceTagger.loadCount == 1)
+    }
+
+    @Test func shippedModelDecodesDeterministically() {
+        let parser = IngredientParser()
+        for e in Self.handLabelled {
+            #expect(parser.label(e.input).labels == IngredientParser().label(e.input).labels)
+            #expect(parser.parse(e.input) == parser.parse(e.input))
+        }
+    }
+
+    @Test func predictionsUseTheLabelsCSVForm() {
+        let p = IngredientEvaluation.predict(.init(input: "1 1/2 cups (350 ml) milk, warmed"))
+        #expect(p.quantity == "1.5 350")
+        #expect(p.unit == "cup ml")
+        #expect(p.name == "milk")
+        let csv = IngredientEvaluation.predictionsCSV([p])
+        #expect(csv.hasPrefix("input,name,quantity,unit,size,preparation,comment,purpose\n\"1 1/2 cups (350 ml) milk, warmed\",milk,1.5 350,cup ml,"))
+        let back = IngredientEvaluation.examples(fromCSV: csv)
+        #expect(back.first?.quantity == "1.5 350")
+    }
+
+    @Test func foldsAreDeterministicAndBalanced() {
+        let a = IngredientTraining.foldAssignment(count: 1003, folds: 5, seed: 2026)
+        #expect(a == IngredientTraining.foldAssignment(count: 1003, folds: 5, seed: 2026))
+        for f in 0..<5 { #expect((200...201).contains(a.filter { $0 == f }.count)) }
+    }
+
+    @Test func meanAndDeviation() {
+        let s = { (x: Double) in IngredientEvaluation.Scores(count: 10, quantity: x, unit: x, name: x, size: x, preparation: x,
+                                                               comment: x, purpose: x, core: x, sentence: x) }
+        let (m, sd) = IngredientEvaluation.meanAndDeviation([s(0.9), s(1.0)])
+        #expect(abs(m.core - 0.95) < 1e-12)
+        #expect(abs(sd.core - 0.0707107) < 1e-6)
+    }
+}
