@@ -84,7 +84,8 @@ public struct RecipeDraft: Sendable, Equatable {
             groups.append(IngredientGroup(name: group.name, ingredients: ingredients))
         }
         let matcher = IngredientMatcher(groups: groups)
-        let steps = steps.enumerated().map { i, text in
+        // A step's own numbering ("1. Bring…") goes, as for every other source: steps are numbered by position.
+        let steps = steps.map(SchemaFields.unnumbered).filter { !$0.isEmpty }.enumerated().map { i, text in
             RecipeStep(
                 number: i + 1, text: text, durations: Patterns.stepDurations(in: text),
                 temperatures: Patterns.temperatures(in: text), ingredients: matcher.match(text), provenance: at)
