@@ -163,7 +163,9 @@ extension SQLiteCheckpointStore {
                         documentID: row["document_id"], path: row["path"], recipe: row["recipe"], title: row["title"],
                         ingredients: [])
                 }
-                let alternatives = (try? JSONDecoder().decode([String].self, from: Data((row["alternatives"] as String).utf8))) ?? []
+                let text: String = row["alternatives"]
+                // Most lines have none; a JSONDecoder per row would dominate `larder cook` over a large index.
+                let alternatives = text == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
                 recipes[id]!.ingredients.append(CookPlanner.IngredientEntry(
                     text: row["text"], base: row["base"], parent: row["parent"], alternatives: alternatives,
                     quantity: row["quantity"], unit: row["unit"], optional: row["optional"]))
