@@ -79,6 +79,26 @@ public struct OCRPreprocessing: Sendable, Equatable {
     public var rereadScales: [Double] = [2, 3]
     /// At most this many lines are re-read per image. Default 4.
     public var rereadMaxLines: Int = 4
+    /// When to read an image a second time as a phone photo (paper cropped out of the frame, light evened
+    /// out by background normalisation, scaled to ``photoLineHeight``, binarised at ``photoThreshold``);
+    /// the reading whose parse explains the receipt better (a total, a date, items adding up to the total,
+    /// confident text) is kept.
+    public enum PhotoPass: String, Sendable, Equatable, CaseIterable {
+        /// Never.
+        case never
+        /// When the parser cannot find a total, a date and items that add up to the total in the first
+        /// reading (default): clean scans are read once.
+        case whenUnsure
+        /// Always (both readings are scored).
+        case always
+    }
+    /// See ``PhotoPass``. Default ``PhotoPass/whenUnsure``; off for rendered PDF pages.
+    public var photoPass: PhotoPass = .whenUnsure
+    /// Target height in pixels of a text line's box for the photo reading. Default 40.
+    public var photoLineHeight: Double = 40
+    /// Global threshold (background at 200 after normalisation) for the photo reading; nil leaves the
+    /// normalised grayscale image to tesseract. Default 150.
+    public var photoThreshold: Int? = 150
 
     /// Creates a preprocessing configuration.
     public init(
@@ -294,13 +314,15 @@ public final class OCREngine {
         }
         return try recognize(
             pix, path: name, originalWidth: image.width, originalHeight: image.height, limits: limits,
-            pageSegmentation: pageSegmentation ?? self.pageSegmentation, started: t0, steps: ["rendered(\(resolution)dpi)"])
+            pageSegmentation: pageSegmentation ?? self.pageSegmentation, started: t0, steps: ["rendered(\(resolution)dpi)"],
+            allowPhotoPass: false)
     }
 
     /// Preprocesses and recognises `gray` (8-bit; this call destroys it).
     private func recognize(
         _ gray: UnsafeMutablePointer<PIX>?, path: String, originalWidth: Int, originalHeight: Int, limits: OCRLimits,
-        pageSegmentation: PageSegmentation, started t0: ContinuousClock.Instant, steps initialSteps: [String]
+        pageSegmentation: PageSegmentation, started t0: ContinuousClock.Instant, steps initialSteps: [String],
+        allowPhotoPass: Bool = true
     ) throws -> OCRResult {
         var steps = initialSteps
         var pix: UnsafeMutablePointer<PIX>? = gray
@@ -384,8 +406,27 @@ public final class OCREngine {
                 steps.append("retry:\(fallback.rawValue)")
             }
         }
+        var rereadPix: UnsafeMutablePointer<PIX>? = pixClone(pix)
+        defer { pixDestroy(&rereadPix) }
+        if allowPhotoPass, preprocessing.photoPass != .never,
+           preprocessing.photoPass == .always || !Self.explainsReceipt(lines),
+           var photo = try readAsPhoto(pix, firstLines: lines, path: path, limits: limits, started: t1,
+                                       pageSegmentation: pageSegmentation) {
+            let firstScore = Self.readingScore(lines)
+            photo.steps.append(String(format: "score %.1f vs %.1f", photo.score, firstScore))
+            if photo.score > firstScore {
+                lines = photo.lines
+                mean = photo.meanConfidence
+                steps.append("photo[" + photo.steps.joined(separator: ",") + "]")
+                pixDestroy(&rereadPix)
+                rereadPix = photo.image
+            } else {
+                steps.append("photo-rejected[" + photo.steps.joined(separator: ",") + "]")
+                pixDestroy(&photo.image)
+            }
+        }
         if preprocessing.rereadMisreadDates {
-            let (reread, changed) = rereadMisreadDates(lines, in: pix)
+            let (reread, changed) = rereadMisreadDates(lines, in: rereadPix)
             if changed > 0 {
                 lines = reread
                 steps.append("reread-date(\(changed))")
@@ -507,7 +548,7 @@ public final class OCREngine {
     }
 
     /// One tesseract pass over `pix`, with the deadline counted from `started`.
-    private func run(_ pix: UnsafeMutablePointer<PIX>?, path: String, limits: OCRLimits,
+    func run(_ pix: UnsafeMutablePointer<PIX>?, path: String, limits: OCRLimits,
                      started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> ([OCRLine], Double) {
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(rawValue: UInt32(pageSegmentation.rawValue)))
         TessBaseAPISetImage2(handle, pix)
