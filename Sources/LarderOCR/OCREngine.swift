@@ -89,8 +89,8 @@ public struct OCRPreprocessing: Sendable, Equatable {
     public enum PhotoPass: String, Sendable, Equatable, CaseIterable {
         /// Never.
         case never
-        /// When the parser cannot find a total, a date and items that add up to the total in the first
-        /// reading (default): clean scans are read once.
+        /// When the parser cannot find a total and a date in the first reading, or the paper is visibly
+        /// smaller than the frame (default): scans that read well are read once.
         case whenUnsure
         /// Always (both readings are scored).
         case always
@@ -196,18 +196,21 @@ public final class OCREngine {
     /// Starts tesseract with the English model from the compiled-in tessdata path (or `TESSDATA_PREFIX`,
     /// which must name the tessdata folder itself).
     /// - Throws: ``ReceiptError`` `.engineUnavailable` when the model cannot be loaded.
-    public init(pageSegmentation: PageSegmentation = .singleBlock, preprocessing: OCRPreprocessing = .default) throws {
+    /// - Parameter languages: tesseract models, `+`-joined: `eng` (default) or `eng+deu` (needs
+    ///   tesseract-ocr-deu) for German receipts.
+    public init(pageSegmentation: PageSegmentation = .singleBlock, preprocessing: OCRPreprocessing = .default,
+                languages: String = "eng") throws {
         // Leptonica reports decode problems on stderr; they reach callers as ReceiptError instead.
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
         guard let api = TessBaseAPICreate() else {
             throw ReceiptError(.engineUnavailable, path: nil, message: "TessBaseAPICreate returned nil",
                                hint: "Check that libtesseract is installed correctly.")
         }
-        if TessBaseAPIInit3(api, nil, "eng") != 0 {
+        if TessBaseAPIInit3(api, nil, languages) != 0 {
             TessBaseAPIDelete(api)
             throw ReceiptError(.engineUnavailable, path: ProcessInfo.processInfo.environment["TESSDATA_PREFIX"],
-                               message: "tesseract could not load the 'eng' model",
-                               hint: "Install tesseract-ocr-eng (and tesseract-ocr-osd); if TESSDATA_PREFIX is set it must name the tessdata folder itself.")
+                               message: "tesseract could not load the '\(languages)' model(s)",
+                               hint: "Install tesseract-ocr-eng (and tesseract-ocr-osd, tesseract-ocr-deu for deu); if TESSDATA_PREFIX is set it must name the tessdata folder itself.")
         }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         self.handle = api
@@ -418,9 +421,18 @@ public final class OCREngine {
         }
         var rereadPix: UnsafeMutablePointer<PIX>? = pixClone(pix)
         defer { pixDestroy(&rereadPix) }
+        // The paper, when it is visibly smaller than the frame (a photo, not a scan).
+        let paperStart = ContinuousClock.now
+        let paper: Paper? = allowPhotoPass && preprocessing.photoPass != .never ? Self.findPaper(pix) : nil
+        if allowPhotoPass, preprocessing.photoPass != .never {
+            let ms = Int(((ContinuousClock.now - paperStart).seconds * 1000).rounded())
+            steps.append(paper == nil ? "no-paper(\(ms)ms)" : "paper(\(ms)ms)")
+        }
+        var paperMask = paper?.mask
+        defer { pixDestroy(&paperMask) }
         if allowPhotoPass, preprocessing.photoPass != .never,
-           preprocessing.photoPass == .always || !Self.explainsReceipt(lines),
-           var photo = try readAsPhoto(pix, firstLines: lines, path: path, limits: limits, started: t1,
+           preprocessing.photoPass == .always || paper != nil || !Self.hasTotalAndDate(lines),
+           var photo = try readAsPhoto(pix, paper: paper, firstLines: lines, path: path, limits: limits, started: t1,
                                        pageSegmentation: pageSegmentation) {
             let firstScore = Self.readingScore(lines)
             photo.steps.append(String(format: "score %.1f vs %.1f", photo.score, firstScore))

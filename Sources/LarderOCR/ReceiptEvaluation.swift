@@ -180,6 +180,8 @@ public enum ReceiptEvaluation {
         /// A folder for OCR lines per image (`<id>.json`): read when present, written otherwise. Lets parser
         /// changes be measured without running OCR again; leave nil to always run OCR.
         public var ocrCache: String?
+        /// Tesseract models (`eng`, `eng+deu`).
+        public var languages: String = "eng"
         /// Score with the strict rule (exact names) instead of the fair one; see ``ReceiptEvaluation``.
         public var strict: Bool = false
 
@@ -236,7 +238,8 @@ public enum ReceiptEvaluation {
         }
         if let limit = options.limit { cases = Array(cases.prefix(limit)) }
 
-        let engine = try OCREngine(pageSegmentation: options.pageSegmentation, preprocessing: options.preprocessing)
+        let engine = try OCREngine(pageSegmentation: options.pageSegmentation, preprocessing: options.preprocessing,
+                                   languages: options.languages)
         let parser = ReceiptParser(configuration: options.parser)
         var details: [ReceiptEvaluationDetail] = []
         for c in cases {

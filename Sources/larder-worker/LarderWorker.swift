@@ -97,6 +97,9 @@ struct EvalReceipts: ParsableCommand {
     @Flag(help: "Score names with the strict rule (exact after case and spaces) instead of the fair one.")
     var strict = false
 
+    @Option(help: "Tesseract models, e.g. eng+deu.")
+    var languages: String?
+
     @Option(help: "Photo reading: never, whenUnsure (default) or always.")
     var photoPass: String?
 
@@ -115,6 +118,7 @@ struct EvalReceipts: ParsableCommand {
                 options.includeDetails = details
                 options.ocrCache = ocrCache
                 options.strict = strict
+                if let languages { options.languages = languages }
                 if let photoPass {
                     guard let pass = OCRPreprocessing.PhotoPass(rawValue: photoPass) else {
                         throw ValidationError("--photo-pass takes never, whenUnsure or always")

@@ -128,6 +128,9 @@ struct EvalReceipts: ParsableCommand {
     @Option(help: "When to read an image again as a phone photo: never, whenUnsure (default) or always.")
     var photoPass: String?
 
+    @Option(help: "Tesseract models, e.g. eng+deu (needs tesseract-ocr-deu).")
+    var languages: String?
+
     @Option(help: "Keep each image's OCR lines in this folder and reuse them, to measure parser changes quickly.")
     var ocrCache: String?
 
@@ -142,6 +145,7 @@ struct EvalReceipts: ParsableCommand {
             if details { arguments.append("--details") }
             if strict { arguments.append("--strict") }
             if let photoPass { arguments += ["--photo-pass", photoPass] }
+            if let languages { arguments += ["--languages", languages] }
             // The worker links tesseract, whose OpenMP threads must be limited before it starts.
             setenv("OMP_THREAD_LIMIT", "1", 1)
             let worker = try WorkerProcess.workerExecutable()
