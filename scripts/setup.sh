@@ -8,6 +8,7 @@ PACKAGES=(
   libpoppler-glib-dev poppler-utils          # PDF text extraction (+ pdftotext for the benchmark)
   libtesseract-dev libleptonica-dev          # receipt OCR
   tesseract-ocr-eng tesseract-ocr-osd        # OCR language data and orientation detection
+  tesseract-ocr-deu                          # German model for `larder eval receipts --languages eng+deu`
   libcurl4-openssl-dev                       # HTTP to LLM providers
   libsqlite3-dev sqlite3                     # checkpoint store (GRDB links the system SQLite)
   python3-cairo                              # writes the PDF fixtures in samples/ and tests

@@ -82,7 +82,7 @@ struct PhotoFloorTests {
     enum Floor {
         static let deTotal = 0.80
         static let deDate = 0.78
-        static let deItemCount = 0.34
+        static let deItemCount = 0.20
         static let photoItemF1 = 0.66
         static let photoTotal = 0.50
         static let photoDate = 0.58
