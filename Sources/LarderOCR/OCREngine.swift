@@ -432,8 +432,9 @@ public final class OCREngine {
         defer { pixDestroy(&paperMask) }
         if allowPhotoPass, preprocessing.photoPass != .never,
            preprocessing.photoPass == .always || paper != nil || !Self.hasTotalAndDate(lines),
-           var photo = try readAsPhoto(pix, paper: paper, firstLines: lines, path: path, limits: limits, started: t1,
-                                       pageSegmentation: pageSegmentation) {
+           // A photo reading that runs out of time (or fails) leaves the first reading in place.
+           var photo = (try? readAsPhoto(pix, paper: paper, firstLines: lines, path: path, limits: limits, started: t1,
+                                         pageSegmentation: pageSegmentation)) ?? nil {
             let firstScore = Self.readingScore(lines)
             photo.steps.append(String(format: "score %.1f vs %.1f", photo.score, firstScore))
             if photo.score >= firstScore + preprocessing.photoMinimumGain {
