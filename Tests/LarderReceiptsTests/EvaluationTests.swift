@@ -50,7 +50,7 @@ struct EvaluationTests {
 
     /// SROIE grocery subset (55 receipts). Floors sit just below the figures measured with the default
     /// pipeline (see ``StoreFloor``). About 30–40 s on one core.
-    @Test(.enabled(if: TestData.sroieFolder != nil, "receipts-sroie not found"), .timeLimit(.minutes(4)))
+    @Test(.enabled(if: TestData.sroieFolder != nil, "receipts-sroie not found"), .timeLimit(.minutes(6)))
     func sroieFloors() throws {
         let folder = try #require(TestData.sroieFolder)
         var options = ReceiptEvaluation.Options()
