@@ -448,7 +448,7 @@ public final class OCREngine {
                 pixDestroy(&photo.image)
             }
         }
-        if preprocessing.rereadMaxPriceLines > 0 {
+        if allowPhotoPass, preprocessing.rereadMaxPriceLines > 0 {  // receipts, not rendered PDF pages
             let (reread, changed) = rereadMissingPrices(lines, in: rereadPix)
             if changed > 0 {
                 lines = reread
