@@ -8,6 +8,7 @@ PACKAGES=(
   libpoppler-glib-dev poppler-utils          # PDF text extraction (+ pdftotext for the benchmark)
   libtesseract-dev libleptonica-dev          # receipt OCR
   tesseract-ocr-eng tesseract-ocr-osd        # OCR language data and orientation detection
+  tesseract-ocr-deu                          # German model for `larder eval receipts --languages eng+deu`
   libcurl4-openssl-dev                       # HTTP to LLM providers
   libxml2-dev                                # saved web pages (HTML parser)
   libzip-dev zlib1g-dev                      # recipe-app exports: ZIP archives and gzip members

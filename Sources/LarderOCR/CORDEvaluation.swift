@@ -6,7 +6,7 @@ import LarderReceipts
 /// right), parsed, and compared with `gt_parse` — items (`menu[].nm`/`price`) and the total. CORD receipts are
 /// Indonesian: prices are whole rupiah with `,` or `.` as thousands separators.
 public enum CORDEvaluation {
-    public static func run(folder: String, includeDetails: Bool = false) throws -> ReceiptEvaluationReport {
+    public static func run(folder: String, includeDetails: Bool = false, strict: Bool = false) throws -> ReceiptEvaluationReport {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
         guard !files.isEmpty else {
             throw ReceiptError(
@@ -24,9 +24,11 @@ public enum CORDEvaluation {
             let receipt = parser.parse(lines: lines)
             details.append(
                 ReceiptEvaluation.score(
-                    id: file, receipt: receipt, label: label, seconds: Date().timeIntervalSince(started)))
+                    id: file, receipt: receipt, label: label, seconds: Date().timeIntervalSince(started), strict: strict))
         }
-        return ReceiptEvaluation.summarize(details, includeDetails: includeDetails)
+        var report = ReceiptEvaluation.summarize(details, includeDetails: includeDetails)
+        report.scoring = strict ? "strict" : "fair"
+        return report
     }
 
     /// Lines rebuilt from word boxes.

@@ -79,6 +79,34 @@ public struct OCRPreprocessing: Sendable, Equatable {
     public var rereadScales: [Double] = [2, 3]
     /// At most this many lines are re-read per image. Default 4.
     public var rereadMaxLines: Int = 4
+    /// Item lines whose price is missing or garbled are read again, cropped to the price column and scaled
+    /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 12.
+    public var rereadMaxPriceLines: Int = 12
+    /// When to read an image a second time as a phone photo (paper cropped out of the frame, light evened
+    /// out by background normalisation, scaled to ``photoLineHeight``, binarised at ``photoThreshold``);
+    /// the reading whose parse explains the receipt better (a total, a date, items adding up to the total,
+    /// confident text) is kept.
+    public enum PhotoPass: String, Sendable, Equatable, CaseIterable {
+        /// Never.
+        case never
+        /// When the parser cannot find a total and a date in the first reading, or the paper is visibly
+        /// smaller than the frame (default): scans that read well are read once.
+        case whenUnsure
+        /// Always (both readings are scored).
+        case always
+    }
+    /// See ``PhotoPass``. Default ``PhotoPass/whenUnsure``; off for rendered PDF pages.
+    public var photoPass: PhotoPass = .whenUnsure
+    /// Target height in pixels of a text line's box for the photo reading. Default 40.
+    public var photoLineHeight: Double = 40
+    /// Global threshold (background at 200 after normalisation) for the photo reading; nil leaves the
+    /// normalised grayscale image to tesseract. Default 170 (measured against 150, none, Sauvola and
+    /// Otsu-on-background-norm on a receipts-photos subset; see the README).
+    public var photoThreshold: Int? = 170
+    /// The photo reading replaces the first only when its parse scores at least this much higher
+    /// (`OCREngine.readingScore`: a total 3, a date 2, items adding up 4, each item 0.5). Default 1: on
+    /// SROIE scans, photo readings that won by less lost as many totals and dates as they gained.
+    public var photoMinimumGain: Double = 1
 
     /// Creates a preprocessing configuration.
     public init(
@@ -109,6 +137,8 @@ public struct OCRPreprocessing: Sendable, Equatable {
     public static let minimal: OCRPreprocessing = {
         var minimal = OCRPreprocessing(upscaleBelowWidth: nil, deskew: false, detectOrientation: .never)
         minimal.rereadMisreadDates = false
+        minimal.rereadMaxPriceLines = 0
+        minimal.photoPass = .never
         return minimal
     }()
 }
@@ -166,18 +196,21 @@ public final class OCREngine {
     /// Starts tesseract with the English model from the compiled-in tessdata path (or `TESSDATA_PREFIX`,
     /// which must name the tessdata folder itself).
     /// - Throws: ``ReceiptError`` `.engineUnavailable` when the model cannot be loaded.
-    public init(pageSegmentation: PageSegmentation = .singleBlock, preprocessing: OCRPreprocessing = .default) throws {
+    /// - Parameter languages: tesseract models, `+`-joined: `eng` (default) or `eng+deu` (needs
+    ///   tesseract-ocr-deu) for German receipts.
+    public init(pageSegmentation: PageSegmentation = .singleBlock, preprocessing: OCRPreprocessing = .default,
+                languages: String = "eng") throws {
         // Leptonica reports decode problems on stderr; they reach callers as ReceiptError instead.
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
         guard let api = TessBaseAPICreate() else {
             throw ReceiptError(.engineUnavailable, path: nil, message: "TessBaseAPICreate returned nil",
                                hint: "Check that libtesseract is installed correctly.")
         }
-        if TessBaseAPIInit3(api, nil, "eng") != 0 {
+        if TessBaseAPIInit3(api, nil, languages) != 0 {
             TessBaseAPIDelete(api)
             throw ReceiptError(.engineUnavailable, path: ProcessInfo.processInfo.environment["TESSDATA_PREFIX"],
-                               message: "tesseract could not load the 'eng' model",
-                               hint: "Install tesseract-ocr-eng (and tesseract-ocr-osd); if TESSDATA_PREFIX is set it must name the tessdata folder itself.")
+                               message: "tesseract could not load the '\(languages)' model(s)",
+                               hint: "Install tesseract-ocr-eng (and tesseract-ocr-osd, tesseract-ocr-deu for deu); if TESSDATA_PREFIX is set it must name the tessdata folder itself.")
         }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         self.handle = api
@@ -294,13 +327,15 @@ public final class OCREngine {
         }
         return try recognize(
             pix, path: name, originalWidth: image.width, originalHeight: image.height, limits: limits,
-            pageSegmentation: pageSegmentation ?? self.pageSegmentation, started: t0, steps: ["rendered(\(resolution)dpi)"])
+            pageSegmentation: pageSegmentation ?? self.pageSegmentation, started: t0, steps: ["rendered(\(resolution)dpi)"],
+            allowPhotoPass: false)
     }
 
     /// Preprocesses and recognises `gray` (8-bit; this call destroys it).
     private func recognize(
         _ gray: UnsafeMutablePointer<PIX>?, path: String, originalWidth: Int, originalHeight: Int, limits: OCRLimits,
-        pageSegmentation: PageSegmentation, started t0: ContinuousClock.Instant, steps initialSteps: [String]
+        pageSegmentation: PageSegmentation, started t0: ContinuousClock.Instant, steps initialSteps: [String],
+        allowPhotoPass: Bool = true
     ) throws -> OCRResult {
         var steps = initialSteps
         var pix: UnsafeMutablePointer<PIX>? = gray
@@ -384,8 +419,44 @@ public final class OCREngine {
                 steps.append("retry:\(fallback.rawValue)")
             }
         }
+        var rereadPix: UnsafeMutablePointer<PIX>? = pixClone(pix)
+        defer { pixDestroy(&rereadPix) }
+        // The paper, when it is visibly smaller than the frame (a photo, not a scan).
+        let paperStart = ContinuousClock.now
+        let paper: Paper? = allowPhotoPass && preprocessing.photoPass != .never ? Self.findPaper(pix) : nil
+        if allowPhotoPass, preprocessing.photoPass != .never {
+            let ms = Int(((ContinuousClock.now - paperStart).seconds * 1000).rounded())
+            steps.append(paper == nil ? "no-paper(\(ms)ms)" : "paper(\(ms)ms)")
+        }
+        var paperMask = paper?.mask
+        defer { pixDestroy(&paperMask) }
+        if allowPhotoPass, preprocessing.photoPass != .never,
+           preprocessing.photoPass == .always || paper != nil || !Self.hasTotalAndDate(lines),
+           // A photo reading that runs out of time (or fails) leaves the first reading in place.
+           var photo = (try? readAsPhoto(pix, paper: paper, firstLines: lines, path: path, limits: limits, started: t1,
+                                         pageSegmentation: pageSegmentation)) ?? nil {
+            let firstScore = Self.readingScore(lines)
+            photo.steps.append(String(format: "score %.1f vs %.1f", photo.score, firstScore))
+            if photo.score >= firstScore + preprocessing.photoMinimumGain {
+                lines = photo.lines
+                mean = photo.meanConfidence
+                steps.append("photo[" + photo.steps.joined(separator: ",") + "]")
+                pixDestroy(&rereadPix)
+                rereadPix = photo.image
+            } else {
+                steps.append("photo-rejected[" + photo.steps.joined(separator: ",") + "]")
+                pixDestroy(&photo.image)
+            }
+        }
+        if allowPhotoPass, preprocessing.rereadMaxPriceLines > 0 {  // receipts, not rendered PDF pages
+            let (reread, changed) = rereadMissingPrices(lines, in: rereadPix)
+            if changed > 0 {
+                lines = reread
+                steps.append("reread-price(\(changed))")
+            }
+        }
         if preprocessing.rereadMisreadDates {
-            let (reread, changed) = rereadMisreadDates(lines, in: pix)
+            let (reread, changed) = rereadMisreadDates(lines, in: rereadPix)
             if changed > 0 {
                 lines = reread
                 steps.append("reread-date(\(changed))")
@@ -461,7 +532,7 @@ public final class OCREngine {
     }
 
     /// Recognises one rectangle of `pix` as a single text line, scaled up; nil when nothing was read.
-    private func readLine(_ pix: UnsafeMutablePointer<PIX>?, x: Int, y: Int, width: Int, height: Int, scale: Double) -> (String, Double)? {
+    func readLine(_ pix: UnsafeMutablePointer<PIX>?, x: Int, y: Int, width: Int, height: Int, scale: Double) -> (String, Double)? {
         guard let box = boxCreate(Int32(x), Int32(y), Int32(width), Int32(height)) else { return nil }
         var boxRef: UnsafeMutablePointer<BOX>? = box
         defer { boxDestroy(&boxRef) }
@@ -507,7 +578,7 @@ public final class OCREngine {
     }
 
     /// One tesseract pass over `pix`, with the deadline counted from `started`.
-    private func run(_ pix: UnsafeMutablePointer<PIX>?, path: String, limits: OCRLimits,
+    func run(_ pix: UnsafeMutablePointer<PIX>?, path: String, limits: OCRLimits,
                      started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> ([OCRLine], Double) {
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(rawValue: UInt32(pageSegmentation.rawValue)))
         TessBaseAPISetImage2(handle, pix)

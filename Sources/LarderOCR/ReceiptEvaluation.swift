@@ -24,13 +24,27 @@ public struct ReceiptLabel: Codable, Sendable, Equatable {
     public var total: Double?
     /// The items, discounts included with negative prices.
     public var items: [Item]?
+    /// The number of purchased lines printed on the receipt, when the label gives only that
+    /// (`receipts-de`: `item_count`).
+    public var itemCount: Int?
+    /// Whether ``items`` lists every item line (`index.csv` column `complete_items`); item precision is
+    /// counted only where this is true. Not part of the JSON label.
+    public var completeItems: Bool = true
+
+    enum CodingKeys: String, CodingKey {
+        case store, date, total, items
+        case itemCount = "item_count"
+    }
 
     /// Creates a label.
-    public init(store: String? = nil, date: String? = nil, total: Double? = nil, items: [Item]? = nil) {
+    public init(store: String? = nil, date: String? = nil, total: Double? = nil, items: [Item]? = nil,
+                itemCount: Int? = nil, completeItems: Bool = true) {
         self.store = store
         self.date = date
         self.total = total
         self.items = items
+        self.itemCount = itemCount
+        self.completeItems = completeItems
     }
 }
 
@@ -56,6 +70,10 @@ public struct ReceiptEvaluationDetail: Codable, Sendable, Equatable {
     public var itemsPredicted: Int
     /// Items in the label.
     public var itemsLabelled: Int
+    /// The label lists every item, so this receipt counts towards item precision (recall counts all).
+    public var itemsComplete: Bool = true
+    /// The number of items read equals the label's `item_count`; nil when the label has none.
+    public var itemCountOK: Bool?
     /// The parsed receipt asked for review (or OCR failed).
     public var needsReview: Bool
     /// Wall-clock seconds for OCR + parsing.
@@ -83,6 +101,12 @@ public struct ReceiptEvaluationReport: Codable, Sendable, Equatable {
     public var itemRecall: Double?
     /// Harmonic mean of the two.
     public var itemF1: Double?
+    /// Fraction of receipts whose `item_count` label equals the number of items read.
+    public var itemCount: Double?
+    /// Receipts whose label has an `item_count`.
+    public var itemCountLabelled: Int = 0
+    /// `fair` (the default: letters-and-digits names matched by containment or similarity) or `strict`.
+    public var scoring: String = "fair"
     /// Receipts whose label has a store.
     public var storeLabelled: Int
     /// Receipts whose label has a date.
@@ -103,6 +127,7 @@ public struct ReceiptEvaluationReport: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case count, store, date, total
         case itemPrecision = "item_precision", itemRecall = "item_recall", itemF1 = "item_f1"
+        case itemCount = "item_count", itemCountLabelled = "item_count_labelled", scoring
         case storeLabelled = "store_labelled", dateLabelled = "date_labelled", totalLabelled = "total_labelled"
         case itemsLabelled = "items_labelled", needsReview = "needs_review", failures
         case secondsPerImage = "seconds_per_image", receipts
@@ -119,15 +144,22 @@ public struct ReceiptEvaluationReport: Codable, Sendable, Equatable {
 ///   parser configuration the default currency becomes MYR and numeric dates are read day-first (also when
 ///   OCR noise puts a `$` on the receipt).
 ///
-/// Matching rules:
-/// - **store**: both names are upper-cased, every run of non-alphanumerics becomes one space; they match
-///   when equal, when one contains the other as whole words (the shorter at least 4 characters — so
-///   `99 SPEED MART S/B` matches `99 SPEED MART S/B (519537-X)`), or when the edit-distance similarity
-///   (1 − distance / longer length) of the two names, or of the expected name and the same-length start of
-///   the predicted one, is at least 0.85 (tolerates one or two OCR character errors per name).
-/// - **date**: same calendar day. **total**: equal to the cent.
+/// Matching rules (default, **fair** — for real labels, whose names lost their spaces and carry the
+/// annotators' typos; `receipts-photos`):
+/// - **names** (items and stores) are compared after keeping only letters and digits, lower-cased.
 /// - **items**: one-to-one; a predicted item (discounts count, with negative prices) matches a label item
-///   when prices are equal to the cent and names are equal after upper-casing and collapsing spaces.
+///   when the prices are equal to the cent and one name contains the other or their similarity ratio
+///   (2 × longest common subsequence / sum of lengths, as difflib's) is at least 0.6. Precision counts only
+///   receipts whose labels list every item (``ReceiptLabel/completeItems``); recall counts all.
+/// - **store**: one name contains the other (the shorter at least 3 characters) or similarity ≥ 0.8.
+/// - **item count** (`item_count` labels): the number of items read equals it.
+/// - **date**: same calendar day. **total**: equal to the cent.
+///
+/// **Strict** (``Options/strict``, `--strict`; the rule before the fair one): item names equal after
+/// upper-casing and collapsing spaces; stores equal after upper-casing and collapsing non-alphanumerics,
+/// or one containing the other as whole words (the shorter at least 4 characters), or an edit-distance
+/// similarity (1 − distance / longer length) ≥ 0.85 of the names or of the expected name and the
+/// same-length start of the prediction.
 public enum ReceiptEvaluation {
     /// What to run.
     public struct Options: Sendable {
@@ -148,6 +180,10 @@ public enum ReceiptEvaluation {
         /// A folder for OCR lines per image (`<id>.json`): read when present, written otherwise. Lets parser
         /// changes be measured without running OCR again; leave nil to always run OCR.
         public var ocrCache: String?
+        /// Tesseract models (`eng`, `eng+deu`).
+        public var languages: String = "eng"
+        /// Score with the strict rule (exact names) instead of the fair one; see ``ReceiptEvaluation``.
+        public var strict: Bool = false
 
         /// Creates options with the library defaults.
         public init(labelsFolder: String? = nil, limit: Int? = nil, parser: ReceiptParserConfiguration = .default,
@@ -190,16 +226,20 @@ public enum ReceiptEvaluation {
             }
         } else {
             let labels = options.labelsFolder ?? folder
+            let incomplete = incompleteItemLabels(in: labels)
             for name in try list(folder) where imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
                 let id = (name as NSString).deletingPathExtension
                 let labelPath = (labels as NSString).appendingPathComponent(id + ".json")
                 guard fm.fileExists(atPath: labelPath) else { continue }
-                cases.append((id, (folder as NSString).appendingPathComponent(name), try projectLabel(at: labelPath)))
+                var label = try projectLabel(at: labelPath)
+                label.completeItems = !incomplete.contains(id)
+                cases.append((id, (folder as NSString).appendingPathComponent(name), label))
             }
         }
         if let limit = options.limit { cases = Array(cases.prefix(limit)) }
 
-        let engine = try OCREngine(pageSegmentation: options.pageSegmentation, preprocessing: options.preprocessing)
+        let engine = try OCREngine(pageSegmentation: options.pageSegmentation, preprocessing: options.preprocessing,
+                                   languages: options.languages)
         let parser = ReceiptParser(configuration: options.parser)
         var details: [ReceiptEvaluationDetail] = []
         for c in cases {
@@ -212,9 +252,11 @@ public enum ReceiptEvaluation {
                 errorText = "\(error)"
             }
             details.append(score(id: c.id, receipt: receipt, label: c.label, seconds: (ContinuousClock.now - start).seconds,
-                                 error: errorText))
+                                 error: errorText, strict: options.strict))
         }
-        return summarize(details, includeDetails: options.includeDetails)
+        var report = summarize(details, includeDetails: options.includeDetails)
+        report.scoring = options.strict ? "strict" : "fair"
+        return report
     }
 
     private static func ocrLines(_ id: String, _ image: String, engine: OCREngine, options: Options) throws -> [OCRLine] {
@@ -223,23 +265,32 @@ public enum ReceiptEvaluation {
         if let data = FileManager.default.contents(atPath: path), let lines = try? JSONDecoder().decode([OCRLine].self, from: data) {
             return lines
         }
-        let lines = try engine.recognize(imageAt: image, limits: options.limits).lines
+        let result = try engine.recognize(imageAt: image, limits: options.limits)
+        let lines = result.lines
+        if ProcessInfo.processInfo.environment["LARDER_OCR_TRACE"] != nil {
+            // Debug aid: the preprocessing steps each image went through.
+            FileHandle.standardError.write(Data("\(id): \(result.steps.joined(separator: " "))\n".utf8))
+        }
         try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         try? JSONEncoder().encode(lines).write(to: URL(fileURLWithPath: path))
         return lines
     }
 
-    /// Scores one parsed receipt (nil after an OCR failure) against its label.
+    /// Scores one parsed receipt (nil after an OCR failure) against its label, with the fair rule unless
+    /// `strict` (see ``ReceiptEvaluation``).
     public static func score(id: String, receipt: Receipt?, label: ReceiptLabel, seconds: Double = 0,
-                             error: String? = nil) -> ReceiptEvaluationDetail {
+                             error: String? = nil, strict: Bool = false) -> ReceiptEvaluationDetail {
         let predictedTotal = receipt?.total.flatMap { Double("\($0)") }
         var detail = ReceiptEvaluationDetail(
             id: id, predictedStore: receipt?.store, predictedDate: receipt?.date?.iso, predictedTotal: predictedTotal,
             itemsMatched: 0, itemsPredicted: 0, itemsLabelled: 0, needsReview: receipt?.needsReview ?? true,
             seconds: seconds, error: error)
-        if let store = label.store { detail.storeOK = receipt?.store.map { storesMatch($0, store) } ?? false }
+        if let store = label.store {
+            detail.storeOK = receipt?.store.map { strict ? storesMatch($0, store) : storesMatchFairly($0, store) } ?? false
+        }
         if let date = label.date { detail.dateOK = receipt?.date?.iso == date }
         if let total = label.total { detail.totalOK = predictedTotal.map { abs($0 - total) < 0.005 } ?? false }
+        if let count = label.itemCount { detail.itemCountOK = receipt?.items.count == count }
         if let labelItems = label.items {
             var predicted: [(String, Double)] = []
             if let receipt {
@@ -249,9 +300,18 @@ public enum ReceiptEvaluation {
             var used = [Bool](repeating: false, count: predicted.count)
             var matched = 0
             for item in labelItems {
-                let name = normalizeItemName(item.name)
-                if let k = predicted.indices.first(where: { !used[$0] && abs(predicted[$0].1 - item.price) < 0.005
-                        && normalizeItemName(predicted[$0].0) == name }) {
+                let candidates = predicted.indices.filter { !used[$0] && abs(predicted[$0].1 - item.price) < 0.005 }
+                let k: Int?
+                if strict {
+                    let name = normalizeItemName(item.name)
+                    k = candidates.first { normalizeItemName(predicted[$0].0) == name }
+                } else {
+                    // The most similar of the fair matches, so that one good match does not take another's.
+                    let name = fairKey(item.name)
+                    k = candidates.filter { itemNamesMatchFairly(fairKey(predicted[$0].0), name) }
+                        .max { similarity(fairKey(predicted[$0].0), name) < similarity(fairKey(predicted[$1].0), name) }
+                }
+                if let k {
                     used[k] = true
                     matched += 1
                 }
@@ -259,8 +319,46 @@ public enum ReceiptEvaluation {
             detail.itemsMatched = matched
             detail.itemsPredicted = predicted.count
             detail.itemsLabelled = labelItems.count
+            detail.itemsComplete = label.completeItems
         }
         return detail
+    }
+
+    /// Letters and digits only, lower case: the fair rule's form of a name.
+    static func fairKey(_ s: String) -> String {
+        String(s.lowercased().filter { $0.isLetter || $0.isNumber })
+    }
+
+    /// The similarity ratio of two strings: 2 × (longest common subsequence) / (sum of lengths), 1 for two
+    /// empty strings (the measure difflib's `ratio` approximates).
+    public static func similarity(_ a: String, _ b: String) -> Double {
+        let x = Array(a), y = Array(b)
+        guard !x.isEmpty || !y.isEmpty else { return 1 }
+        guard !x.isEmpty, !y.isEmpty else { return 0 }
+        var previous = [Int](repeating: 0, count: y.count + 1)
+        var current = previous
+        for i in 1...x.count {
+            for j in 1...y.count {
+                current[j] = x[i - 1] == y[j - 1] ? previous[j - 1] + 1 : max(previous[j], current[j - 1])
+            }
+            swap(&previous, &current)
+        }
+        return 2 * Double(previous[y.count]) / Double(x.count + y.count)
+    }
+
+    /// Fair item-name rule on ``fairKey(_:)`` forms: containment either way, or similarity ≥ 0.6.
+    static func itemNamesMatchFairly(_ a: String, _ b: String) -> Bool {
+        guard !a.isEmpty, !b.isEmpty else { return false }
+        return a.contains(b) || b.contains(a) || similarity(a, b) >= 0.6
+    }
+
+    /// Fair store rule: letters and digits, lower case; containment either way (the shorter at least 3
+    /// characters) or similarity ≥ 0.8.
+    public static func storesMatchFairly(_ predicted: String, _ expected: String) -> Bool {
+        let a = fairKey(predicted), b = fairKey(expected)
+        guard !a.isEmpty, !b.isEmpty else { return false }
+        if min(a.count, b.count) >= 3, a.contains(b) || b.contains(a) { return true }
+        return similarity(a, b) >= 0.8
     }
 
     /// Combines per-receipt scores into a report.
@@ -276,18 +374,22 @@ public enum ReceiptEvaluation {
         let withItems = details.filter { $0.itemsLabelled > 0 }
         var p: Double?, r: Double?, f: Double?
         if !withItems.isEmpty {
+            // Precision only where the label lists every item; recall everywhere.
+            let complete = withItems.filter(\.itemsComplete)
+            let tpComplete = Double(complete.map(\.itemsMatched).reduce(0, +))
+            let predicted = Double(complete.map(\.itemsPredicted).reduce(0, +))
             let tp = Double(withItems.map(\.itemsMatched).reduce(0, +))
-            let predicted = Double(withItems.map(\.itemsPredicted).reduce(0, +))
             let labelled = Double(withItems.map(\.itemsLabelled).reduce(0, +))
-            let precision = predicted > 0 ? tp / predicted : 0
+            let precision = predicted > 0 ? tpComplete / predicted : 0
             let recall = tp / labelled
             p = precision
             r = recall
             f = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0
         }
+        let itemCount = fraction(details.map(\.itemCountOK))
         return ReceiptEvaluationReport(
             count: details.count, store: store.0, date: date.0, total: total.0,
-            itemPrecision: p, itemRecall: r, itemF1: f,
+            itemPrecision: p, itemRecall: r, itemF1: f, itemCount: itemCount.0, itemCountLabelled: itemCount.1,
             storeLabelled: store.1, dateLabelled: date.1, totalLabelled: total.1, itemsLabelled: withItems.count,
             needsReview: details.filter(\.needsReview).count, failures: details.filter { $0.error != nil }.count,
             secondsPerImage: details.isEmpty ? 0 : details.map(\.seconds).reduce(0, +) / Double(details.count),
@@ -324,6 +426,21 @@ public enum ReceiptEvaluation {
             throw ReceiptError(.folderUnreadable, path: folder, message: "cannot list the folder",
                                hint: "Check the path; it should hold receipt images (or img/ and key/ for SROIE).")
         }
+    }
+
+    /// Ids whose `index.csv` row (beside the labels) says `complete_items` = 0: their labels list only some
+    /// item lines. The column is the last of each row; earlier columns may hold quoted commas.
+    static func incompleteItemLabels(in folder: String) -> Set<String> {
+        let path = (folder as NSString).appendingPathComponent("index.csv")
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        var rows = text.split(whereSeparator: \.isNewline).map(String.init)
+        guard let header = rows.first?.split(separator: ","), header.last == "complete_items" else { return [] }
+        rows.removeFirst()
+        return Set(rows.compactMap { row in
+            guard let id = row.split(separator: ",").first,
+                  row.split(separator: ",").last?.trimmingCharacters(in: .whitespaces) == "0" else { return nil }
+            return String(id)
+        })
     }
 
     /// Reads a project label (`store`, `date` `YYYY-MM-DD`, `total`, `items`).

@@ -6,9 +6,11 @@ public struct PantryItem: Sendable, Codable, Equatable {
     public var baseIngredient: String?
     /// The product description as printed.
     public var productDescription: String
-    /// Count or weight when the receipt printed one.
+    /// How much was bought: the weight of a weighed item, the pack size printed in the description times
+    /// the count (`RED LENTILS 2LB` → 2 pound), or the count.
     public var quantity: Decimal?
-    /// `"each"`, `"lb"`, `"kg"`, `"oz"`, `"g"`.
+    /// A canonical unit as recipes use them: `"pound"`, `"ounce"`, `"gallon"`, `"gram"`, `"milliliter"`, …,
+    /// or `"each"` for counts (see ``PackSize``).
     public var unit: String?
     /// What was paid for the line, after attached discounts.
     public var price: Decimal
@@ -81,12 +83,13 @@ public struct PantryExtraction: Sendable, Codable, Equatable {
                 continue
             }
             let confidence = match.confidence * min(1, item.confidence)
+            let amount = PantryItem.quantity(for: item)
             items.append(PantryItem(
                 baseIngredient: match.baseIngredient, productDescription: item.description,
-                quantity: item.quantity, unit: item.unit, price: item.total - item.discount,
+                quantity: amount.quantity, unit: amount.unit, price: item.total - item.discount,
                 currency: receipt.currency, purchaseDate: receipt.date?.iso, sourceReceipt: receiptID,
                 lineNumbers: item.lineNumbers, allergens: tagger.tags(for: match.baseIngredient ?? item.description),
-                confidence: confidence, evidence: match.evidence,
+                confidence: confidence, evidence: match.evidence + (amount.evidence.map { [$0] } ?? []),
                 needsReview: match.status != .matched || receipt.needsReview))
         }
         for discount in receipt.discounts {

@@ -516,14 +516,16 @@ public struct ReceiptParser: Sendable {
 
     // MARK: - Line classes
 
-    static let cashWords = ["CASH", "TUNAI"]
+    static let cashWords = ["CASH", "TUNAI", "BAR", "GEGEBEN", "CONTANT", "CONTANTI", "ESPECES", "ESPÈCES"]
     static let tenderWords = ["CASH", "TUNAI", "CARD", "VISA", "MASTERCARD", "MC", "AMEX", "DEBIT", "CREDIT", "EBT",
                               "TENDER", "TENDERED", "PAID", "PAYMENT", "DISCOVER", "CHECK", "GIFT CARD", "NETS",
-                              "EFTPOS", "CONTACTLESS"]
+                              "EFTPOS", "CONTACTLESS", "GEGEBEN", "EC-CASH", "EC", "KARTE", "GIROCARD",
+                              "MAESTRO", "PIN", "CONTANT", "CONTANTI", "PINNEN", "BANCOMAT"]
 
     /// `TOTAL` as OCR misreads it on faint prints: `TATAL`, `T0TAL`, `LOTAL`, `JOTAL`, `FOTAL`, `TOTA1`.
+    /// Also `TOTA]`, `TOTA}`, `TOTA)`, `TOTA|` (the L read as a bracket) and `TOTAR` at a word's end.
     static func repairTotalWord(_ u: String) -> String {
-        u.replacingOccurrences(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA1"#, with: "TOTAL",
+        u.replacingOccurrences(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA(?:1|[\]})|R](?![A-Z]))"#, with: "TOTAL",
                                options: .regularExpression)
     }
 
@@ -531,11 +533,21 @@ public struct ReceiptParser: Sendable {
         let u = repairTotalWord(raw)
         let compact = u.replacingOccurrences(of: " ", with: "")
         if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT")
-            || hasWord(u, "KEMBALI") || hasWord(u, "KEMBALIAN") { return .change }
+            || hasWord(u, "KEMBALI") || hasWord(u, "KEMBALIAN")
+            || hasWord(u, "RÜCKGELD") || hasWord(u, "RUCKGELD") || hasWord(u, "ZURÜCK") || hasWord(u, "ZURUCK") { return .change }
         if compact.contains("SUBTOTAL") || compact.contains("SUB-TOTAL") || compact.contains("SUBTTL")
             || compact.hasPrefix("NETSALES") || compact.hasPrefix("NETAMOUNT") || compact.hasPrefix("NETAMT") { return .subtotal }
         if compact.contains("ROUNDING") || compact.contains("ROUNDADJ") || compact.contains("RNDADJ") { return .rounding }
+        // German, Dutch, Italian, French: ZWISCHENSUMME / SUBTOTAAL / SUBTOTALE / SOUS-TOTAL are subtotals.
+        if compact.contains("ZWISCHENSUMME") || compact.contains("SOUS-TOTAL") || compact.contains("SOUSTOTAL") { return .subtotal }
+        if hasWord(u, "MWST") || hasWord(u, "UST") || hasWord(u, "BTW") || hasWord(u, "IVA") || hasWord(u, "TVA") {
+            // "MwSt 19% 1,23", "Summe MwSt", "enthaltene MwSt": tax (included in European totals).
+            if !(compact.contains("SUMME") && !compact.contains("MWST")) { return .tax }
+        }
+        let europeanTotal = hasWord(u, "SUMME") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
+            || compact.contains("ZUZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
+            || compact.contains("BALDUE") || europeanTotal
         // Indonesian restaurant tax: PB1 / "PB 1", PPN, PAJAK (RESTO), "P. REST 10%".
         let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK"]
         let hasTaxWord = taxWords.contains { hasWord(u, $0) } || compact.contains("SALESTAX") || compact.contains("TOTALGST")
@@ -563,6 +575,8 @@ public struct ReceiptParser: Sendable {
             return .tax
         }
         if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") { return .tender }
+        // "BAR 20,00" / "Bar EUR 50,00": German cash, only as the line's first word ("GRANOLA BAR" is food).
+        if compact.hasPrefix("BAR"), letterCount(u) <= 6 { return .tender }
         // Item counts: "ITEMS: 3", "4.00xITEMs", "QTY 5 ITEMS".
         if compact.hasPrefix("ITEMS") || compact.hasPrefix("QTYITEM") || compact.contains("XITEMS") || compact.hasSuffix("ITEMS") {
             return .ignored
@@ -738,6 +752,11 @@ public struct ReceiptParser: Sendable {
         s = s.replacingOccurrences(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3", options: .regularExpression)
         s = s.replacingOccurrences(of: #"(?<=RM|RM )[iIl](?=\d{0,3} \d\d$)"#, with: "1", options: .regularExpression)  // "RMi 00"
         s = s.replacingOccurrences(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
+        // "TOTAL...16,70", "Total:$5.00": leader dots or a colon glued to the amount.
+        s = s.replacingOccurrences(of: #"(?<=\p{L})(?:\.{2,}|:)(?=[$€£]?\d+[.,]\d\d\b)"#, with: " ", options: .regularExpression)
+        s = s.replacingOccurrences(of: #"(?<=\p{L})\.{2,}"#, with: " ", options: .regularExpression)
+        // "$52 .97": a space before the decimal separator.
+        s = s.replacingOccurrences(of: #"(\d) ([.,]\d\d)$"#, with: "$1$2", options: .regularExpression)
         return s
     }
 
@@ -786,6 +805,8 @@ public struct ReceiptParser: Sendable {
             "^(.*?)\\s*QTY\\s*:?\\s*(\\d{1,3})\\b",
             // bare weight: "1.234 KG"
             "^(.*?)\\s*(\\d+[.,]\\d+)\\s*(KG|LBS?)\\b",
+            // price x count, as German tills print it: "0,99 X 2"
+            "^(.*?)\\s*" + price + "\\s*(?:X|×)\\s*(\\d{1,3})(?![\\d.,])",
         ]
         for (index, pattern) in patterns.enumerated() {
             guard let regex = try? NSRegularExpression(pattern: pattern),
@@ -814,6 +835,10 @@ public struct ReceiptParser: Sendable {
             case 2:
                 detail.quantity = dec(2)
                 detail.unit = "each"
+            case 4:
+                detail.quantity = Decimal(string: group(3) ?? "")
+                detail.unit = "each"
+                detail.unitPrice = dec(2)
             default:
                 detail.quantity = dec(2)
                 detail.unit = normalizedUnit(group(3))
@@ -873,6 +898,11 @@ public struct ReceiptParser: Sendable {
         }
         if upper.range(of: #"(^|[^A-Z])RM\s?\d|\(RM\)|\bRM\b"#, options: .regularExpression) != nil {
             return ("MYR", "code RM")
+        }
+        // German receipts name the euro rarely but print SUMME, MwSt and EC-Cash.
+        let germanWords = ["SUMME", "MWST", "ZU ZAHLEN", "EC-CASH", "RÜCKGELD", "GEGEBEN", "BETRAG"]
+        if let word = germanWords.first(where: { upper.contains($0) }), !text.contains("$") {
+            return ("EUR", "German receipt word \(word)")
         }
         if text.contains("$") {
             let dollar: Set<String> = ["USD", "CAD", "AUD", "NZD", "SGD", "HKD"]
@@ -934,8 +964,9 @@ public struct ReceiptParser: Sendable {
             case .monthFirst: preference = .monthFirst; why = "by configuration"
             case .dayFirst: preference = .dayFirst; why = "by configuration"
             case .automatic:
-                preference = ["USD", "CAD"].contains(currency) ? .monthFirst : .dayFirst
-                why = "by preference (\(currency))"
+                // Dots separate day-first dates ("25.04.2020": Germany and most of Europe); else by currency.
+                preference = g[2] != "." && ["USD", "CAD"].contains(currency) ? .monthFirst : .dayFirst
+                why = g[2] == "." ? "by preference (dotted date)" : "by preference (\(currency))"
             }
             if monthFirstOK && dayFirstOK {
                 if a == b {
@@ -998,5 +1029,24 @@ public struct ReceiptParser: Sendable {
         }
         guard hour < 24 else { return nil }
         return String(format: "%02d:%02d", hour, minute)
+    }
+}
+
+// MARK: - Line classes for OCR decisions
+
+extension ReceiptParser {
+    /// Whether an OCR line ends in a money amount (after the parser's OCR repairs).
+    public static func endsWithAmount(_ line: String) -> Bool {
+        trailingAmount(in: clean(line)) != nil
+    }
+
+    /// Whether an OCR line is a summary line (subtotal, tax, total, tender, change…), not an item.
+    public static func isSummaryLine(_ line: String) -> Bool {
+        summaryKind(clean(line).uppercased()) != nil
+    }
+
+    /// Whether an OCR line is a total line with its amount.
+    public static func isTotalLine(_ line: String) -> Bool {
+        summaryKind(clean(line).uppercased()) == .total && endsWithAmount(line)
     }
 }

@@ -117,6 +117,15 @@ struct EvalReceipts: ParsableCommand {
 
     @Flag var details = false
 
+    @Flag(help: "Score names with the strict rule (exact after case and spaces) instead of the fair one.")
+    var strict = false
+
+    @Option(help: "Tesseract models, e.g. eng+deu.")
+    var languages: String?
+
+    @Option(help: "Photo reading: never, whenUnsure (default) or always.")
+    var photoPass: String?
+
     @Option(help: "Cache OCR lines per image in this folder (read when present), to iterate on the parser.")
     var ocrCache: String?
 
@@ -124,13 +133,21 @@ struct EvalReceipts: ParsableCommand {
         do {
             let report: ReceiptEvaluationReport
             if let cord {
-                report = try CORDEvaluation.run(folder: cord, includeDetails: details)
+                report = try CORDEvaluation.run(folder: cord, includeDetails: details, strict: strict)
             } else {
                 guard let folder else { throw ValidationError("give a folder of receipt images, or --cord DIR") }
                 var options = ReceiptEvaluation.Options()
                 options.labelsFolder = labels
                 options.includeDetails = details
                 options.ocrCache = ocrCache
+                options.strict = strict
+                if let languages { options.languages = languages }
+                if let photoPass {
+                    guard let pass = OCRPreprocessing.PhotoPass(rawValue: photoPass) else {
+                        throw ValidationError("--photo-pass takes never, whenUnsure or always")
+                    }
+                    options.preprocessing.photoPass = pass
+                }
                 report = try ReceiptEvaluation.run(folder: folder, options: options)
             }
             let encoder = JSONEncoder()

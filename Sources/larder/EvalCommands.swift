@@ -200,9 +200,12 @@ struct EvalReceipts: ParsableCommand {
             DIR holds receipt images, each with a label <id>.json {"store", "date": "YYYY-MM-DD", "total", "items": \
             [{"name", "price"}]} beside it or in --labels DIR; or DIR is the SROIE layout (img/, key/). --cord DIR \
             scores the line-item parser alone on CORD annotations (lines built from the labelled word boxes, no \
-            OCR). Prints count, store, date, total (fractions right), item_precision, item_recall and item_f1 (an \
-            item matches when its price is equal and its name matches after normalising case and spaces). Runs in \
-            larder-worker, which links tesseract.
+            OCR). Prints count, store, date, total (fractions right), item_precision, item_recall and item_f1, and \
+            item_count (labels with "item_count"). Fair scoring (default): an item matches when its price is equal \
+            to the cent and its name, letters and digits only in lower case, contains or is contained in the \
+            label's or is at least 0.6 similar; stores by containment or similarity 0.8; precision only over \
+            receipts whose index.csv says complete_items = 1. --strict: names equal after case and spaces. Runs \
+            in larder-worker, which links tesseract.
             """)
 
     @Argument(help: "A folder of receipt images with labels, or the SROIE folder.")
@@ -220,6 +223,15 @@ struct EvalReceipts: ParsableCommand {
     @Flag(help: "Include per-receipt results.")
     var details = false
 
+    @Flag(help: "Strict scoring: item names equal after normalising case and spaces (the rule before the fair one).")
+    var strict = false
+
+    @Option(help: "When to read an image again as a phone photo: never, whenUnsure (default) or always.")
+    var photoPass: String?
+
+    @Option(help: "Tesseract models, e.g. eng+deu (needs tesseract-ocr-deu).")
+    var languages: String?
+
     @Option(help: "Keep each image's OCR lines in this folder and reuse them, to measure parser changes quickly.")
     var ocrCache: String?
 
@@ -232,6 +244,9 @@ struct EvalReceipts: ParsableCommand {
             if let cord { arguments += ["--cord", cord] }
             if json { arguments.append("--json") }
             if details { arguments.append("--details") }
+            if strict { arguments.append("--strict") }
+            if let photoPass { arguments += ["--photo-pass", photoPass] }
+            if let languages { arguments += ["--languages", languages] }
             // The worker links tesseract, whose OpenMP threads must be limited before it starts.
             setenv("OMP_THREAD_LIMIT", "1", 1)
             let worker = try WorkerProcess.workerExecutable()

@@ -99,7 +99,10 @@ struct ReceiptStageTests {
         #expect(items.count >= 20)
         #expect(items.map(\.ingredient) == items.map(\.ingredient).sorted())
         let chicken = try #require(items.first { $0.ingredient == "chicken breast" })
-        #expect(chicken.quantity == 2.134 && chicken.unit == "lb" && chicken.price == 8.51)
+        #expect(chicken.quantity == 2.134 && chicken.unit == "pound" && chicken.price == 8.51)
+        // Packaged goods carry their pack size (issue 12): "WHOLE MILK 1 GAL" is 1 gallon of milk.
+        let milk = try #require(items.first { $0.ingredient == "milk" })
+        #expect(milk.quantity == 1 && milk.unit == "gallon")
         #expect(chicken.purchaseDate == "2026-03-14")
         // Non-food lines never enter the pantry.
         #expect(!items.contains { ["tax", "total", "cash", "change", "bag"].contains($0.ingredient) })

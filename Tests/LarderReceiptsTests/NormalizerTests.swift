@@ -113,7 +113,9 @@ struct NormalizerTests {
         let pantry = PantryExtraction(receipt: receipt, receiptID: "valley-foods", normalizer: normalizer)
         #expect(pantry.items.map(\.baseIngredient) == ["oats", nil, "peanut butter"])
         #expect(pantry.items[0].quantity == Decimal(string: "1.27"))
-        #expect(pantry.items[0].unit == "lb")
+        #expect(pantry.items[0].unit == "pound")  // canonical, as recipes write units
+        #expect(pantry.items[2].quantity == 16)
+        #expect(pantry.items[2].unit == "ounce")  // the pack size, kept
         #expect(pantry.items[0].purchaseDate == "2026-01-27")
         #expect(pantry.items[0].lineNumbers == [3, 4])
         #expect(pantry.items[0].allergens.map(\.allergen) == [.gluten])

@@ -25,6 +25,23 @@ enum TestData {
         return nil
     }()
 
+    /// A folder of `shared/data` (`receipts-photos`, `receipts-de`): `$LARDER_SHARED_DATA/<name>`, or
+    /// `shared/data/<name>` found walking up.
+    static func sharedFolder(_ name: String) -> String? {
+        if let env = ProcessInfo.processInfo.environment["LARDER_SHARED_DATA"] {
+            let path = (env as NSString).appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        if let found = findUp("shared/data/" + name) { return found }
+        print("skipping tests on \(name): not found (set LARDER_SHARED_DATA to the shared data folder)")
+        return nil
+    }
+
+    /// Real phone photos of receipts with labels (`shared/data/receipts-photos`).
+    static let photosFolder: String? = sharedFolder("receipts-photos")
+    /// German till receipts (`shared/data/receipts-de`).
+    static let germanFolder: String? = sharedFolder("receipts-de")
+
     /// The project's receipt samples: `samples/receipts` found walking up, or `$LARDER_SAMPLES`.
     static let samplesFolder: String? = {
         if let env = ProcessInfo.processInfo.environment["LARDER_SAMPLES"],

@@ -15,7 +15,7 @@ public struct StageDeclaration: Sendable, Equatable, Hashable {
     /// documents and count their work. Bump the version here when `ExtractStage` changes what it outputs.
     public static let extract = StageDeclaration(name: "extract", version: "extract@4")
     /// `ocr` calls tesseract and lives in `LarderNative` too.
-    public static let ocr = StageDeclaration(name: "ocr", version: "ocr@3")
+    public static let ocr = StageDeclaration(name: "ocr", version: "ocr@4")
 
     /// The prompts the `llm` stage uses, each with the first 12 hex digits of its schema's hash. `llm` lives in
     /// `LarderLLM` (it calls libcurl); the worker refuses to start if this disagrees with its prompt library, and
