@@ -3,7 +3,7 @@ import LarderRecipes
 
 /// Larder recipes → schema.org JSON-LD `Recipe`, as Google's recipe guidelines describe it
 /// (https://developers.google.com/search/docs/appearance/structured-data/recipe): `name`, `recipeIngredient`,
-/// `recipeInstructions` as `HowToStep`s, `recipeYield`, exact ISO 8601 `prepTime`/`cookTime`/`totalTime`,
+/// `recipeInstructions` as `HowToStep`s (inside a `HowToSection` for steps that carry a section), `recipeYield`, exact ISO 8601 `prepTime`/`cookTime`/`totalTime`,
 /// `recipeCategory`, `recipeCuisine`, `keywords`, `description`, and `url`, `image` (a web address), `author` and
 /// `nutrition` when the source named them. `schemas/schema-org-recipe.schema.json` checks the output.
 public enum SchemaOrgWriter {
@@ -11,7 +11,7 @@ public enum SchemaOrgWriter {
         var o: [String: Any] = ["@context": "https://schema.org", "@type": "Recipe", "name": r.title]
         if let d = r.description, !d.isEmpty { o["description"] = d }
         o["recipeIngredient"] = r.allIngredients.map(\.text)
-        o["recipeInstructions"] = r.steps.map { ["@type": "HowToStep", "text": $0.text] }
+        o["recipeInstructions"] = instructions(r.steps)
         if let y = r.yields { o["recipeYield"] = y.text }
         if let m = r.prepMinutes { o["prepTime"] = iso8601(minutes: m) }
         if let m = r.cookMinutes { o["cookTime"] = iso8601(minutes: m) }
@@ -28,6 +28,21 @@ public enum SchemaOrgWriter {
             if facts.count > 1 { o["nutrition"] = facts }
         }
         return o
+    }
+
+    /// Steps as `HowToStep`s; consecutive steps of one named section become one `HowToSection`.
+    static func instructions(_ steps: [RecipeStep]) -> [[String: Any]] {
+        var out: [[String: Any]] = []
+        for step in steps {
+            let howTo: [String: Any] = ["@type": "HowToStep", "text": step.text]
+            guard let section = step.section, !section.isEmpty else { out.append(howTo); continue }
+            if out.last?["@type"] as? String == "HowToSection", out.last?["name"] as? String == section {
+                out[out.count - 1]["itemListElement"] = (out[out.count - 1]["itemListElement"] as? [[String: Any]] ?? []) + [howTo]
+            } else {
+                out.append(["@type": "HowToSection", "name": section, "itemListElement": [howTo]])
+            }
+        }
+        return out
     }
 
     public static func json(_ r: Recipe) throws -> Data {
@@ -186,6 +201,21 @@ public enum PaprikaWriter {
             "image_url": r.image.map { $0.hasPrefix("http") ? $0 as Any : NSNull() } ?? NSNull(), "photo": NSNull(), "photo_data": NSNull(), "photo_hash": NSNull(), "photo_large": NSNull(),
             "photos": [Any](), "created": "",
         ]
+    }
+
+    /// Steps as `HowToStep`s; consecutive steps of one named section become one `HowToSection`.
+    static func instructions(_ steps: [RecipeStep]) -> [[String: Any]] {
+        var out: [[String: Any]] = []
+        for step in steps {
+            let howTo: [String: Any] = ["@type": "HowToStep", "text": step.text]
+            guard let section = step.section, !section.isEmpty else { out.append(howTo); continue }
+            if out.last?["@type"] as? String == "HowToSection", out.last?["name"] as? String == section {
+                out[out.count - 1]["itemListElement"] = (out[out.count - 1]["itemListElement"] as? [[String: Any]] ?? []) + [howTo]
+            } else {
+                out.append(["@type": "HowToSection", "name": section, "itemListElement": [howTo]])
+            }
+        }
+        return out
     }
 
     public static func json(_ r: Recipe) throws -> Data {

@@ -85,7 +85,9 @@ public struct RecipeDraft: Sendable, Equatable {
         }
         let matcher = IngredientMatcher(groups: groups)
         // A step's own numbering ("1. Bring…") goes, as for every other source: steps are numbered by position.
-        let steps = steps.map(SchemaFields.unnumbered).filter { !$0.isEmpty }.enumerated().map { i, text in
+        // Runs of white space (non-breaking spaces included) become one space, as schema.org text is read.
+        let steps = steps.map { SchemaFields.unnumbered($0.split(whereSeparator: \.isWhitespace).joined(separator: " ")) }
+            .filter { !$0.isEmpty }.enumerated().map { i, text in
             RecipeStep(
                 number: i + 1, text: text, durations: Patterns.stepDurations(in: text),
                 temperatures: Patterns.temperatures(in: text), ingredients: matcher.match(text), provenance: at)

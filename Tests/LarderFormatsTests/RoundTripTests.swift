@@ -124,6 +124,24 @@ enum OwnSamples {
         }
     }
 
+    @Test func stepsWithSectionsAreWrittenAsHowToSections() throws {
+        var r = recipe(CooklangReader.parse(OwnSamples.cooklang).draft(fileName: "x.cook"))
+        try #require(r.steps.count >= 2)
+        r.steps[0].section = "For the sauce"
+        r.steps[1].section = "For the sauce"
+        let instructions = try #require(SchemaOrgWriter.object(r)["recipeInstructions"] as? [[String: Any]])
+        #expect(instructions.first?["@type"] as? String == "HowToSection")
+        #expect(instructions.first?["name"] as? String == "For the sauce")
+        #expect((instructions.first?["itemListElement"] as? [[String: Any]])?.count == 2)
+        #expect(instructions.dropFirst().allSatisfy { $0["@type"] as? String == "HowToStep" })
+        let schemaText = try String(contentsOfFile: repoRoot() + "/schemas/schema-org-recipe.schema.json", encoding: .utf8)
+        let schema = try JSONSchema(try JSONValue(parsing: Data(schemaText.utf8)), baseURI: "https://larder.example/schemas/schema-org-recipe.schema.json")
+        let data = try SchemaOrgWriter.json(r)
+        #expect(schema.validate(try JSONValue(parsing: data)).isEmpty)
+        let back = try #require(RecipeDraft.schemaOrg(json: String(decoding: data, as: UTF8.self))?.first)
+        #expect(back.steps == r.steps.map(\.text))
+    }
+
     @Test func paprikaExportReimportsTheSame() throws {
         var recipes = [recipe(CooklangReader.parse(OwnSamples.cooklang).draft(fileName: "x.cook"))]
         if hasAppExports { recipes += try importFile(appExports! + "/mealie/paprika.zip").recipes.map { recipe($0.draft) } }

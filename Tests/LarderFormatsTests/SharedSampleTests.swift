@@ -16,38 +16,10 @@ let hasCooklangSpec = cooklangSpec.map { FileManager.default.fileExists(atPath: 
 let cooklangKnownDeviations: [String: String] = [:]
 
 @Suite struct CooklangCanonicalTests {
-    /// One canonical item as comparable text.
-    static func describe(_ item: CooklangRecipe.Item) -> String {
-        func q(_ q: CooklangRecipe.Quantity, none: String) -> String {
-            switch q {
-            case .none: none
-            case .number(let v): "#\(v)"
-            case .text(let t): t
-            }
-        }
-        switch item {
-        case .text(let t): return "text:\(t)"
-        case .ingredient(let n, let quantity, let u, _): return "ingredient:\(n)|\(q(quantity, none: "some"))|\(u)"
-        case .cookware(let n, let quantity): return "cookware:\(n)|\(q(quantity, none: "#1.0"))"
-        case .timer(let n, let quantity, let u): return "timer:\(n)|\(q(quantity, none: ""))|\(u)"
-        }
-    }
+    /// One canonical item as comparable text (the same form `larder eval formats` compares).
+    static func describe(_ item: CooklangRecipe.Item) -> String { FormatEvaluation.canonicalItem(item) }
 
-    static func describeExpected(_ item: [String: Any]) -> String {
-        func q(_ v: Any?) -> String {
-            if let i = v as? Int { return "#\(Double(i))" }
-            if let d = v as? Double { return "#\(d)" }
-            return "\(v ?? "")"
-        }
-        let name = item["name"] as? String ?? ""
-        let units = item["units"] as? String ?? ""
-        switch item["type"] as? String {
-        case "text": return "text:\(item["value"] as? String ?? "")"
-        case "ingredient": return "ingredient:\(name)|\(q(item["quantity"]))|\(units)"
-        case "cookware": return "cookware:\(name)|\(q(item["quantity"]))"
-        default: return "timer:\(name)|\(q(item["quantity"]))|\(units)"
-        }
-    }
+    static func describeExpected(_ item: [String: Any]) -> String { FormatEvaluation.canonicalItem(item) }
 
     @Test(.enabled(if: hasCooklangSpec, "needs ../shared/data/cooklang-spec/canonical.yaml"))
     func everyCanonicalTestPassesOrIsAKnownDeviation() throws {
