@@ -268,6 +268,10 @@ public final class WorkQueue: @unchecked Sendable {
                         finishedAt: Date().timeIntervalSince1970, laterStages: later)
                     outputs[stage.name] = output.json
                     break
+                } catch let error as LarderError where error.kind == .database {
+                    // The checkpoint database failed (a full disk, most often) while saving: never the document's
+                    // fault, so nothing is recorded against it; the run stops and `larder resume` redoes the stage.
+                    throw error
                 } catch {
                     let failure = LarderError.wrap(error).adding(
                         path: document.path, documentID: document.id, stage: stage.name)
