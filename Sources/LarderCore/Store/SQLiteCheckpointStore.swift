@@ -98,13 +98,15 @@ public final class SQLiteCheckpointStore: CheckpointStore {
     }
 
     /// A Larder database has Larder's application id, or (made before the id existed) Larder's tables; an empty
-    /// database is fine. Anything else is another application's file.
+    /// database, or one Larder is creating, is fine. Anything else is another application's file.
     private static func checkIdentity(_ db: Database, path: String) throws {
         let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if id == applicationID { return }
         let tables = Set(try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
-        if id == 0 && (tables.isEmpty || tables.isSuperset(of: ["grdb_migrations", "document", "stage_run"])) {
+        // Only GRDB's migration table: another Larder process is creating the schema right now (each migration
+        // commits on its own, so a reader can see the table before the first migration has committed).
+        if id == 0 && (tables.isSubset(of: ["grdb_migrations"]) || tables.isSuperset(of: ["grdb_migrations", "document", "stage_run"])) {
             return
         }
         let what =
