@@ -72,14 +72,15 @@ enum JSONRecipes {
                        keyLines: Bool) -> Recipe? {
         let F = SchemaFields.self
         let title = F.text(o["name"] ?? o["headline"] ?? o["title"]) ?? ""
-        let groups = F.ingredientGroups(o)
+        let schemaGroups = F.ingredientGroups(o)
         var (stepTexts, notes) = F.instructions(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"])
         // One long instruction text the document itself shows as paragraphs or items: those are the steps.
         if stepTexts.count == 1, stepTexts[0].text.count > 120, let parts = locator.split(stepTexts[0].text) {
             stepTexts = parts.map { SchemaFields.Step(text: $0, section: stepTexts[0].section) }
         }
-        guard groups.contains(where: { !$0.lines.isEmpty }) || !stepTexts.isEmpty else { return nil }
+        guard schemaGroups.contains(where: { !$0.lines.isEmpty }) || !stepTexts.isEmpty else { return nil }
 
+        let groups = locator.withAmounts(schemaGroups)
         var ingredientGroups: [IngredientGroup] = []
         var confidences: [Double] = []
         for g in groups where !g.lines.isEmpty {
@@ -225,6 +226,38 @@ struct LineLocator {
         let covered = parts.reduce(0) { $0 + $1.1.count }
         guard Double(covered) >= 0.8 * Double(blob.count) else { return nil }
         return parts.sorted { $0.0.lowerBound < $1.0.lowerBound }.map(\.1)
+    }
+
+    /// Ingredient lines with the amounts the document shows beside them: when most schema lines have no number
+    /// ("Tequila") and consecutive document lines hold each of them in order with more text ("4 cl Tequila"), the
+    /// document's lines are the ingredients (a page that marks up only the names).
+    func withAmounts(_ groups: [SchemaFields.Group]) -> [SchemaFields.Group] {
+        let all = groups.flatMap(\.lines)
+        guard all.count >= 2, all.filter({ !$0.contains(where: \.isNumber) }).count * 2 > all.count else { return groups }
+        let texts = lines.map { l -> String in
+            var t = Substring(l.text)
+            if t.hasPrefix("- ") { t = t.dropFirst(2) }
+            return String(t)
+        }
+        let lowered = all.map { $0.lowercased() }
+        guard texts.count >= all.count else { return groups }
+        for start in 0...(texts.count - all.count) {
+            var ok = true
+            var richer = false
+            for (k, name) in lowered.enumerated() {
+                let t = texts[start + k]
+                guard t.count <= name.count + 40, t.lowercased().contains(name) else { ok = false; break }
+                if t.count > name.count { richer = true }
+            }
+            if ok && richer {
+                var k = start
+                return groups.map { g in
+                    defer { k += g.lines.count }
+                    return SchemaFields.Group(name: g.name, lines: Array(texts[k..<k + g.lines.count]))
+                }
+            }
+        }
+        return groups
     }
 
     func findAny(_ probes: [String]) -> Provenance {

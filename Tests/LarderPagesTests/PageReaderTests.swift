@@ -129,6 +129,20 @@ func ldJSON(_ json: String) -> String { "<script type=\"application/ld+json\">\(
         #expect(r.source.url == "https://example.org/chili")
     }
 
+    @Test func amountsThePageShowsBesideNamesOnlyIngredients() throws {
+        let html = page(
+            head: ldJSON(#"{"@type": "Recipe", "name": "Margarita", "recipeIngredient": ["Tequila", "Lime juice", "Triple sec"], "recipeInstructions": "Shake with ice."}"#),
+            body: "<h1>Margarita</h1><ul><li>4 cl Tequila</li><li>2 cl Lime juice</li><li>2 cl Triple sec</li></ul>")
+        let r = try #require(try recipes(html).first)
+        #expect(r.allIngredients.map(\.text) == ["4 cl Tequila", "2 cl Lime juice", "2 cl Triple sec"])
+        #expect(r.allIngredients[0].quantity?.value == 4)
+        // Names with their own amounts are left alone.
+        let plain = page(
+            head: ldJSON(#"{"@type": "Recipe", "name": "M", "recipeIngredient": ["4 cl Tequila", "2 cl Lime juice"]}"#),
+            body: "<ul><li>4 cl Tequila (blanco)</li><li>2 cl Lime juice</li></ul>")
+        #expect(try recipes(plain).first?.allIngredients.map(\.text) == ["4 cl Tequila", "2 cl Lime juice"])
+    }
+
     @Test func brokenJSONIsReadLeniently() throws {
         let html = page(body: "<script type=\"application/ld+json\"><!--\n{\"@type\": \"Recipe\", \"name\": \"Toast\",\n \"recipeIngredient\": [\"1 slice bread\",],\n \"recipeInstructions\": \"Toast it.\"}\n--></script>")
         let r = try #require(try recipes(html).first)
