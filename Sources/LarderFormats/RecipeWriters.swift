@@ -203,21 +203,6 @@ public enum PaprikaWriter {
         ]
     }
 
-    /// Steps as `HowToStep`s; consecutive steps of one named section become one `HowToSection`.
-    static func instructions(_ steps: [RecipeStep]) -> [[String: Any]] {
-        var out: [[String: Any]] = []
-        for step in steps {
-            let howTo: [String: Any] = ["@type": "HowToStep", "text": step.text]
-            guard let section = step.section, !section.isEmpty else { out.append(howTo); continue }
-            if out.last?["@type"] as? String == "HowToSection", out.last?["name"] as? String == section {
-                out[out.count - 1]["itemListElement"] = (out[out.count - 1]["itemListElement"] as? [[String: Any]] ?? []) + [howTo]
-            } else {
-                out.append(["@type": "HowToSection", "name": section, "itemListElement": [howTo]])
-            }
-        }
-        return out
-    }
-
     public static func json(_ r: Recipe) throws -> Data {
         try JSONSerialization.data(withJSONObject: object(r), options: [.sortedKeys, .withoutEscapingSlashes])
     }
