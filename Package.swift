@@ -71,7 +71,8 @@ let package = Package(
         // MARK: Receipt OCR through tesseract + leptonica, and the receipt evaluation (which runs OCR).
         .target(name: "LarderOCR", dependencies: ["LarderReceipts", "CTesseract"]),
 
-        // MARK: Library: model, configuration, checkpoint store, work queue, pure-Swift stages, schemas, review.
+        // MARK: Library: model, configuration, the stage contract and the stages' outputs the command reads (Contracts/),
+        // the stage list, checkpoint store, work queue, schemas, review.
         // Links no C library, so the `larder` command starts fast.
         .target(
             name: "LarderCore",
@@ -82,7 +83,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        // MARK: The LLM structuring stage: providers over libcurl, schema-constrained output, validation with re-ask,
+        // MARK: What the `llm` stage (in LarderStages) calls: providers over libcurl, schema-constrained output, validation with re-ask,
         // grounding, cache, budgets, fallbacks. Prompts and their schemas live in Prompts/ and Schemas/ and are
         // embedded by scripts/embed-prompts.sh.
         .target(
@@ -93,12 +94,14 @@ let package = Package(
             ],
             exclude: ["Prompts", "Schemas"]),
 
-        // MARK: The stages that call C (poppler, tesseract; libcurl through LarderLLM) and `Pipeline.standard(for:)`.
+        // MARK: Every stage of the pipeline, one file each, and `Pipeline.standard(for:)` built from the one stage
+        // list (`StandardStages` in LarderCore). The stages that call C do it through owning wrappers: poppler
+        // (PDF/), tesseract (LarderOCR), libcurl (LarderLLM). Only the worker, the evaluation and the tests link it.
         .target(
-            name: "LarderNative",
+            name: "LarderStages",
             dependencies: [
-                "LarderCore", "LarderOCR", "LarderLLM", "LarderPages", "LarderArchives", "LarderFormats", "CPoppler",
-                "CTesseract", "CCurl",
+                "LarderCore", "LarderOCR", "LarderLLM", "LarderPages", "LarderArchives", "LarderFormats", "LarderRecipes",
+                "LarderReceipts", "LarderJSON", "CPoppler", "CTesseract", "CCurl",
             ]),
 
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
@@ -114,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "larder-worker",
             dependencies: [
-                "LarderCore", "LarderNative", "LarderOCR", "LarderReceipts", "LarderLLM", "LarderPages",
+                "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderLLM", "LarderPages",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -123,7 +126,7 @@ let package = Package(
         .testTarget(
             name: "LarderCoreTests",
             dependencies: [
-                "LarderCore", "LarderNative", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "larder", "larder-worker",
+                "LarderCore", "LarderStages", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "larder", "larder-worker",
             ]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
@@ -138,7 +141,7 @@ let package = Package(
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
         .testTarget(
             name: "LarderLLMTests",
-            dependencies: ["LarderLLM", "LarderJSON", "LarderCore", "LarderNative", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LarderLLM", "LarderJSON", "LarderCore", "LarderStages", .product(name: "Logging", package: "swift-log")],
             exclude: ["fault_server.py"]),
     ]
 )

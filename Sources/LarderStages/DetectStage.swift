@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderFormats
 
 /// Stage 1, `detect`: what the file is, by its content (never by its name), and how its text is encoded.
@@ -7,7 +8,7 @@ import LarderFormats
 /// that contradicts a binary file name (HTML saved as `.pdf`), images over `limits.max_image_pixels`, and files
 /// changed since they were registered.
 public struct DetectStage: Stage {
-    public static let declaration = StageDeclaration(name: "detect", version: "detect@3")
+    public static let declaration = StandardStage.detect.declaration()
     public let name = declaration.name
     public let version = declaration.version
 
@@ -113,39 +114,6 @@ public struct DetectStage: Stage {
     private static func binaryFormatClaimedByName(_ path: String) -> String? {
         let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
         return ["pdf", "png", "jpg", "jpeg", "tif", "tiff"].contains(ext) ? ext : nil
-    }
-}
-
-/// The formats Larder recognises.
-public enum DocumentFormat: String, Codable, Sendable {
-    case pdf, png, jpeg, tiff, text, markdown, html, json
-    /// A ZIP or gzip archive: a recipe app's export, read member by member.
-    case archive
-
-    public var mediaType: String {
-        switch self {
-        case .pdf: "application/pdf"
-        case .png: "image/png"
-        case .jpeg: "image/jpeg"
-        case .tiff: "image/tiff"
-        case .text: "text/plain"
-        case .markdown: "text/markdown"
-        case .html: "text/html"
-        case .json: "application/json"
-        case .archive: "application/zip"
-        }
-    }
-
-    public var isImage: Bool { self == .png || self == .jpeg || self == .tiff }
-
-    var description: String {
-        switch self {
-        case .html: "an HTML page"
-        case .json: "JSON"
-        case .markdown: "Markdown text"
-        case .text: "plain text"
-        default: "a \(rawValue.uppercased()) file"
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderReceipts
 
 /// The text the stages after `ocr` read: `extract`'s pages, or, for a scanned PDF (no text layer), the `ocr`

@@ -18,8 +18,8 @@ import LarderFormats
 ///   archives and gzip members expanded, never written to disk) becomes one page naming its member; members
 ///   that cannot be read, or break `ArchiveLimits`, are per-entry errors in `memberErrors`.
 public struct ExtractStage: Stage {
-    public let name = StageDeclaration.extract.name
-    public let version = StageDeclaration.extract.version
+    public let name = StandardStage.extract.name
+    public let version = StandardStage.extract.declaration().version
     public let readsDocumentFile = true
 
     public init() {}

@@ -16,8 +16,8 @@ import LarderReceipts
 /// Tesseract engines take 60–100 ms to start and must not be shared between threads: ``OCREnginePool`` keeps
 /// one per worker thread that needs one and reuses it. The worker process runs with `OMP_THREAD_LIMIT=1`.
 public struct OCRStage: Stage {
-    public let name = StageDeclaration.ocr.name
-    public let version = StageDeclaration.ocr.version
+    public let name = StandardStage.ocr.name
+    public let version = StandardStage.ocr.declaration().version
     public let readsDocumentFile = true
     /// Scanned pages are rendered at this resolution: tesseract reads body text best at about 300 dpi.
     public static let scanResolution = 300.0
@@ -143,5 +143,58 @@ final class OCREnginePool: @unchecked Sendable {
             lock.unlock()
         }
         return try body(engine)
+    }
+}
+
+/// What `ocr` found, as later stages read it.
+public struct OCRStageOutput: Codable, Sendable, Equatable {
+    /// True for documents that need no OCR: text, Markdown, HTML, JSON and PDFs with a text layer (their text
+    /// comes from `extract`).
+    public var skipped: Bool
+    /// The lines top to bottom, page after page; each has its page number, confidence and box (pixels of the
+    /// image tesseract saw: for a scanned PDF page, the page rendered at `pages[].resolution` dpi).
+    public var lines: [OCRLine]
+    /// Tesseract's mean confidence, 0–100 (for a scanned PDF, the pages' means weighted by characters read).
+    public var meanConfidence: Double
+    /// Preprocessing applied, in order (for a scanned PDF, each step prefixed with its page).
+    public var steps: [String]
+    /// A scanned PDF's pages as rendered for OCR; empty for photos.
+    public var pages: [OCRPage]
+
+    public init(skipped: Bool, lines: [OCRLine], meanConfidence: Double, steps: [String], pages: [OCRPage] = []) {
+        self.skipped = skipped
+        self.lines = lines
+        self.meanConfidence = meanConfidence
+        self.steps = steps
+        self.pages = pages
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        skipped = try c.decode(Bool.self, forKey: .skipped)
+        lines = try c.decode([OCRLine].self, forKey: .lines)
+        meanConfidence = try c.decode(Double.self, forKey: .meanConfidence)
+        steps = try c.decode([String].self, forKey: .steps)
+        pages = try c.decodeIfPresent([OCRPage].self, forKey: .pages) ?? []
+    }
+}
+
+/// One scanned PDF page as the `ocr` stage rendered and read it.
+public struct OCRPage: Codable, Sendable, Equatable {
+    /// 1-based page number.
+    public var number: Int
+    /// The rendered image's size in pixels, and its resolution (dots per inch: pixels = points × dpi / 72).
+    public var width: Int
+    public var height: Int
+    public var resolution: Double
+    /// Tesseract's mean confidence on this page, 0–100.
+    public var meanConfidence: Double
+
+    public init(number: Int, width: Int, height: Int, resolution: Double, meanConfidence: Double) {
+        self.number = number
+        self.width = width
+        self.height = height
+        self.resolution = resolution
+        self.meanConfidence = meanConfidence
     }
 }

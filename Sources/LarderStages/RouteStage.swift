@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 
 /// Stage 3, `route`: is this a recipe or a receipt? Simple, explainable signals, so later stages know where a
 /// document goes and a person can see why.
@@ -6,7 +7,7 @@ import Foundation
 /// Images are routed to receipts (receipts arrive as photos); a PDF (a scan: on its OCR text) or text is scored on recipe words
 /// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
 public struct RouteStage: Stage {
-    public static let declaration = StageDeclaration(name: "route", version: "route@4")
+    public static let declaration = StandardStage.route.declaration()
     public let name = declaration.name
     public let version = declaration.version
 
@@ -93,10 +94,6 @@ public struct RouteStage: Stage {
         "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",
         "balance", "cashier", "debit", "gst", "vat",
     ]
-}
-
-public enum Route: String, Codable, Sendable {
-    case recipe, receipt, unknown
 }
 
 /// What `route` decided, with the signals that decided it.

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderJSON
+import LarderLLM
 import LarderReceipts
 import LarderRecipes
 
@@ -21,7 +22,7 @@ import LarderRecipes
 /// batch goes on). When the batch's token budget is spent the remaining documents keep their parser result and
 /// say so.
 public struct StructureStage: Stage {
-    public let name = "llm"
+    public let name = StandardStage.llm.name
     /// Its requests have their own timeouts and retries; `limits.stage_seconds` does not apply.
     public let runsUnderDeadline = false
     public let version: String
@@ -49,7 +50,7 @@ public struct StructureStage: Stage {
         log: LLMLogHandler? = nil
     ) throws {
         settings = config.llm
-        version = StageDeclaration.llm(config.llm).version
+        version = StandardStage.llm.declaration(for: config).version
         guard config.llm.mode != .off else {
             service = nil
             return

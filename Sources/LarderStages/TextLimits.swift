@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 
 /// The limits on a text document's size and line length (`limits.max_text_bytes`, `limits.max_line_chars`),
 /// checked by `detect` on the bytes it read, before anything decodes or normalises them: a 50 MB file of one

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LarderCore
 import LarderLLM
-import LarderNative
+import LarderStages
 import LarderOCR
 import LarderPages
 import LarderReceipts

@@ -4,7 +4,7 @@ import LarderRecipes
 import Testing
 
 @testable import LarderCore
-@testable import LarderNative
+@testable import LarderStages
 
 /// Recipe-app exports through the real pipeline (libzip, zlib, SQLite): one recipe per entry, each naming its
 /// archive member, and a broken entry reported by name while the others import. The fixtures are written here.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import LarderCore
-@testable import LarderNative
+@testable import LarderStages
 
 /// The real `larder` binary on real files, a real SQLite database and real processes.
 @Suite("larder command line", .serialized)

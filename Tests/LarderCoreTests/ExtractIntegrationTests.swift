@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import LarderCore
-@testable import LarderNative
+@testable import LarderStages
 
 /// The extract stage against real poppler-glib and real PDFs (samples/ and Tests/Fixtures/).
 @Suite("extract with poppler")

@@ -3,7 +3,7 @@ import Logging
 import Testing
 
 @testable import LarderCore
-@testable import LarderNative
+@testable import LarderStages
 
 /// Issue 11: what a hostile probe of the batch found, each reproduced with real files, real processes, real
 /// symlinks and a real full filesystem, and kept fixed.

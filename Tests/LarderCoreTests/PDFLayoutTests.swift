@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import LarderCore
-@testable import LarderNative
+@testable import LarderStages
 import LarderRecipes
 
 /// Layout analysis of PDF pages (``ReadingOrder``, ``PageFurniture``) on glyph boxes laid out like real cookbook

@@ -1,6 +1,6 @@
 import Foundation
 import LarderJSON
-import LarderNative
+import LarderStages
 import LarderRecipes
 import Testing
 

@@ -3,7 +3,7 @@ import LarderRecipes
 import Testing
 
 @testable import LarderCore
-@testable import LarderNative
+@testable import LarderStages
 
 /// The recipe stage inside the real pipeline (real poppler, real SQLite).
 @Suite("recipe stage")

@@ -3,7 +3,7 @@ import LarderJSON
 import Testing
 
 @testable import LarderCore
-@testable import LarderNative
+@testable import LarderStages
 
 @Suite("schemas")
 struct SchemaCatalogTests {

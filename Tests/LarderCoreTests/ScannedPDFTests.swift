@@ -3,6 +3,7 @@ import LarderReceipts
 import Testing
 
 @testable import LarderCore
+@testable import LarderStages
 
 /// PDFs without a text layer through the real pipeline: poppler renders each page, tesseract reads it in the
 /// worker process, and the recipe parser reads the OCR lines.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import LarderCore
 import LarderLLM
-@testable import LarderNative
+@testable import LarderStages
 
 /// The checkpoint store and the work queue on a real SQLite file.
 @Suite("checkpoint store and work queue")

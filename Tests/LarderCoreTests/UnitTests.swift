@@ -3,6 +3,7 @@ import LarderReceipts
 import Testing
 
 @testable import LarderCore
+@testable import LarderStages
 
 @Suite("SHA-256")
 struct SHA256Tests {

@@ -1,7 +1,7 @@
 import Foundation
 import LarderCore
 import LarderJSON
-import LarderNative
+import LarderStages
 import Logging
 import Testing
 

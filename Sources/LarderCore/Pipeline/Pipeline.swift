@@ -1,8 +1,7 @@
-/// A pipeline: stages in order. The standard one, `Pipeline.standard`, is wired in `LarderNative` (it includes
-/// the native `extract` stage); tests build their own.
+/// A pipeline: stages in order. The standard one, `Pipeline.standard`, is made in `LarderStages` from the one
+/// stage list, ``StandardStage``; tests build their own.
 ///
-/// To add a stage, write it in its own file and list it in `Pipeline.standard` and in `PipelineManifest.standard`.
-/// Its version joins the pipeline version, so every document is re-examined when any stage changes.
+/// Every stage's version joins the pipeline version, so every document is re-examined when any stage changes.
 public struct Pipeline: Sendable {
     public let stages: [any Stage]
 

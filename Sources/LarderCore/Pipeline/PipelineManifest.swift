@@ -1,4 +1,5 @@
 import Foundation
+import LarderReceipts
 
 /// A stage as the queue knows it: its name (which keys the checkpoint rows) and its version.
 public struct StageDeclaration: Sendable, Equatable, Hashable {
@@ -10,16 +11,10 @@ public struct StageDeclaration: Sendable, Equatable, Hashable {
         self.version = version
     }
 
-    /// Declared here rather than beside the stage because `extract` lives in `LarderNative` (it calls poppler),
-    /// which the `larder` command does not link; the command still needs the name and version to register
-    /// documents and count their work. Bump the version here when `ExtractStage` changes what it outputs.
-    public static let extract = StageDeclaration(name: "extract", version: "extract@4")
-    /// `ocr` calls tesseract and lives in `LarderNative` too.
-    public static let ocr = StageDeclaration(name: "ocr", version: "ocr@4")
-
-    /// The prompts the `llm` stage uses, each with the first 12 hex digits of its schema's hash. `llm` lives in
-    /// `LarderLLM` (it calls libcurl); the worker refuses to start if this disagrees with its prompt library, and
-    /// a test checks it. Update it (with `StructureStage.version`) whenever a prompt or its schema changes.
+    /// The prompts the `llm` stage uses, each with the first 12 hex digits of its schema's hash. The prompts are
+    /// embedded in `LarderLLM` (which links libcurl, so `larder` cannot read them); the worker refuses to start if
+    /// this disagrees with its prompt library, and a test checks it. Update it whenever a prompt or its schema
+    /// changes.
     public static let llmPrompts = "recipe-v1+d59945aeb770,receipt-v1+7199d0bdb7e9"
 
     /// `llm`, the optional LLM structuring stage. Its version holds the prompts' versions and schema hashes, and
@@ -27,14 +22,61 @@ public struct StageDeclaration: Sendable, Equatable, Hashable {
     /// every document's `llm` and `result` stages (answers already made come from the cache).
     public static func llm(_ config: LLMConfig) -> StageDeclaration {
         let settings = config.mode == .off ? "off" : "\(config.mode.rawValue)-" + SHA256.hex(Data(config.fingerprint.utf8)).prefix(12)
-        return StageDeclaration(name: "llm", version: "llm@1/\(settings)/\(llmPrompts)")
+        return StageDeclaration(name: "llm", version: "\(StandardStage.llm.codeVersion)/\(settings)/\(llmPrompts)")
     }
 }
 
-/// The standard pipeline's stages, in order, by name and version: what `larder` needs to register documents and
-/// find their work without loading the stages themselves (and the native libraries some of them link).
+/// Larder's stages, in order: the one list. `PipelineManifest.standard(for:)` (names and versions, what `larder`
+/// needs to register documents and find their work without loading the stages and the native libraries some of
+/// them link) and `Pipeline.standard(for:)` (the stages themselves, in `LarderStages`, one file each) are both
+/// made from it; a case without a stage does not compile there.
 ///
-/// `Pipeline.standard` (in `LarderNative`) holds the stages; a test checks that it matches this manifest.
+/// To add a stage: add its case here at its place with its version, write `Sources/LarderStages/NameStage.swift`
+/// (its `name` and `version` come from its case), and return it in `Pipeline.stage(_:…)`.
+public enum StandardStage: String, CaseIterable, Sendable {
+    case detect, extract, ocr, route, recipe, receipt, llm, result
+
+    /// The version of the stage's code. Bump it whenever the stage changes what it outputs: a version in the code
+    /// that differs from the database's reruns that stage and every stage after it, for every document.
+    public var codeVersion: String {
+        switch self {
+        case .detect: "detect@3"
+        case .extract: "extract@4"
+        case .ocr: "ocr@4"
+        case .route: "route@4"
+        case .recipe: "recipe@5"
+        case .receipt: "receipt@5"
+        case .llm: "llm@1"
+        case .result: "result@8"
+        }
+    }
+
+    /// The stage's name: it keys the checkpoint rows.
+    public var name: String { rawValue }
+
+    /// The stage's name and version under a configuration. Two stages' versions depend on it: `receipt` (a
+    /// changed blocklist re-examines every receipt) and `llm` (see ``StageDeclaration/llm(_:)``).
+    public func declaration(for config: PipelineConfig = PipelineConfig()) -> StageDeclaration {
+        switch self {
+        case .receipt:
+            StageDeclaration(
+                name: name,
+                version: config.blocklist == .default
+                    ? codeVersion
+                    : codeVersion + "+blocklist-" + SHA256.hex(Self.canonical(config.blocklist)).prefix(12))
+        case .llm: .llm(config.llm)
+        default: StageDeclaration(name: name, version: codeVersion)
+        }
+    }
+
+    private static func canonical(_ blocklist: IngredientBlocklist) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(blocklist)) ?? Data()
+    }
+}
+
+/// The standard pipeline's stages, in order, by name and version (see ``StandardStage``).
 public struct PipelineManifest: Sendable, Equatable {
     public var stages: [StageDeclaration]
 
@@ -42,15 +84,11 @@ public struct PipelineManifest: Sendable, Equatable {
         self.stages = stages
     }
 
-    /// detect → extract → ocr → route → recipe → receipt → llm → result, for a configuration (the `llm` stage's
-    /// version depends on its settings).
+    /// detect → extract → ocr → route → recipe → receipt → llm → result, for a configuration (the `receipt` and
+    /// `llm` stages' versions depend on its settings).
     public static func standard(for config: PipelineConfig) -> PipelineManifest {
-        PipelineManifest(stages: [
-            DetectStage.declaration, .extract, .ocr, RouteStage.declaration, RecipeStage.declaration,
-            ReceiptStage.declaration(for: config), .llm(config.llm), ResultStage.declaration,
-        ])
+        PipelineManifest(stages: StandardStage.allCases.map { $0.declaration(for: config) })
     }
-
     /// The standard stages' names, in order (the same for every configuration).
     public static var standardStageNames: [String] { standard(for: PipelineConfig()).stageNames }
 

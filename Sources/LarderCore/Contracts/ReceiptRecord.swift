@@ -1,0 +1,221 @@
+import Foundation
+import LarderReceipts
+
+/// Money to the cent.
+private func money(_ value: Decimal?) -> Double? {
+    value.map { (NSDecimalNumber(decimal: $0).doubleValue * 100).rounded() / 100 }
+}
+
+/// Quantities (2.134 lb) to the thousandth; zero or less means unknown.
+private func amount(_ value: Decimal?) -> Double? {
+    value.map { (NSDecimalNumber(decimal: $0).doubleValue * 1000).rounded() / 1000 }.flatMap { $0 > 0 ? $0 : nil }
+}
+
+/// A receipt in the shape of `schemas/receipt.schema.json`.
+public struct ReceiptRecord: Codable, Sendable, Equatable {
+    // Store, Totals and Check write every key, null when unknown: the schema requires `store.name` and
+    // `check.adds_up`, and a receipt OCR read nothing from (a blank photo) has neither.
+    public struct Store: Codable, Sendable, Equatable {
+        public var name: String?
+        public var address: String?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(address, forKey: .address)
+        }
+    }
+
+    public struct Item: Codable, Sendable, Equatable {
+        public var description: String
+        public var quantity: Double?
+        public var unit: String?
+        public var unitPrice: Double?
+        public var total: Double
+        public var discounts: [Discount]
+        public var line: Int
+
+        public init(
+            description: String, quantity: Double? = nil, unit: String? = nil, unitPrice: Double? = nil, total: Double,
+            discounts: [Discount] = [], line: Int
+        ) {
+            self.description = description
+            self.quantity = quantity
+            self.unit = unit
+            self.unitPrice = unitPrice
+            self.total = total
+            self.discounts = discounts
+            self.line = line
+        }
+    }
+
+    public struct Discount: Codable, Sendable, Equatable {
+        public var description: String
+        /// Negative: money off.
+        public var amount: Double
+        public var line: Int
+    }
+
+    public struct Totals: Codable, Sendable, Equatable {
+        public var subtotal: Double?
+        public var tax: Double?
+        public var total: Double?
+        public var tendered: Double?
+        public var change: Double?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(subtotal, forKey: .subtotal)
+            try c.encode(tax, forKey: .tax)
+            try c.encode(total, forKey: .total)
+            try c.encode(tendered, forKey: .tendered)
+            try c.encode(change, forKey: .change)
+        }
+    }
+
+    public struct Check: Codable, Sendable, Equatable {
+        /// items − discounts + tax ≈ total (or items − discounts ≈ total where prices include tax); null without a
+        /// printed total.
+        public var adds_up: Bool?
+        public var computed: Double?
+        public var printed: Double?
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(adds_up, forKey: .adds_up)
+            try c.encode(computed, forKey: .computed)
+            try c.encode(printed, forKey: .printed)
+        }
+    }
+
+    public struct Line: Codable, Sendable, Equatable {
+        public struct Box: Codable, Sendable, Equatable {
+            public var x: Int, y: Int, width: Int, height: Int
+        }
+
+        public var number: Int
+        public var text: String
+        public var confidence: Double
+        public var box: Box?
+        public var role: String?
+    }
+
+    public var store: Store
+    public var date: String?
+    public var time: String?
+    public var dateText: String?
+    public var currency: String?
+    public var items: [Item]
+    public var totals: Totals
+    public var check: Check
+    public var lines: [Line]
+    public var confidence: Double
+    /// Why the parser wants a person to look (totals that don't add up, no total, no date…).
+    public var reviewReasons: [String]
+
+    public init(_ receipt: Receipt, ocrLines: [OCRLine]) {
+        store = Store(name: receipt.store, address: receipt.address)
+        date = receipt.date?.iso
+        time = receipt.time
+        dateText = receipt.date.map { "\($0.printed) (\($0.resolution))" }
+        currency = receipt.currency.count == 3 ? receipt.currency.uppercased() : nil
+        items = receipt.items.enumerated().map { index, item in
+            Item(
+                description: item.description, quantity: amount(item.quantity), unit: item.unit,
+                unitPrice: money(item.unitPrice), total: money(item.total) ?? 0,
+                discounts: receipt.discounts.filter { $0.itemIndex == index }.map {
+                    Discount(description: $0.description, amount: -(money($0.amount) ?? 0), line: $0.lineNumber)
+                },
+                line: item.lineNumbers.first ?? 1)
+        }
+        let tendered = receipt.tenders.reduce(Decimal(0)) { $0 + $1.amount }
+        totals = Totals(
+            subtotal: money(receipt.subtotal), tax: money(receipt.tax), total: money(receipt.total),
+            tendered: receipt.tenders.isEmpty ? nil : money(tendered), change: money(receipt.change))
+        let itemsSum = receipt.items.reduce(Decimal(0)) { $0 + $1.total }
+        let discounts = receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
+        let computed = itemsSum - discounts + (receipt.tax ?? 0) + (receipt.rounding ?? 0)
+        let mismatch = receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }
+        check = Check(
+            adds_up: receipt.total == nil ? nil : !mismatch, computed: money(computed), printed: money(receipt.total))
+        lines = receipt.lines.map { line in
+            let box = line.number - 1 < ocrLines.count ? ocrLines[line.number - 1].box : nil
+            return Line(
+                number: line.number, text: line.text, confidence: min(max(line.confidence, 0), 100),
+                box: box.flatMap { $0.width > 0 ? Line.Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) : nil },
+                role: line.kind.rawValue)
+        }
+        confidence = receipt.items.isEmpty ? 0 : receipt.items.map(\.confidence).reduce(0, +) / Double(receipt.items.count)
+        reviewReasons = receipt.needsReview ? receipt.reviewReasons : []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(store, forKey: .store)
+        try c.encode(date, forKey: .date)  // null, not absent: every key is always there
+        try c.encode(time, forKey: .time)
+        try c.encode(dateText, forKey: .dateText)
+        try c.encode(currency, forKey: .currency)
+        try c.encode(items, forKey: .items)
+        try c.encode(totals, forKey: .totals)
+        try c.encode(check, forKey: .check)
+        try c.encode(lines, forKey: .lines)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(reviewReasons, forKey: .reviewReasons)
+    }
+}
+
+/// A pantry item in the shape of `schemas/pantry-item.schema.json`.
+public struct PantryRecord: Codable, Sendable, Equatable {
+    public struct Source: Codable, Sendable, Equatable {
+        public var receipt: String
+        public var line: Int
+    }
+
+    public struct Allergen: Codable, Sendable, Equatable {
+        public var allergen: String
+        public var keyword: String
+    }
+
+    public var ingredient: String
+    public var product: String
+    public var quantity: Double?
+    public var unit: String?
+    public var price: Double?
+    public var purchaseDate: String?
+    public var source: Source
+    public var allergens: [Allergen]
+    public var confidence: Double
+    public var evidence: String
+    /// No lexicon entry matched well enough: a person should confirm the ingredient.
+    public var needsReview: Bool
+
+    public init(_ item: PantryItem, purchaseDate: String?) {
+        ingredient = item.baseIngredient ?? item.productDescription.lowercased()
+        product = item.productDescription
+        quantity = amount(item.quantity)
+        unit = item.unit
+        price = money(item.price)
+        self.purchaseDate = purchaseDate
+        source = Source(receipt: item.sourceReceipt, line: item.lineNumbers.first ?? 1)
+        allergens = item.allergens.map { Allergen(allergen: $0.allergen.rawValue, keyword: $0.keyword) }
+        confidence = min(max(item.confidence, 0), 1)
+        evidence = item.evidence.isEmpty ? "no lexicon match" : item.evidence.joined(separator: "; ")
+        needsReview = item.needsReview
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(ingredient, forKey: .ingredient)
+        try c.encode(product, forKey: .product)
+        try c.encode(quantity, forKey: .quantity)
+        try c.encode(unit, forKey: .unit)
+        try c.encode(price, forKey: .price)
+        try c.encode(purchaseDate, forKey: .purchaseDate)
+        try c.encode(source, forKey: .source)
+        try c.encode(allergens, forKey: .allergens)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(evidence, forKey: .evidence)
+        try c.encode(needsReview, forKey: .needsReview)
+    }
+}
