@@ -31,7 +31,7 @@ extension Pipeline {
         case .route: RouteStage()
         case .recipe: RecipeStage()
         case .receipt: ReceiptStage(config: config)
-        case .llm: try StructureStage(config: config, alreadySpent: llmTokensSpent, log: llmLog)
+        case .llm: try LLMStage(config: config, alreadySpent: llmTokensSpent, log: llmLog)
         case .result: ResultStage()
         }
     }

@@ -73,7 +73,7 @@ struct Work: ParsableCommand {
             let llmLogger = logger
             let pipeline = try Pipeline.standard(
                 for: configuration, llmTokensSpent: spent, llmLog: { llmLogger.info("llm: \($0)") })
-            let prompts = try? StructureStage.promptVersions
+            let prompts = try? LLMStage.promptVersions
             guard pipeline.manifest == PipelineManifest.standard(for: configuration), prompts == StageDeclaration.llmPrompts
             else {
                 // A build defect, not a crash to retry: `larder` registers documents from the manifest.

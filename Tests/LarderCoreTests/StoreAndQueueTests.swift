@@ -223,7 +223,7 @@ struct PipelineWiringTests {
                 == ["detect", "extract", "ocr", "route", "recipe", "receipt", "llm", "result"])
         #expect(try Pipeline.standard(for: config).stages.last?.outputSchema == "result.schema.json")
         // The manifest's prompt versions and schema hashes are the prompt library's.
-        #expect(try StructureStage.promptVersions == StageDeclaration.llmPrompts)
+        #expect(try LLMStage.promptVersions == StageDeclaration.llmPrompts)
     }
 
     @Test func theLLMStageVersionFollowsItsSettings() throws {

@@ -13,8 +13,8 @@ struct FaultPathTests {
     let server = FaultServer.shared
 
     func stage(_ config: LLMConfig, sleeper: RecordingSleeper = RecordingSleeper(), cache: (any LLMCache)? = nil,
-               log: LogCapture? = nil, environment: @escaping @Sendable (String) -> String? = { _ in nil }) -> LLMStage {
-        LLMStage(config: config, cache: cache, sleeper: sleeper, jitter: { 0.5 }, environment: environment, log: log?.handler)
+               log: LogCapture? = nil, environment: @escaping @Sendable (String) -> String? = { _ in nil }) -> LLMStructurer {
+        LLMStructurer(config: config, cache: cache, sleeper: sleeper, jitter: { 0.5 }, environment: environment, log: log?.handler)
     }
 
     @Test func rateLimitHonoursRetryAfter() throws {

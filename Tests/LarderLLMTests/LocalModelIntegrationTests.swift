@@ -46,7 +46,7 @@ struct LocalModelIntegrationTests {
         return .success(String(url))
     }()
 
-    func stage() throws -> LLMStage {
+    func stage() throws -> LLMStructurer {
         let url: String
         switch Self.baseURL {
         case .success(let value): url = value
@@ -57,7 +57,7 @@ struct LocalModelIntegrationTests {
         let provider = ProviderConfig(
             name: "local-llama", kind: .openAICompatible, baseURL: url, model: "qwen2.5-coder-0.5b-instruct-q4_k_m",
             timeoutSeconds: 400, maxTokens: 1536, concurrency: 1)
-        return LLMStage(
+        return LLMStructurer(
             // Re-asking about ungrounded items is covered by the fault-server tests; here it would double the
             // runtime (a second 1,000-token answer on a 2-core CPU), so only invalid answers are re-asked.
             config: LLMConfig(mode: .always, providers: [provider], maxReasks: 1, batchTokenBudget: 40_000, reaskUngrounded: false),

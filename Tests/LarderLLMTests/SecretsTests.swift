@@ -33,14 +33,14 @@ struct SecretsTests {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = LogCapture()
-        let stage = LLMStage(
+        let stage = LLMStructurer(
             config: Fixtures.config(providers), cache: try SQLiteLLMCache(path: dir.appendingPathComponent("cache.sqlite").path),
             sleeper: RecordingSleeper(), log: log.handler)
 
         // A success after three echoed 401s, then a failure whose error text carries the three echoes.
         let result = try stage.structure(Fixtures.request("doc-ok"))
         try server.script(ok, [["status": 500, "echo_headers": true]])
-        let failed = LLMStage(config: Fixtures.config(Array(providers), attempts: 1), sleeper: RecordingSleeper(), log: log.handler)
+        let failed = LLMStructurer(config: Fixtures.config(Array(providers), attempts: 1), sleeper: RecordingSleeper(), log: log.handler)
         var request = try Fixtures.request("doc-fail")
         request.lines = KeyedLines(["something else"])
         let error = try #require(throws: LLMError.self) { try failed.structure(request) }

@@ -1,7 +1,7 @@
 import Foundation
 import LarderRecipes
 
-/// What the optional `llm` stage did for one document (the stage itself, `StructureStage`, lives in `LarderLLM`
+/// What the optional `llm` stage did for one document (the stage itself, `LLMStage`, lives in `LarderStages`
 /// because it calls libcurl). `result` reads it: recipes or a receipt merged with the model's answer replace the
 /// parsers' ones, and ``answers`` says which provider and model produced which field.
 public struct LLMStageOutput: Codable, Sendable, Equatable {

@@ -64,7 +64,7 @@ public struct StructuringResult: Sendable {
 ///
 /// Sendable: its parts are Sendable; ``structure(_:)`` blocks its thread and may run on many threads at
 /// once (each provider's concurrency limit applies). ``structureAsync(_:)`` runs it on a Dispatch queue.
-public final class LLMStage: Sendable {
+public final class LLMStructurer: Sendable {
     /// The configuration.
     public let config: LLMConfig
     /// The provider chain.
@@ -266,7 +266,7 @@ public final class LLMStage: Sendable {
     }
 }
 
-/// Marks an error as already recorded in the ledger, so ``LLMStage/structure(_:)`` does not record it twice.
+/// Marks an error as already recorded in the ledger, so ``LLMStructurer/structure(_:)`` does not record it twice.
 struct RecordedLLMError: Error {
     let error: LLMError
 }

@@ -14,21 +14,21 @@ import LarderRecipes
 /// - `mode: always`: every recipe and receipt goes to the model and its present fields win.
 ///
 /// Each recipe is sent as its own lines (`recipe-v1`), a receipt as all of its lines (`receipt-v1`), keyed
-/// `L1`…`Ln`. ``LLMStage`` does the rest: cache, provider chain, schema validation with re-asks, grounding (an
+/// `L1`…`Ln`. ``LLMStructurer`` does the rest: cache, provider chain, schema validation with re-asks, grounding (an
 /// item that no cited line holds is dropped, never invented into the output) and cost. The merged fields replace
 /// the parser's in `result`, and the output says which provider and model produced which field.
 ///
 /// A document whose answers never validate, or for which every provider failed, fails with the reason (the
 /// batch goes on). When the batch's token budget is spent the remaining documents keep their parser result and
 /// say so.
-public struct StructureStage: Stage {
+public struct LLMStage: Stage {
     public let name = StandardStage.llm.name
     /// Its requests have their own timeouts and retries; `limits.stage_seconds` does not apply.
     public let runsUnderDeadline = false
     public let version: String
     public let outputSchema: String? = nil
     /// The batch's LLM service (chain, cache, budget); nil in mode off.
-    public let service: LLMStage?
+    public let service: LLMStructurer?
     private let settings: LLMConfig
 
     /// The prompts this build uses, as `PipelineManifest`'s `StageDeclaration.llmPrompts` must list them.
@@ -43,7 +43,7 @@ public struct StructureStage: Stage {
     ///   - config: the pipeline configuration (its `llm` section and cache path).
     ///   - alreadySpent: tokens this batch spent before this process started (a restarted worker), counted
     ///     against the budget.
-    ///   - transport/sleeper/environment/log: see ``LLMStage``; tests pass a fault server's transport settings.
+    ///   - transport/sleeper/environment/log: see ``LLMStructurer``; tests pass a fault server's transport settings.
     public init(
         config: PipelineConfig, alreadySpent: Int = 0, transport: any HTTPTransport = CurlTransport(),
         environment: @escaping @Sendable (String) -> String? = { ProcessInfo.processInfo.environment[$0] },
@@ -63,7 +63,7 @@ public struct StructureStage: Stage {
                 .configuration, "cannot open the LLM answer cache: \(error)",
                 hint: "check llm.cache in pipeline.yml and that its folder is writable", path: config.llmCachePath)
         }
-        service = LLMStage(config: config.llm, cache: cache, transport: transport, environment: environment, log: log)
+        service = LLMStructurer(config: config.llm, cache: cache, transport: transport, environment: environment, log: log)
         if alreadySpent > 0 { service?.budget.spend(TokenUsage(input: alreadySpent, output: 0)) }
     }
 
@@ -103,7 +103,7 @@ public struct StructureStage: Stage {
 
     // MARK: Recipes
 
-    private func structureRecipes(_ input: StageInput, service: LLMStage, into output: inout LLMStageOutput) throws {
+    private func structureRecipes(_ input: StageInput, service: LLMStructurer, into output: inout LLMStageOutput) throws {
         let parsed = try input.output(of: "recipe", as: RecipeStageOutput.self).recipes
         let extracted = try DocumentText.readable(input)  // a scanned page: its OCR lines, as `recipe` read them
         let lines = RecipeStage.lines(of: extracted)
@@ -237,7 +237,7 @@ public struct StructureStage: Stage {
 
     // MARK: Receipts
 
-    private func structureReceipt(_ input: StageInput, service: LLMStage, into output: inout LLMStageOutput) throws {
+    private func structureReceipt(_ input: StageInput, service: LLMStructurer, into output: inout LLMStageOutput) throws {
         let parsed = try input.output(of: "receipt", as: ReceiptStageOutput.self)
         guard var receipt = parsed.receipt, !receipt.lines.isEmpty else {
             output.skipped = "no receipt lines to structure"
