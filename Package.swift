@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "LarderRecipes", dependencies: ["LarderIngredients"]),
 
         // MARK: Saved web pages: libxml2's HTML parser behind an owning wrapper, then schema.org Recipe (JSON-LD,
-        // microdata) and the visible page as a `WebPage` that LarderRecipes maps; the page evaluation. No I/O.
+        // microdata) and the visible page as a `WebPage` that LarderRecipes maps. No I/O.
         .target(name: "LarderPages", dependencies: ["CLibXML2", "LarderRecipes"]),
 
         // MARK: Recipe-app exports (Paprika, Nextcloud, Mealie, Tandoor, Chowdown, CSV, MealMaster, MasterCook,
@@ -68,7 +68,7 @@ let package = Package(
             exclude: ["Resources/LEXICON-LICENSE.md"],
             resources: [.copy("Resources/lexicon.tsv")]),
 
-        // MARK: Receipt OCR through tesseract + leptonica, and the receipt evaluation (which runs OCR).
+        // MARK: Receipt OCR through tesseract + leptonica.
         .target(name: "LarderOCR", dependencies: ["LarderReceipts", "CTesseract"]),
 
         // MARK: Library: model, configuration, the stage contract and the stages' outputs the command reads (Contracts/),
@@ -104,6 +104,14 @@ let package = Package(
                 "LarderReceipts", "LarderJSON", "CPoppler", "CTesseract", "CCurl",
             ]),
 
+        // MARK: The evaluations `larder eval receipts|pages|pdfs` runs in the worker (they run OCR, poppler and libxml2):
+        // corpora, scoring, reports. Kept out of the library products; linked by the worker and the tests.
+        .target(
+            name: "LarderEvaluation",
+            dependencies: [
+                "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderPages", "LarderRecipes",
+            ]),
+
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
             name: "larder",
@@ -117,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "larder-worker",
             dependencies: [
-                "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderLLM", "LarderPages",
+                "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderLLM", "LarderPages", "LarderEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -126,19 +134,19 @@ let package = Package(
         .testTarget(
             name: "LarderCoreTests",
             dependencies: [
-                "LarderCore", "LarderStages", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "larder", "larder-worker",
+                "LarderCore", "LarderStages", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "LarderEvaluation", "larder", "larder-worker",
             ]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
-        .testTarget(name: "LarderPagesTests", dependencies: ["LarderPages", "LarderRecipes"]),
+        .testTarget(name: "LarderPagesTests", dependencies: ["LarderPages", "LarderRecipes", "LarderEvaluation"]),
         .testTarget(
             name: "LarderFormatsTests",
             dependencies: [
                 "LarderFormats", "LarderArchives", "LarderPages", "LarderRecipes", "LarderJSON",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
+        .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR", "LarderEvaluation"]),
         .testTarget(
             name: "LarderLLMTests",
             dependencies: ["LarderLLM", "LarderJSON", "LarderCore", "LarderStages", .product(name: "Logging", package: "swift-log")],

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderRecipes
+import LarderStages
 
 /// `larder eval pdfs`: reads each PDF of `shared/data/recipes-pdf` the way the pipeline does (`extract` through
 /// poppler, `route`, `recipe`) and scores the recipes with ``PDFEvaluation``.

@@ -1,4 +1,5 @@
 import Foundation
+import LarderPages
 import LarderRecipes
 
 /// `larder eval pages`: reads saved recipe pages (`html/<host>/<name>.testhtml`) and scores the recipe read from

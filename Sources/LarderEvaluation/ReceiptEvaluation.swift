@@ -1,4 +1,5 @@
 import Foundation
+import LarderOCR
 import LarderReceipts
 
 /// The expected values for one receipt image. Any field may be absent.
@@ -475,5 +476,12 @@ public enum ReceiptEvaluation {
             label.total = Double(digits)
         }
         return label
+    }
+}
+
+extension Duration {
+    /// The duration in (fractional) seconds.
+    fileprivate var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LarderCore
 import LarderLLM
+import LarderEvaluation
 import LarderStages
 import LarderOCR
 import LarderPages

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LarderCore
+@testable import LarderEvaluation
 @testable import LarderStages
 import LarderRecipes
 

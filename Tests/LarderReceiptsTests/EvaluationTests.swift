@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import LarderEvaluation
 @testable import LarderOCR
 @testable import LarderReceipts
 

@@ -1,4 +1,5 @@
 import Foundation
+import LarderEvaluation
 import Testing
 @testable import LarderOCR
 @testable import LarderReceipts
