@@ -142,6 +142,11 @@ struct ReviewTests {
         let exported = try FileManager.default.contentsOfDirectory(atPath: folder + "/out").first { $0.hasPrefix("letter") }!
         let json = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: folder + "/out/" + exported)))
         #expect(json["kind"] == "receipt")
+        // It says which contract it holds and which stage versions made it; the stored versions hold no
+        // pipeline version (a rerun that agrees must not add one).
+        #expect(json["schemaVersion"] == .number(JSONNumber(DocumentResult.currentSchemaVersion)))
+        #expect(json["pipelineVersion"] == .string(pipeline("r@2").version))
+        #expect(try JSONValue(parsing: Data(versions[2].json.utf8))["pipelineVersion"] == .null)
 
         // Rejecting the reparse takes it off the queue and keeps the human version accepted.
         try reviewer.reject(documentID: letter, reason: "the edit is right")

@@ -19,6 +19,15 @@ public struct DocumentResult: Codable, Sendable, Equatable {
         }
     }
 
+    /// The version of the result's contract (`schemas/result.schema.json` with the recipe, receipt and pantry-item
+    /// schemas it refers to). Bump ``currentSchemaVersion`` (and the schema's `const`) whenever their shape
+    /// changes, and list the change in the CHANGELOG as a contract change.
+    public var schemaVersion: Int
+    /// The stage versions that made this result, in order (`detect@3+extract@4+…`): set when the result leaves
+    /// Larder (``Exporter``); nil in the database, where each stage run keeps its own version. Kept out of the
+    /// stored result so that a rerun that agrees adds no result version and goldens do not change with every
+    /// stage version.
+    public var pipelineVersion: String?
     public var document: Document
     public var kind: Route
     /// Recipes found in the document (`recipe.schema.json`).
@@ -32,10 +41,15 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     public var review: Review
     public var warnings: [String]
 
+    /// The result contract's version this code writes.
+    public static let currentSchemaVersion = 1
+
     public init(
         document: Document, kind: Route, recipes: [Recipe], receipt: ReceiptRecord?, pantry: [PantryRecord],
         llm: LLMContribution?, review: Review, warnings: [String]
     ) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.pipelineVersion = nil
         self.document = document
         self.kind = kind
         self.recipes = recipes
@@ -46,8 +60,29 @@ public struct DocumentResult: Codable, Sendable, Equatable {
         self.warnings = warnings
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, pipelineVersion, document, kind, recipes, receipt, pantry, llm, review, warnings
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        // Results stored before the contract was versioned have neither key: they are version 1's shape.
+        schemaVersion = try c.decodeIfPresent(Int.self, forKey: .schemaVersion) ?? 1
+        pipelineVersion = try c.decodeIfPresent(String.self, forKey: .pipelineVersion)
+        document = try c.decode(Document.self, forKey: .document)
+        kind = try c.decode(Route.self, forKey: .kind)
+        recipes = try c.decode([Recipe].self, forKey: .recipes)
+        receipt = try c.decodeIfPresent(ReceiptRecord.self, forKey: .receipt)
+        pantry = try c.decode([PantryRecord].self, forKey: .pantry)
+        llm = try c.decodeIfPresent(LLMContribution.self, forKey: .llm)
+        review = try c.decode(Review.self, forKey: .review)
+        warnings = try c.decode([String].self, forKey: .warnings)
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(schemaVersion, forKey: .schemaVersion)
+        try container.encode(pipelineVersion, forKey: .pipelineVersion)  // null, not absent
         try container.encode(document, forKey: .document)
         try container.encode(kind, forKey: .kind)
         try container.encode(recipes, forKey: .recipes)

@@ -48,7 +48,7 @@ public struct Exporter: Sendable {
                     let file = "\(directory)/\(stem).\(document.sha256.prefix(12)).json"
                     let json = try scaler.map { try Self.scaled(version.json, by: $0) } ?? version.json
                     let pretty = try JSONSerialization.data(
-                        withJSONObject: try JSONSerialization.jsonObject(with: Data(json.utf8)),
+                        withJSONObject: try Self.stamped(json, pipelineVersion: try pipelineVersion(of: document.id)),
                         options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
                     try Self.write(pretty, to: file)
                     report.written += 1
@@ -69,10 +69,32 @@ public struct Exporter: Sendable {
         return String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
     }
 
+    /// The stage versions a document's result was made with, in pipeline order (`detect@3+extract@4+…`): what an
+    /// exported result carries as `pipelineVersion`.
+    public func pipelineVersion(of documentID: Int64) throws -> String {
+        let order = Dictionary(uniqueKeysWithValues: PipelineManifest.standardStageNames.enumerated().map { ($1, $0) })
+        let runs = try store.stageVersions(of: documentID).enumerated()
+            .sorted { (order[$0.element.stage] ?? .max, $0.offset) < (order[$1.element.stage] ?? .max, $1.offset) }
+        return runs.compactMap(\.element.version).joined(separator: "+")
+    }
+
+    /// A stored result as it leaves Larder: with the contract's version (results stored before it was versioned
+    /// lack it) and the pipeline version that made it.
+    static func stamped(_ json: String, pipelineVersion: String) throws -> [String: Any] {
+        guard var object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            throw LarderError(.transient, "a stored result is not a JSON object", hint: "run `larder resume` to remake it")
+        }
+        object["schemaVersion"] = object["schemaVersion"] ?? DocumentResult.currentSchemaVersion
+        object["pipelineVersion"] = pipelineVersion
+        return object
+    }
+
     /// The result `export` would write for a document, or `nil` (none, invalid or rejected).
     public func exportableResult(_ documentID: Int64) throws -> DocumentResult? {
         guard case .version(let version) = try exportable(documentID) else { return nil }
-        return try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
+        var result = try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
+        result.pipelineVersion = try pipelineVersion(of: documentID)
+        return result
     }
 
     enum Exportable {

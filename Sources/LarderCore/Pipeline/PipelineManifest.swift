@@ -47,7 +47,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .recipe: "recipe@5"
         case .receipt: "receipt@5"
         case .llm: "llm@1"
-        case .result: "result@8"
+        case .result: "result@10"
         }
     }
 

@@ -1135,9 +1135,17 @@ enum EmbeddedSchemas {
   "title": "Document result",
   "description": "What Larder made of one document: the output of the final `result` stage, the unit that is validated, versioned, reviewed, exported and compared with goldens.",
   "type": "object",
-  "required": ["document", "kind", "recipes", "receipt", "pantry", "llm", "review", "warnings"],
+  "required": ["schemaVersion", "pipelineVersion", "document", "kind", "recipes", "receipt", "pantry", "llm", "review", "warnings"],
   "additionalProperties": false,
   "properties": {
+    "schemaVersion": {
+      "const": 1,
+      "description": "The version of this contract (result, recipe, receipt and pantry-item schemas together). It changes only when their shape changes; a consumer checks it before reading the rest."
+    },
+    "pipelineVersion": {
+      "type": ["string", "null"],
+      "description": "The versions of the stages that made the result, in order (detect@3+extract@4+…): set on every exported result (`larder export`, `larder show --json`); null in the database, where each stage's version is kept beside its output."
+    },
     "document": {
       "type": "object",
       "required": ["file", "sha256", "format", "pages"],

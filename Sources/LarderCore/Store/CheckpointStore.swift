@@ -41,6 +41,8 @@ public protocol CheckpointStore: Sendable {
     /// A document by id, SHA-256 prefix (4+ hex digits) or any path it was registered from.
     func document(matching reference: String) throws -> DocumentRecord?
     func stages(of documentID: Int64) throws -> [StageRecord]
+    /// Each stage's name and the version it last ran at (nil before it ran), without the outputs.
+    func stageVersions(of documentID: Int64) throws -> [(stage: String, version: String?)]
     /// Marks a stage running and counts the attempt, before any work (or native call) starts.
     /// Returns the attempt number (attempts at another version of the stage don't count).
     func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int

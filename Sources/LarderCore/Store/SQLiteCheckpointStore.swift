@@ -526,6 +526,15 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         }
     }
 
+    public func stageVersions(of documentID: Int64) throws -> [(stage: String, version: String?)] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT stage, version FROM stage_run WHERE document_id = ? ORDER BY rowid",
+                arguments: [documentID]
+            ).map { (stage: $0["stage"], version: $0["version"]) }
+        }
+    }
+
     public func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int {
         try write { db in
             try db.execute(
