@@ -10,7 +10,7 @@ import LarderReceipts
 public enum DocumentText {
     /// `extracted` itself unless it is a scanned PDF that OCR read; then the OCR lines as pages (`needsOCR` false).
     public static func readable(_ extracted: ExtractOutput, ocr: OCRStageOutput?) -> ExtractOutput {
-        guard extracted.needsOCR, !extracted.format.isImage, let ocr, !ocr.skipped, !ocr.lines.isEmpty else {
+        guard extracted.needsOCR, !extracted.format.isImage, let ocr, ocr.skipped == nil, !ocr.lines.isEmpty else {
             return extracted
         }
         let pages = extracted.pages.isEmpty

@@ -243,7 +243,7 @@ public struct LLMStage: Stage {
             output.skipped = "no receipt lines to structure"
             return
         }
-        let confidence = receipt.check.adds_up == false ? 0 : receipt.confidence
+        let confidence = receipt.check.addsUp == false ? 0 : receipt.confidence
         guard settings.shouldStructure(confidence: confidence) else {
             output.skipped = "parsed with confidence at or above \(settings.confidenceThreshold)"
             return
@@ -281,10 +281,10 @@ public struct LLMStage: Stage {
                 + (receipt.totals.tax ?? 0)
             receipt.check.computed = (computed * 100).rounded() / 100
             receipt.check.printed = receipt.totals.total
-            receipt.check.adds_up = receipt.totals.total.map { abs($0 - computed) <= 0.02 }
+            receipt.check.addsUp = receipt.totals.total.map { abs($0 - computed) <= 0.02 }
             let hasItems = !receipt.items.isEmpty
             receipt.reviewReasons.removeAll { $0.hasPrefix("total mismatch") || (hasItems && $0.hasPrefix("no items")) }
-            if receipt.check.adds_up == false, let printed = receipt.totals.total {
+            if receipt.check.addsUp == false, let printed = receipt.totals.total {
                 receipt.reviewReasons.append(
                     String(format: "total mismatch: items, discounts and tax come to %.2f, the receipt says %.2f (after the LLM stage)",
                            receipt.check.computed ?? 0, printed))

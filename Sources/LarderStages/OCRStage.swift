@@ -37,7 +37,8 @@ public struct OCRStage: Stage {
             }
         }
         guard detected.format.isImage else {
-            return try StageOutput(OCRStageOutput(skipped: true, lines: [], meanConfidence: 0, steps: []))
+            return try StageOutput(
+                OCRStageOutput(skipped: "no OCR needed: \(detected.format.description)", lines: [], meanConfidence: 0, steps: []))
         }
         let result: OCRResult
         do {
@@ -46,7 +47,7 @@ public struct OCRStage: Stage {
             throw Self.larderError(error, path: path, page: nil)
         }
         return try StageOutput(
-            OCRStageOutput(skipped: false, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps))
+            OCRStageOutput(skipped: nil, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps))
     }
 
     /// Renders and reads every page of a PDF without a text layer, one page in memory at a time.
@@ -104,7 +105,7 @@ public struct OCRStage: Stage {
             characters += count
         }
         let mean = characters == 0 ? 0 : (weighted / Double(characters) * 10).rounded() / 10
-        return OCRStageOutput(skipped: false, lines: lines, meanConfidence: mean, steps: steps, pages: pages)
+        return OCRStageOutput(skipped: nil, lines: lines, meanConfidence: mean, steps: steps, pages: pages)
     }
 
     /// Whether a page's OCR lines score as a receipt on `route`'s signals.
@@ -148,9 +149,10 @@ final class OCREnginePool: @unchecked Sendable {
 
 /// What `ocr` found, as later stages read it.
 public struct OCRStageOutput: Codable, Sendable, Equatable {
-    /// True for documents that need no OCR: text, Markdown, HTML, JSON and PDFs with a text layer (their text
-    /// comes from `extract`).
-    public var skipped: Bool
+    /// Why OCR did not run, as every stage's `skipped` says it ("no OCR needed: plain text"); nil when it ran.
+    /// Documents that need no OCR: text, Markdown, HTML, JSON and PDFs with a text layer (their text comes from
+    /// `extract`).
+    public var skipped: String?
     /// The lines top to bottom, page after page; each has its page number, confidence and box (pixels of the
     /// image tesseract saw: for a scanned PDF page, the page rendered at `pages[].resolution` dpi).
     public var lines: [OCRLine]
@@ -161,7 +163,7 @@ public struct OCRStageOutput: Codable, Sendable, Equatable {
     /// A scanned PDF's pages as rendered for OCR; empty for photos.
     public var pages: [OCRPage]
 
-    public init(skipped: Bool, lines: [OCRLine], meanConfidence: Double, steps: [String], pages: [OCRPage] = []) {
+    public init(skipped: String?, lines: [OCRLine], meanConfidence: Double, steps: [String], pages: [OCRPage] = []) {
         self.skipped = skipped
         self.lines = lines
         self.meanConfidence = meanConfidence
@@ -171,7 +173,12 @@ public struct OCRStageOutput: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        skipped = try c.decode(Bool.self, forKey: .skipped)
+        // Outputs stored before every stage's `skipped` was a reason held a Bool.
+        if let legacy = try? c.decodeIfPresent(Bool.self, forKey: .skipped) {
+            skipped = legacy ? "no OCR needed" : nil
+        } else {
+            skipped = try c.decodeIfPresent(String.self, forKey: .skipped)
+        }
         lines = try c.decode([OCRLine].self, forKey: .lines)
         meanConfidence = try c.decode(Double.self, forKey: .meanConfidence)
         steps = try c.decode([String].self, forKey: .steps)

@@ -44,7 +44,7 @@ public struct ReceiptStage: Stage {
             return try StageOutput(ReceiptStageOutput(receipt: nil, pantry: [], blocked: [], skipped: "routed as \(routed.route.rawValue)"))
         }
         let lines: [OCRLine]
-        if let ocr = input.outputIfPresent(of: "ocr", as: OCRStageOutput.self), !ocr.skipped {
+        if let ocr = input.outputIfPresent(of: "ocr", as: OCRStageOutput.self), ocr.skipped == nil {
             lines = ocr.lines
         } else {
             let extracted = try input.output(of: "extract", as: ExtractOutput.self)

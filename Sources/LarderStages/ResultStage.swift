@@ -64,7 +64,7 @@ public struct ResultStage: Stage {
             }
         }
         if let receipt = result.receipt {
-            if receipt.check.adds_up == false, let reason = receipt.reviewReasons.first(where: { $0.hasPrefix("total mismatch") }) {
+            if receipt.check.addsUp == false, let reason = receipt.reviewReasons.first(where: { $0.hasPrefix("total mismatch") }) {
                 result.review.add(.totalsMismatch, reason)
             }
             for reason in receipt.reviewReasons where !reason.hasPrefix("total mismatch") {

@@ -83,7 +83,7 @@ struct ReceiptStageTests {
         let result = try JSONDecoder().decode(
             DocumentResult.self, from: Data(try #require(store.resultVersions(of: good.id).last).json.utf8))
         #expect(result.receipt?.totals.total == 30.96)
-        #expect(result.receipt?.check.adds_up == true)
+        #expect(result.receipt?.check.addsUp == true)
         #expect(result.pantry.contains { $0.ingredient == "chicken breast" })
         #expect(result.pantry.contains { $0.ingredient == "milk" && $0.allergens.contains { $0.allergen == "dairy" } })
         #expect(result.pantry.allSatisfy { $0.source.receipt == good.sha256 })

@@ -31,7 +31,7 @@ struct ScannedPDFTests {
         let stages = try store.stages(of: document.id)
         let ocrJSON = try #require(stages.first { $0.stage == "ocr" }?.output)
         let ocr = try JSONDecoder().decode(OCRStageOutput.self, from: Data(ocrJSON.utf8))
-        #expect(!ocr.skipped)
+        #expect(ocr.skipped == nil)
         #expect(ocr.pages.map(\.number) == [1])
         #expect(ocr.pages.first?.resolution == 300)
         #expect(ocr.lines.count >= 15)
@@ -47,7 +47,7 @@ struct ScannedPDFTests {
         #expect(ingredients.contains { $0.name == "pearl barley" && $0.quantity?.value == 150 && $0.unit == "gram" })
         #expect(ingredients.contains { $0.name == "olive oil" && $0.unit == "tablespoon" })
         #expect(recipe.steps.count == 4)
-        // OCR read it with confidence: no `needs_ocr`, nothing to review.
+        // OCR read it with confidence: no `needs-ocr`, nothing to review.
         #expect(!result.review.reasons.contains { $0.code == .needsOCR })
         #expect(!result.review.needed, "\(result.review.reasons)")
     }
@@ -75,12 +75,12 @@ struct ScannedPDFTests {
         let (_, _, result) = try ingest(scan, in: folder)
         #expect(result.kind == .receipt)
         #expect(result.receipt?.totals.total == 30.96)
-        #expect(result.receipt?.check.adds_up == true)
+        #expect(result.receipt?.check.addsUp == true)
         #expect(result.pantry.contains { $0.ingredient == "chicken breast" })
         #expect(!result.review.needed, "\(result.review.reasons)")
     }
 
-    /// A blank page scanned: OCR finds no text, so the document still goes to review as `needs_ocr`.
+    /// A blank page scanned: OCR finds no text, so the document still goes to review as `needs-ocr`.
     @Test func aScanWithNoTextStillNeedsAPerson() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }

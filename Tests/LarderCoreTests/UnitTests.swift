@@ -295,7 +295,7 @@ struct DocumentTextTests {
 
     func ocr(_ lines: [OCRLine]) -> OCRStageOutput {
         OCRStageOutput(
-            skipped: false, lines: lines, meanConfidence: 90, steps: [],
+            skipped: nil, lines: lines, meanConfidence: 90, steps: [],
             pages: [OCRPage(number: 1, width: 1750, height: 2480, resolution: 300, meanConfidence: 90)])
     }
 
@@ -320,5 +320,34 @@ struct DocumentTextTests {
         #expect(DocumentText.readable(scan, ocr: nil).needsOCR)
         let text = ExtractOutput(format: .pdf, pages: [PDFPageText(number: 1, width: 1, height: 1, text: "x", spans: [])], needsOCR: false)
         #expect(DocumentText.readable(text, ocr: ocr([OCRLine(text: "ignored")])) == text)
+    }
+}
+
+@Suite("stored data in earlier spellings")
+struct EarlierSpellingTests {
+    /// Codes are kebab-case and keys camelCase now; results, errors and outputs stored before still read.
+    @Test func codesAndKeysStoredBeforeTheyWereUnifiedStillDecode() throws {
+        let decoder = JSONDecoder()
+        let reason = try decoder.decode(
+            DocumentResult.Reason.self, from: Data(#"{"code": "totals_mismatch", "message": "m", "urgency": 80}"#.utf8))
+        #expect(reason.code == .totalsMismatch)
+        #expect(String(decoding: try JSONEncoder().encode(reason.code), as: UTF8.self) == #""totals-mismatch""#)
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(DocumentResult.Reason.Code.self, from: Data(#""totals mismatch""#.utf8))
+        }
+        let kinds = try decoder.decode([LarderError.Kind].self, from: Data(#"["bad_input", "over-limit", "crashed"]"#.utf8))
+        #expect(kinds == [.badInput, .overLimit, .crashed])
+        #expect(LarderError.Kind.badInput.rawValue == "bad-input")
+        let check = try decoder.decode(
+            ReceiptRecord.Check.self, from: Data(#"{"adds_up": false, "computed": 1.5, "printed": 2}"#.utf8))
+        #expect(check.addsUp == false)
+        let checkJSON = String(decoding: try JSONEncoder().encode(check), as: UTF8.self)
+        #expect(checkJSON.contains(#""addsUp":false"#) && !checkJSON.contains("adds_up"))
+        let skipped = try decoder.decode(
+            OCRStageOutput.self, from: Data(#"{"skipped": true, "lines": [], "meanConfidence": 0, "steps": []}"#.utf8))
+        #expect(skipped.skipped != nil)
+        let ran = try decoder.decode(
+            OCRStageOutput.self, from: Data(#"{"skipped": false, "lines": [], "meanConfidence": 0, "steps": []}"#.utf8))
+        #expect(ran.skipped == nil)
     }
 }

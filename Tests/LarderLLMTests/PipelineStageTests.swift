@@ -202,7 +202,7 @@ struct PipelineStageTests {
         #expect(result.receipt?.items.map(\.description) == ["MILK 2% GAL", "SOURDOUGH BREAD", "BANANAS"])
         #expect(result.receipt?.items.map(\.line) == [4, 5, 6])
         #expect(contribution.rejected.count == 1 && contribution.rejected[0].contains("L7"))
-        #expect(result.receipt?.check.adds_up == true, "the model's items add up to the printed total")
+        #expect(result.receipt?.check.addsUp == true, "the model's items add up to the printed total")
         #expect(result.pantry.map(\.source.line) == [4, 5, 6])
         #expect(result.pantry.allSatisfy { $0.evidence.contains("LLM stage") && $0.purchaseDate == result.receipt?.date })
         #expect(result.pantry.contains { $0.ingredient.contains("milk") })

@@ -119,15 +119,26 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     }
 
     public struct Reason: Codable, Sendable, Equatable {
+        /// Codes are kebab-case, as every code Larder writes (``LarderError/Kind``, `LLMError`, `ReceiptError`).
         public enum Code: String, Codable, Sendable {
             case validation
-            case lowConfidence = "low_confidence"
-            case notRecognised = "not_recognised"
-            case totalsMismatch = "totals_mismatch"
-            case unknownProduct = "unknown_product"
-            case needsOCR = "needs_ocr"
+            case lowConfidence = "low-confidence"
+            case notRecognised = "not-recognised"
+            case totalsMismatch = "totals-mismatch"
+            case unknownProduct = "unknown-product"
+            case needsOCR = "needs-ocr"
             /// A reparse made a result different from the one a person accepted (set by the review queue).
-            case reparseDisagrees = "reparse_disagrees"
+            case reparseDisagrees = "reparse-disagrees"
+
+            /// Reads the snake_case spelling of results stored before the codes were unified too.
+            public init(from decoder: any Decoder) throws {
+                let text = try decoder.singleValueContainer().decode(String.self)
+                guard let code = Self(rawValue: text.replacingOccurrences(of: "_", with: "-")) else {
+                    throw DecodingError.dataCorrupted(
+                        .init(codingPath: decoder.codingPath, debugDescription: "unknown review code '\(text)'"))
+                }
+                self = code
+            }
 
             /// Higher is more urgent: broken output first, then money, then content a person must read.
             public var urgency: Int {

@@ -14,7 +14,7 @@ private func amount(_ value: Decimal?) -> Double? {
 /// A receipt in the shape of `schemas/receipt.schema.json`.
 public struct ReceiptRecord: Codable, Sendable, Equatable {
     // Store, Totals and Check write every key, null when unknown: the schema requires `store.name` and
-    // `check.adds_up`, and a receipt OCR read nothing from (a blank photo) has neither.
+    // `check.addsUp`, and a receipt OCR read nothing from (a blank photo) has neither.
     public struct Store: Codable, Sendable, Equatable {
         public var name: String?
         public var address: String?
@@ -76,13 +76,32 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     public struct Check: Codable, Sendable, Equatable {
         /// items − discounts + tax ≈ total (or items − discounts ≈ total where prices include tax); null without a
         /// printed total.
-        public var adds_up: Bool?
+        public var addsUp: Bool?
         public var computed: Double?
         public var printed: Double?
 
+        public init(addsUp: Bool?, computed: Double?, printed: Double?) {
+            self.addsUp = addsUp
+            self.computed = computed
+            self.printed = printed
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case addsUp, computed, printed
+            /// The key's spelling before keys were all camelCase, in results stored then.
+            case legacyAddsUp = "adds_up"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            addsUp = try c.decodeIfPresent(Bool.self, forKey: .addsUp) ?? c.decodeIfPresent(Bool.self, forKey: .legacyAddsUp)
+            computed = try c.decodeIfPresent(Double.self, forKey: .computed)
+            printed = try c.decodeIfPresent(Double.self, forKey: .printed)
+        }
+
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(adds_up, forKey: .adds_up)
+            try c.encode(addsUp, forKey: .addsUp)
             try c.encode(computed, forKey: .computed)
             try c.encode(printed, forKey: .printed)
         }
@@ -137,7 +156,7 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         let computed = itemsSum - discounts + (receipt.tax ?? 0) + (receipt.rounding ?? 0)
         let mismatch = receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }
         check = Check(
-            adds_up: receipt.total == nil ? nil : !mismatch, computed: money(computed), printed: money(receipt.total))
+            addsUp: receipt.total == nil ? nil : !mismatch, computed: money(computed), printed: money(receipt.total))
         lines = receipt.lines.map { line in
             let box = line.number - 1 < ocrLines.count ? ocrLines[line.number - 1].box : nil
             return Line(

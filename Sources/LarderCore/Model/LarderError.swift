@@ -7,11 +7,12 @@ import Foundation
 /// prints them, and the CLI maps ``Kind`` to an exit code. Messages never contain secrets.
 public struct LarderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is. It decides whether retrying can help.
+    /// Kebab-case, as every code Larder writes (review reasons, `LLMError`, `ReceiptError`).
     public enum Kind: String, Sendable, Codable {
         /// The input itself is bad (empty, truncated, encrypted, unknown format...). Retrying cannot help.
-        case badInput = "bad_input"
+        case badInput = "bad-input"
         /// The input is over a limit in `pipeline.yml`. Retrying cannot help unless the limit is raised.
-        case overLimit = "over_limit"
+        case overLimit = "over-limit"
         /// A path given on the command line cannot be read (missing, unreadable, a symlink loop).
         case unreadable
         /// `pipeline.yml` or a command-line option is wrong.
@@ -27,6 +28,16 @@ public struct LarderError: Error, Sendable, Equatable, CustomStringConvertible {
         case crashed
         /// The batch was interrupted (SIGINT/SIGTERM).
         case interrupted
+
+        /// Reads the snake_case spelling (`bad_input`) of errors stored before the codes were unified too.
+        public init(from decoder: any Decoder) throws {
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let kind = Self(rawValue: text.replacingOccurrences(of: "_", with: "-")) else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "unknown error kind '\(text)'"))
+            }
+            self = kind
+        }
     }
 
     public var kind: Kind

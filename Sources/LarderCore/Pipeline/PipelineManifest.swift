@@ -42,10 +42,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@3"
         case .extract: "extract@4"
-        case .ocr: "ocr@4"
+        case .ocr: "ocr@6"
         case .route: "route@4"
         case .recipe: "recipe@5"
-        case .receipt: "receipt@5"
+        case .receipt: "receipt@6"
         case .llm: "llm@1"
         case .result: "result@10"
         }

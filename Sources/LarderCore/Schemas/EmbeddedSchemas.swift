@@ -320,11 +320,11 @@ enum EmbeddedSchemas {
       "description": "items − discounts + tax ≈ total, within rounding.",
       "type": "object",
       "required": [
-        "adds_up"
+        "addsUp"
       ],
       "additionalProperties": false,
       "properties": {
-        "adds_up": {
+        "addsUp": {
           "type": [
             "boolean",
             "null"
@@ -1217,7 +1217,7 @@ enum EmbeddedSchemas {
             "required": ["code", "message", "urgency"],
             "additionalProperties": false,
             "properties": {
-              "code": { "enum": ["validation", "low_confidence", "not_recognised", "totals_mismatch", "unknown_product", "needs_ocr", "reparse_disagrees"] },
+              "code": { "enum": ["validation", "low-confidence", "not-recognised", "totals-mismatch", "unknown-product", "needs-ocr", "reparse-disagrees"] },
               "message": { "type": "string", "minLength": 1 },
               "urgency": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Higher is more urgent." }
             }
