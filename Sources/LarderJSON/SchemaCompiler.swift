@@ -205,203 +205,285 @@ final class SchemaCompiler {
         return idx
     }
 
+    /// A schema object's keywords, in the vocabularies its resource enables: references, then the validation
+    /// vocabulary, `format`, the applicators and the unevaluated keywords (the order the nodes are compiled in).
     func compileKeywords(_ o: JSONObject, loc: Loc, res: Int, abs: String) throws -> [Keyword] {
-        var out: [Keyword] = []
+        let s = KeywordSource(compiler: self, object: o, loc: loc, res: res, abs: abs)
         let vocab = resources[res].vocab
-        func bad(_ key: String, _ why: String) -> SchemaError {
-            SchemaError(kind: .invalidSchema, location: abs + "/" + JSONPointer.escape(key), message: "invalid value for '\(key)': \(why), got \(SchemaProgram.short(o[key]!))")
+        if let v = o["$id"], v.stringValue == nil { throw s.bad("$id", "expected a string") }
+        var out = try referenceKeywords(s)
+        if vocab.validation {
+            out += try valueKeywords(s)
+            out += try collectionKeywords(s)
         }
-        func childLoc(_ parts: String...) -> Loc {
-            Loc(doc: loc.doc, ptr: loc.ptr + parts.map { "/" + JSONPointer.escape($0) }.joined())
+        out += try formatKeywords(s, vocab: vocab)
+        if vocab.applicator {
+            out += try objectApplicators(s)
+            out += try arrayApplicators(s)
+            out += try logicApplicators(s)
+            out += try dependencyApplicators(s)
         }
-        func sch(_ key: String) throws -> Int? {
-            guard let v = o[key] else { return nil }
-            guard v.boolValue != nil || v.objectValue != nil else { throw bad(key, "expected a schema (object or boolean)") }
-            return try compile(childLoc(key), v, fallback: res)
-        }
-        func schArr(_ key: String) throws -> [Int]? {
-            guard let v = o[key] else { return nil }
-            guard case .array(let a) = v, !a.isEmpty else { throw bad(key, "expected a non-empty array of schemas") }
-            return try a.enumerated().map { (i, s) in
-                guard s.boolValue != nil || s.objectValue != nil else { throw bad(key, "item \(i) is not a schema") }
-                return try compile(childLoc(key, String(i)), s, fallback: res)
-            }
-        }
-        func schMap(_ key: String) throws -> [(String, Int)]? {
-            guard let v = o[key] else { return nil }
-            guard case .object(let m) = v else { throw bad(key, "expected an object of schemas") }
-            return try m.map { (k, s) in
-                guard s.boolValue != nil || s.objectValue != nil else { throw bad(key, "member '\(k)' is not a schema") }
-                return (k, try compile(childLoc(key, k), s, fallback: res))
-            }
-        }
-        func count(_ key: String) throws -> Int? {
-            guard let v = o[key] else { return nil }
-            guard case .number(let n) = v, n.isInteger, !n.isNegative else { throw bad(key, "expected a non-negative integer") }
-            return n.intValue ?? Int.max
-        }
-        func number(_ key: String) throws -> JSONNumber? {
-            guard let v = o[key] else { return nil }
-            guard case .number(let n) = v else { throw bad(key, "expected a number") }
-            return n
-        }
-        func regex(_ key: String, _ src: String) throws -> ECMARegex {
-            do { return try ECMARegex(src) } catch let e as ECMARegex.SyntaxError {
-                throw SchemaError(kind: .invalidPattern, location: abs + "/" + JSONPointer.escape(key), message: "unsupported or invalid regular expression '\(src)' in '\(key)': \(e.message)")
-            }
-        }
+        // Subschemas in $defs are compiled eagerly so that invalid definitions are reported
+        // even when unused.
+        _ = try s.schMap("$defs")
+        if vocab.unevaluated { out += try unevaluatedKeywords(s) }
+        return out
+    }
 
-        if let v = o["$id"], v.stringValue == nil { throw bad("$id", "expected a string") }
-        // References
+    /// `$ref` and `$dynamicRef`.
+    private func referenceKeywords(_ s: KeywordSource) throws -> [Keyword] {
+        var out: [Keyword] = []
+        let o = s.object
         if let v = o["$ref"] {
-            guard case .string(let ref) = v else { throw bad("$ref", "expected a string") }
-            let (tloc, tjson, tres) = try resolveRef(ref, from: res, location: abs + "/$ref")
+            guard case .string(let ref) = v else { throw s.bad("$ref", "expected a string") }
+            let (tloc, tjson, tres) = try resolveRef(ref, from: s.res, location: s.abs + "/$ref")
             out.append(Keyword(name: "$ref", kind: .ref(try compile(tloc, tjson, fallback: tres))))
         }
         if let v = o["$dynamicRef"] {
-            guard case .string(let ref) = v else { throw bad("$dynamicRef", "expected a string") }
-            let (tloc, tjson, tres) = try resolveRef(ref, from: res, location: abs + "/$dynamicRef")
+            guard case .string(let ref) = v else { throw s.bad("$dynamicRef", "expected a string") }
+            let (tloc, tjson, tres) = try resolveRef(ref, from: s.res, location: s.abs + "/$dynamicRef")
             let target = try compile(tloc, tjson, fallback: tres)
             let frag = URIReference.split(ref).1
             var anchor: String?
             if !frag.isEmpty, !frag.hasPrefix("/"), tjson["$dynamicAnchor"]?.stringValue == frag { anchor = frag }
             out.append(Keyword(name: "$dynamicRef", kind: .dynamicRef(target, anchor: anchor)))
         }
-        if vocab.validation {
-            if let v = o["type"] {
-                var names: [String] = []
-                switch v {
-                case .string(let s): names = [s]
-                case .array(let a):
-                    guard a.allSatisfy({ $0.stringValue != nil }) else { throw bad("type", "expected a type name or an array of type names") }
-                    names = a.map { $0.stringValue! }
-                default: throw bad("type", "expected a type name or an array of type names")
-                }
-                var mask = TypeMask()
-                for n in names {
-                    guard let m = TypeMask.named(n) else { throw bad("type", "unknown type '\(n)'") }
-                    mask.insert(m)
-                }
-                out.append(Keyword(name: "type", kind: .type(mask, names)))
+        return out
+    }
+
+    /// `type`, `enum`, `const`, the numeric bounds and the string keywords.
+    private func valueKeywords(_ s: KeywordSource) throws -> [Keyword] {
+        var out: [Keyword] = []
+        let o = s.object
+        if let v = o["type"] {
+            var names: [String] = []
+            switch v {
+            case .string(let name): names = [name]
+            case .array(let a):
+                guard a.allSatisfy({ $0.stringValue != nil }) else { throw s.bad("type", "expected a type name or an array of type names") }
+                names = a.map { $0.stringValue! }
+            default: throw s.bad("type", "expected a type name or an array of type names")
             }
-            if let v = o["enum"] {
-                guard case .array(let a) = v else { throw bad("enum", "expected an array") }
-                out.append(Keyword(name: "enum", kind: .enumeration(a)))
+            var mask = TypeMask()
+            for n in names {
+                guard let m = TypeMask.named(n) else { throw s.bad("type", "unknown type '\(n)'") }
+                mask.insert(m)
             }
-            if let v = o["const"] { out.append(Keyword(name: "const", kind: .const(v))) }
-            if let n = try number("minimum") { out.append(Keyword(name: "minimum", kind: .minimum(n))) }
-            if let n = try number("maximum") { out.append(Keyword(name: "maximum", kind: .maximum(n))) }
-            if let n = try number("exclusiveMinimum") { out.append(Keyword(name: "exclusiveMinimum", kind: .exclusiveMinimum(n))) }
-            if let n = try number("exclusiveMaximum") { out.append(Keyword(name: "exclusiveMaximum", kind: .exclusiveMaximum(n))) }
-            if let n = try number("multipleOf") {
-                guard !n.isNegative && !n.isZero else { throw bad("multipleOf", "expected a number greater than 0") }
-                out.append(Keyword(name: "multipleOf", kind: .multipleOf(n)))
-            }
-            if let n = try count("minLength") { out.append(Keyword(name: "minLength", kind: .minLength(n))) }
-            if let n = try count("maxLength") { out.append(Keyword(name: "maxLength", kind: .maxLength(n))) }
-            if let v = o["pattern"] {
-                guard case .string(let p) = v else { throw bad("pattern", "expected a string") }
-                out.append(Keyword(name: "pattern", kind: .pattern(try regex("pattern", p))))
-            }
-            if let n = try count("minItems") { out.append(Keyword(name: "minItems", kind: .minItems(n))) }
-            if let n = try count("maxItems") { out.append(Keyword(name: "maxItems", kind: .maxItems(n))) }
-            if let v = o["uniqueItems"] {
-                guard case .bool(let b) = v else { throw bad("uniqueItems", "expected a boolean") }
-                if b { out.append(Keyword(name: "uniqueItems", kind: .uniqueItems)) }
-            }
-            if let n = try count("minProperties") { out.append(Keyword(name: "minProperties", kind: .minProperties(n))) }
-            if let n = try count("maxProperties") { out.append(Keyword(name: "maxProperties", kind: .maxProperties(n))) }
-            if let v = o["required"] {
-                guard case .array(let a) = v, a.allSatisfy({ $0.stringValue != nil }) else { throw bad("required", "expected an array of strings") }
-                if !a.isEmpty { out.append(Keyword(name: "required", kind: .required(a.map { $0.stringValue! }))) }
-            }
-            if let v = o["dependentRequired"] {
-                guard case .object(let m) = v else { throw bad("dependentRequired", "expected an object of string arrays") }
-                var deps: [(String, [String])] = []
-                for (k, names) in m {
-                    guard case .array(let a) = names, a.allSatisfy({ $0.stringValue != nil }) else { throw bad("dependentRequired", "member '\(k)' must be an array of strings") }
-                    deps.append((k, a.map { $0.stringValue! }))
-                }
-                out.append(Keyword(name: "dependentRequired", kind: .dependentRequired(deps)))
-            }
+            out.append(Keyword(name: "type", kind: .type(mask, names)))
         }
-        if let v = o["format"] {
-            guard case .string(let f) = v else { throw bad("format", "expected a string") }
-            let assert = options.formatAssertion || vocab.formatAssertion
-            if assert && FormatValidators.known.contains(f) { out.append(Keyword(name: "format", kind: .format(f, assert: true))) }
+        if let v = o["enum"] {
+            guard case .array(let a) = v else { throw s.bad("enum", "expected an array") }
+            out.append(Keyword(name: "enum", kind: .enumeration(a)))
         }
-        if vocab.applicator {
-            var propNames: [String] = []
-            if let props = try schMap("properties") {
-                propNames = props.map { $0.0 }
-                out.append(Keyword(name: "properties", kind: .properties(Dictionary(props, uniquingKeysWith: { a, _ in a }), propNames)))
-            }
-            var patterns: [ECMARegex] = []
-            if let pp = try schMap("patternProperties") {
-                let compiled = try pp.map { (p, s) in (try regex("patternProperties", p), s) }
-                patterns = compiled.map { $0.0 }
-                out.append(Keyword(name: "patternProperties", kind: .patternProperties(compiled)))
-            }
-            if let ap = try sch("additionalProperties") {
-                out.append(Keyword(name: "additionalProperties", kind: .additionalProperties(ap, Set(propNames), patterns)))
-            }
-            if let pn = try sch("propertyNames") { out.append(Keyword(name: "propertyNames", kind: .propertyNames(pn))) }
-            var prefixCount = 0
-            if let pi = try schArr("prefixItems") {
-                prefixCount = pi.count
-                out.append(Keyword(name: "prefixItems", kind: .prefixItems(pi)))
-            }
-            if let v = o["items"] {
-                if case .array = v {
-                    // Draft 2019-09 style tuple form: treat as prefixItems + additionalItems.
-                    let pi = try schArr("items")!
-                    out.append(Keyword(name: "items", kind: .prefixItems(pi)))
-                    if let ai = try sch("additionalItems") { out.append(Keyword(name: "additionalItems", kind: .items(ai, start: pi.count))) }
-                } else if let it = try sch("items") {
-                    out.append(Keyword(name: "items", kind: .items(it, start: prefixCount)))
-                }
-            }
-            if let c = try sch("contains") {
-                let minC = try count("minContains") ?? 1
-                let maxC = try count("maxContains")
-                out.append(Keyword(name: "contains", kind: .contains(c, min: minC, max: maxC)))
-            }
-            if let a = try schArr("allOf") { out.append(Keyword(name: "allOf", kind: .allOf(a))) }
-            if let a = try schArr("anyOf") { out.append(Keyword(name: "anyOf", kind: .anyOf(a))) }
-            if let a = try schArr("oneOf") { out.append(Keyword(name: "oneOf", kind: .oneOf(a))) }
-            if let n = try sch("not") { out.append(Keyword(name: "not", kind: .not(n))) }
-            if let i = try sch("if") {
-                out.append(Keyword(name: "if", kind: .ifThenElse(i, then: try sch("then"), else: try sch("else"))))
-            } else {
-                _ = try sch("then"); _ = try sch("else")
-            }
-            if let ds = try schMap("dependentSchemas") { out.append(Keyword(name: "dependentSchemas", kind: .dependentSchemas(ds))) }
-            // Draft 7 compatibility: `dependencies` (arrays → dependentRequired, schemas → dependentSchemas).
-            if case .object(let deps)? = o["dependencies"] {
-                var req: [(String, [String])] = []
-                var schemas: [(String, Int)] = []
-                for (k, d) in deps {
-                    if case .array(let a) = d, a.allSatisfy({ $0.stringValue != nil }) { req.append((k, a.map { $0.stringValue! })) }
-                    else if d.boolValue != nil || d.objectValue != nil { schemas.append((k, try compile(childLoc("dependencies", k), d, fallback: res))) }
-                    else { throw bad("dependencies", "member '\(k)' must be an array of strings or a schema") }
-                }
-                if !req.isEmpty { out.append(Keyword(name: "dependencies", kind: .dependentRequired(req))) }
-                if !schemas.isEmpty { out.append(Keyword(name: "dependencies", kind: .dependentSchemas(schemas))) }
-            }
+        if let v = o["const"] { out.append(Keyword(name: "const", kind: .const(v))) }
+        if let n = try s.number("minimum") { out.append(Keyword(name: "minimum", kind: .minimum(n))) }
+        if let n = try s.number("maximum") { out.append(Keyword(name: "maximum", kind: .maximum(n))) }
+        if let n = try s.number("exclusiveMinimum") { out.append(Keyword(name: "exclusiveMinimum", kind: .exclusiveMinimum(n))) }
+        if let n = try s.number("exclusiveMaximum") { out.append(Keyword(name: "exclusiveMaximum", kind: .exclusiveMaximum(n))) }
+        if let n = try s.number("multipleOf") {
+            guard !n.isNegative && !n.isZero else { throw s.bad("multipleOf", "expected a number greater than 0") }
+            out.append(Keyword(name: "multipleOf", kind: .multipleOf(n)))
         }
-        // Subschemas in $defs are compiled eagerly so that invalid definitions are reported
-        // even when unused.
-        _ = try schMap("$defs")
-        if vocab.unevaluated {
-            if let u = try sch("unevaluatedItems") {
-                hasUnevaluated = true
-                out.append(Keyword(name: "unevaluatedItems", kind: .unevaluatedItems(u)))
-            }
-            if let u = try sch("unevaluatedProperties") {
-                hasUnevaluated = true
-                out.append(Keyword(name: "unevaluatedProperties", kind: .unevaluatedProperties(u)))
-            }
+        if let n = try s.count("minLength") { out.append(Keyword(name: "minLength", kind: .minLength(n))) }
+        if let n = try s.count("maxLength") { out.append(Keyword(name: "maxLength", kind: .maxLength(n))) }
+        if let v = o["pattern"] {
+            guard case .string(let p) = v else { throw s.bad("pattern", "expected a string") }
+            out.append(Keyword(name: "pattern", kind: .pattern(try s.regex("pattern", p))))
         }
         return out
+    }
+
+    /// The array and object assertions: item and property counts, `uniqueItems`, `required`, `dependentRequired`.
+    private func collectionKeywords(_ s: KeywordSource) throws -> [Keyword] {
+        var out: [Keyword] = []
+        let o = s.object
+        if let n = try s.count("minItems") { out.append(Keyword(name: "minItems", kind: .minItems(n))) }
+        if let n = try s.count("maxItems") { out.append(Keyword(name: "maxItems", kind: .maxItems(n))) }
+        if let v = o["uniqueItems"] {
+            guard case .bool(let b) = v else { throw s.bad("uniqueItems", "expected a boolean") }
+            if b { out.append(Keyword(name: "uniqueItems", kind: .uniqueItems)) }
+        }
+        if let n = try s.count("minProperties") { out.append(Keyword(name: "minProperties", kind: .minProperties(n))) }
+        if let n = try s.count("maxProperties") { out.append(Keyword(name: "maxProperties", kind: .maxProperties(n))) }
+        if let v = o["required"] {
+            guard case .array(let a) = v, a.allSatisfy({ $0.stringValue != nil }) else { throw s.bad("required", "expected an array of strings") }
+            if !a.isEmpty { out.append(Keyword(name: "required", kind: .required(a.map { $0.stringValue! }))) }
+        }
+        if let v = o["dependentRequired"] {
+            guard case .object(let m) = v else { throw s.bad("dependentRequired", "expected an object of string arrays") }
+            var deps: [(String, [String])] = []
+            for (k, names) in m {
+                guard case .array(let a) = names, a.allSatisfy({ $0.stringValue != nil }) else { throw s.bad("dependentRequired", "member '\(k)' must be an array of strings") }
+                deps.append((k, a.map { $0.stringValue! }))
+            }
+            out.append(Keyword(name: "dependentRequired", kind: .dependentRequired(deps)))
+        }
+        return out
+    }
+
+    /// `format`: asserted only when the options or the vocabulary ask for it, and only for known formats.
+    private func formatKeywords(_ s: KeywordSource, vocab: Vocabulary) throws -> [Keyword] {
+        guard let v = s.object["format"] else { return [] }
+        guard case .string(let f) = v else { throw s.bad("format", "expected a string") }
+        let assert = options.formatAssertion || vocab.formatAssertion
+        return assert && FormatValidators.known.contains(f) ? [Keyword(name: "format", kind: .format(f, assert: true))] : []
+    }
+
+    /// `properties`, `patternProperties`, `additionalProperties` (which needs the other two) and `propertyNames`.
+    private func objectApplicators(_ s: KeywordSource) throws -> [Keyword] {
+        var out: [Keyword] = []
+        var propNames: [String] = []
+        if let props = try s.schMap("properties") {
+            propNames = props.map { $0.0 }
+            out.append(Keyword(name: "properties", kind: .properties(Dictionary(props, uniquingKeysWith: { a, _ in a }), propNames)))
+        }
+        var patterns: [ECMARegex] = []
+        if let pp = try s.schMap("patternProperties") {
+            let compiled = try pp.map { (p, sub) in (try s.regex("patternProperties", p), sub) }
+            patterns = compiled.map { $0.0 }
+            out.append(Keyword(name: "patternProperties", kind: .patternProperties(compiled)))
+        }
+        if let ap = try s.sch("additionalProperties") {
+            out.append(Keyword(name: "additionalProperties", kind: .additionalProperties(ap, Set(propNames), patterns)))
+        }
+        if let pn = try s.sch("propertyNames") { out.append(Keyword(name: "propertyNames", kind: .propertyNames(pn))) }
+        return out
+    }
+
+    /// `prefixItems`, `items` (the 2019-09 array form too, with `additionalItems`) and `contains` with its bounds.
+    private func arrayApplicators(_ s: KeywordSource) throws -> [Keyword] {
+        var out: [Keyword] = []
+        var prefixCount = 0
+        if let pi = try s.schArr("prefixItems") {
+            prefixCount = pi.count
+            out.append(Keyword(name: "prefixItems", kind: .prefixItems(pi)))
+        }
+        if let v = s.object["items"] {
+            if case .array = v {
+                // Draft 2019-09 style tuple form: treat as prefixItems + additionalItems.
+                let pi = try s.schArr("items")!
+                out.append(Keyword(name: "items", kind: .prefixItems(pi)))
+                if let ai = try s.sch("additionalItems") { out.append(Keyword(name: "additionalItems", kind: .items(ai, start: pi.count))) }
+            } else if let it = try s.sch("items") {
+                out.append(Keyword(name: "items", kind: .items(it, start: prefixCount)))
+            }
+        }
+        if let c = try s.sch("contains") {
+            let minC = try s.count("minContains") ?? 1
+            let maxC = try s.count("maxContains")
+            out.append(Keyword(name: "contains", kind: .contains(c, min: minC, max: maxC)))
+        }
+        return out
+    }
+
+    /// `allOf`, `anyOf`, `oneOf`, `not` and `if`/`then`/`else` (`then` and `else` are compiled without `if` too, so
+    /// that invalid ones are reported).
+    private func logicApplicators(_ s: KeywordSource) throws -> [Keyword] {
+        var out: [Keyword] = []
+        if let a = try s.schArr("allOf") { out.append(Keyword(name: "allOf", kind: .allOf(a))) }
+        if let a = try s.schArr("anyOf") { out.append(Keyword(name: "anyOf", kind: .anyOf(a))) }
+        if let a = try s.schArr("oneOf") { out.append(Keyword(name: "oneOf", kind: .oneOf(a))) }
+        if let n = try s.sch("not") { out.append(Keyword(name: "not", kind: .not(n))) }
+        if let i = try s.sch("if") {
+            out.append(Keyword(name: "if", kind: .ifThenElse(i, then: try s.sch("then"), else: try s.sch("else"))))
+        } else {
+            _ = try s.sch("then"); _ = try s.sch("else")
+        }
+        return out
+    }
+
+    /// `dependentSchemas`, and draft 7's `dependencies` (arrays → dependentRequired, schemas → dependentSchemas).
+    private func dependencyApplicators(_ s: KeywordSource) throws -> [Keyword] {
+        var out: [Keyword] = []
+        if let ds = try s.schMap("dependentSchemas") { out.append(Keyword(name: "dependentSchemas", kind: .dependentSchemas(ds))) }
+        if case .object(let deps)? = s.object["dependencies"] {
+            var req: [(String, [String])] = []
+            var schemas: [(String, Int)] = []
+            for (k, d) in deps {
+                if case .array(let a) = d, a.allSatisfy({ $0.stringValue != nil }) { req.append((k, a.map { $0.stringValue! })) }
+                else if d.boolValue != nil || d.objectValue != nil { schemas.append((k, try compile(s.childLoc("dependencies", k), d, fallback: s.res))) }
+                else { throw s.bad("dependencies", "member '\(k)' must be an array of strings or a schema") }
+            }
+            if !req.isEmpty { out.append(Keyword(name: "dependencies", kind: .dependentRequired(req))) }
+            if !schemas.isEmpty { out.append(Keyword(name: "dependencies", kind: .dependentSchemas(schemas))) }
+        }
+        return out
+    }
+
+    /// `unevaluatedItems` and `unevaluatedProperties` (their presence makes validation track evaluated items).
+    private func unevaluatedKeywords(_ s: KeywordSource) throws -> [Keyword] {
+        var out: [Keyword] = []
+        if let u = try s.sch("unevaluatedItems") {
+            hasUnevaluated = true
+            out.append(Keyword(name: "unevaluatedItems", kind: .unevaluatedItems(u)))
+        }
+        if let u = try s.sch("unevaluatedProperties") {
+            hasUnevaluated = true
+            out.append(Keyword(name: "unevaluatedProperties", kind: .unevaluatedProperties(u)))
+        }
+        return out
+    }
+
+    /// One schema object being compiled, with the readers its keywords share: each checks a keyword's value and
+    /// says what was expected when it is wrong, and compiles subschemas in the object's resource.
+    struct KeywordSource {
+        let compiler: SchemaCompiler
+        let object: JSONObject
+        let loc: Loc
+        let res: Int
+        let abs: String
+
+        func bad(_ key: String, _ why: String) -> SchemaError {
+            SchemaError(kind: .invalidSchema, location: abs + "/" + JSONPointer.escape(key), message: "invalid value for '\(key)': \(why), got \(SchemaProgram.short(object[key]!))")
+        }
+
+        func childLoc(_ parts: String...) -> Loc {
+            Loc(doc: loc.doc, ptr: loc.ptr + parts.map { "/" + JSONPointer.escape($0) }.joined())
+        }
+
+        /// A subschema.
+        func sch(_ key: String) throws -> Int? {
+            guard let v = object[key] else { return nil }
+            guard v.boolValue != nil || v.objectValue != nil else { throw bad(key, "expected a schema (object or boolean)") }
+            return try compiler.compile(childLoc(key), v, fallback: res)
+        }
+
+        /// A non-empty array of subschemas.
+        func schArr(_ key: String) throws -> [Int]? {
+            guard let v = object[key] else { return nil }
+            guard case .array(let a) = v, !a.isEmpty else { throw bad(key, "expected a non-empty array of schemas") }
+            return try a.enumerated().map { (i, s) in
+                guard s.boolValue != nil || s.objectValue != nil else { throw bad(key, "item \(i) is not a schema") }
+                return try compiler.compile(childLoc(key, String(i)), s, fallback: res)
+            }
+        }
+
+        /// An object of subschemas.
+        func schMap(_ key: String) throws -> [(String, Int)]? {
+            guard let v = object[key] else { return nil }
+            guard case .object(let m) = v else { throw bad(key, "expected an object of schemas") }
+            return try m.map { (k, s) in
+                guard s.boolValue != nil || s.objectValue != nil else { throw bad(key, "member '\(k)' is not a schema") }
+                return (k, try compiler.compile(childLoc(key, k), s, fallback: res))
+            }
+        }
+
+        func count(_ key: String) throws -> Int? {
+            guard let v = object[key] else { return nil }
+            guard case .number(let n) = v, n.isInteger, !n.isNegative else { throw bad(key, "expected a non-negative integer") }
+            return n.intValue ?? Int.max
+        }
+
+        func number(_ key: String) throws -> JSONNumber? {
+            guard let v = object[key] else { return nil }
+            guard case .number(let n) = v else { throw bad(key, "expected a number") }
+            return n
+        }
+
+        func regex(_ key: String, _ src: String) throws -> ECMARegex {
+            do { return try ECMARegex(src) } catch let e as ECMARegex.SyntaxError {
+                throw SchemaError(kind: .invalidPattern, location: abs + "/" + JSONPointer.escape(key), message: "unsupported or invalid regular expression '\(src)' in '\(key)': \(e.message)")
+            }
+        }
     }
 }
