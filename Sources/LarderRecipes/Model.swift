@@ -99,7 +99,7 @@ public struct RecipeQuantity: Codable, Sendable, Equatable {
     /// The (lower) value.
     public var value: Double
     /// The upper bound of a range, or `nil`.
-    public var max: Double?
+    @ExplicitNull public var max: Double?
 
     /// Creates a quantity.
     public init(value: Double, max: Double? = nil) {
@@ -108,13 +108,6 @@ public struct RecipeQuantity: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case value, max }
-
-    /// Encodes `max` as an explicit `null` when absent.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(value, forKey: .value)
-        try c.encode(max, forKey: .max)
-    }
 }
 
 /// A further amount of an ingredient ("1 cup (240 ml) milk": the 240 ml).
@@ -122,7 +115,7 @@ public struct RecipeAmount: Codable, Sendable, Equatable {
     /// The quantity.
     public var quantity: RecipeQuantity
     /// The canonical unit, or `nil`.
-    public var unit: String?
+    @ExplicitNull public var unit: String?
 
     /// Creates an amount.
     public init(quantity: RecipeQuantity, unit: String? = nil) {
@@ -131,23 +124,16 @@ public struct RecipeAmount: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case quantity, unit }
-
-    /// Encodes `unit` as an explicit `null` when absent.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(quantity, forKey: .quantity)
-        try c.encode(unit, forKey: .unit)
-    }
 }
 
 /// Servings or another yield ("Serves 4-6", "Makes 12 cookies").
 public struct RecipeYield: Codable, Sendable, Equatable {
     /// The number of servings or items (the lower bound of a range), or `nil` when no number was given.
-    public var servings: Double?
+    @ExplicitNull public var servings: Double?
     /// The upper bound of a range ("Serves 4-6" → 6), or `nil`.
-    public var maxServings: Double?
+    @ExplicitNull public var maxServings: Double?
     /// What is counted when not servings ("cookies", "loaves"), or `nil` for servings.
-    public var unit: String?
+    @ExplicitNull public var unit: String?
     /// The original text, e.g. "Serves 4-6".
     public var text: String
 
@@ -160,15 +146,6 @@ public struct RecipeYield: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case servings, maxServings, unit, text }
-
-    /// Encodes every key, with explicit `null`s.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(servings, forKey: .servings)
-        try c.encode(maxServings, forKey: .maxServings)
-        try c.encode(unit, forKey: .unit)
-        try c.encode(text, forKey: .text)
-    }
 }
 
 /// One ingredient line, parsed.
@@ -176,25 +153,25 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
     /// The original line (list markers removed).
     public var text: String
     /// The primary quantity, or `nil`.
-    public var quantity: RecipeQuantity?
+    @ExplicitNull public var quantity: RecipeQuantity?
     /// The canonical unit ("tablespoon", "gram"…), or `nil`.
-    public var unit: String?
+    @ExplicitNull public var unit: String?
     /// The unit as written, or `nil`.
-    public var unitText: String?
+    @ExplicitNull public var unitText: String?
     /// Further amounts ("1 cup (240 ml)": the 240 ml).
     public var additionalAmounts: [RecipeAmount]
     /// The ingredient name ("olive oil").
     public var name: String
     /// A size ("large"), or `nil`.
-    public var size: String?
+    @ExplicitNull public var size: String?
     /// Preparation ("finely chopped"), or `nil`.
-    public var preparation: String?
+    @ExplicitNull public var preparation: String?
     /// Other remarks ("to taste"), or `nil`.
-    public var comment: String?
+    @ExplicitNull public var comment: String?
     /// `true` when marked optional.
     public var optional: Bool
     /// What it is for ("for garnish"), or `nil`.
-    public var purpose: String?
+    @ExplicitNull public var purpose: String?
     /// Alternatives named in the line ("butter or margarine" → ["butter", "margarine"]).
     public var alternatives: [String]
     /// Confidence in this ingredient, 0–1: the ingredient parser's confidence, lowered when the line was
@@ -207,7 +184,7 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
     public var allergens: [IngredientAllergen] = []
     /// The base ingredient, named as the pantry names it (filled in by the app, which owns the lexicon); `nil`
     /// when nothing in the lexicon matched.
-    public var base: IngredientBase? = nil
+    @ExplicitNull public var base: IngredientBase? = nil
     /// Set when the recipe was scaled (``RecipeScaler``): the amount as written and how it was rounded.
     public var scaledFrom: ScaledFrom? = nil
 
@@ -237,34 +214,12 @@ public struct RecipeIngredient: Codable, Sendable, Equatable {
         case text, quantity, unit, unitText, additionalAmounts, name, size, preparation, comment, optional, purpose,
              alternatives, allergens, base, confidence, provenance, scaledFrom
     }
-
-    /// Encodes every key, with explicit `null`s.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(text, forKey: .text)
-        try c.encode(quantity, forKey: .quantity)
-        try c.encode(unit, forKey: .unit)
-        try c.encode(unitText, forKey: .unitText)
-        try c.encode(additionalAmounts, forKey: .additionalAmounts)
-        try c.encode(name, forKey: .name)
-        try c.encode(size, forKey: .size)
-        try c.encode(preparation, forKey: .preparation)
-        try c.encode(comment, forKey: .comment)
-        try c.encode(optional, forKey: .optional)
-        try c.encode(purpose, forKey: .purpose)
-        try c.encode(alternatives, forKey: .alternatives)
-        try c.encode(allergens, forKey: .allergens)
-        try c.encode(base, forKey: .base)
-        try c.encode(confidence, forKey: .confidence)
-        try c.encode(provenance, forKey: .provenance)
-        try c.encodeIfPresent(scaledFrom, forKey: .scaledFrom)
-    }
 }
 
 /// A list of ingredients, optionally named ("For the drizzle").
 public struct IngredientGroup: Codable, Sendable, Equatable {
     /// The group's name without a trailing colon ("For the drizzle"); `nil` for the main list.
-    public var name: String?
+    @ExplicitNull public var name: String?
     /// The ingredients in order.
     public var ingredients: [RecipeIngredient]
 
@@ -275,13 +230,6 @@ public struct IngredientGroup: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case name, ingredients }
-
-    /// Encodes `name` as an explicit `null` for the main list.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(ingredients, forKey: .ingredients)
-    }
 }
 
 /// A duration mentioned in a step ("simmer 10–12 minutes").
@@ -289,7 +237,7 @@ public struct StepDuration: Codable, Sendable, Equatable {
     /// Minutes (the lower bound of a range).
     public var minutes: Double
     /// The upper bound of a range, or `nil`.
-    public var maxMinutes: Double?
+    @ExplicitNull public var maxMinutes: Double?
     /// The phrase as written.
     public var text: String
 
@@ -301,14 +249,6 @@ public struct StepDuration: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case minutes, maxMinutes, text }
-
-    /// Encodes every key, with explicit `null`s.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(minutes, forKey: .minutes)
-        try c.encode(maxMinutes, forKey: .maxMinutes)
-        try c.encode(text, forKey: .text)
-    }
 }
 
 /// A temperature mentioned in a step ("180°C", "gas mark 4").
@@ -318,7 +258,7 @@ public struct StepTemperature: Codable, Sendable, Equatable {
     /// "C" or "F".
     public var unit: String
     /// The gas mark when the text gave one, else `nil`.
-    public var gasMark: Double?
+    @ExplicitNull public var gasMark: Double?
     /// The phrase as written.
     public var text: String
 
@@ -331,15 +271,6 @@ public struct StepTemperature: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case value, unit, gasMark, text }
-
-    /// Encodes every key, with explicit `null`s.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(value, forKey: .value)
-        try c.encode(unit, forKey: .unit)
-        try c.encode(gasMark, forKey: .gasMark)
-        try c.encode(text, forKey: .text)
-    }
 }
 
 /// A reference from a step to an ingredient: `ingredientGroups[group].ingredients[index]`.
@@ -389,18 +320,6 @@ public struct RecipeStep: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case number, text, durations, temperatures, ingredients, provenance, section }
-
-    /// Encodes `section` only when the step has one, so recipes without sections keep their shape.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(number, forKey: .number)
-        try c.encode(text, forKey: .text)
-        try c.encode(durations, forKey: .durations)
-        try c.encode(temperatures, forKey: .temperatures)
-        try c.encode(ingredients, forKey: .ingredients)
-        try c.encode(provenance, forKey: .provenance)
-        try c.encodeIfPresent(section, forKey: .section)
-    }
 }
 
 /// Where the recipe came from.
@@ -438,18 +357,6 @@ public struct RecipeSourceInfo: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case file, sha256, pages, format, member, url, node }
-
-    /// Encodes `member`, `url` and `node` only when present, so recipes from plain files keep their shape.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(file, forKey: .file)
-        try c.encode(sha256, forKey: .sha256)
-        try c.encode(pages, forKey: .pages)
-        try c.encode(format, forKey: .format)
-        try c.encodeIfPresent(member, forKey: .member)
-        try c.encodeIfPresent(url, forKey: .url)
-        try c.encodeIfPresent(node, forKey: .node)
-    }
 }
 
 /// One recipe, in the shape of `schemas/recipe.schema.json`.
@@ -457,21 +364,21 @@ public struct Recipe: Codable, Sendable, Equatable {
     /// The title.
     public var title: String
     /// An introductory description, or `nil`.
-    public var description: String?
+    @ExplicitNull public var description: String?
     /// Servings or yield, or `nil`.
-    public var yields: RecipeYield?
+    @ExplicitNull public var yields: RecipeYield?
     /// Preparation time in minutes, or `nil`.
-    public var prepMinutes: Double?
+    @ExplicitNull public var prepMinutes: Double?
     /// Cooking time in minutes, or `nil`.
-    public var cookMinutes: Double?
+    @ExplicitNull public var cookMinutes: Double?
     /// Total time in minutes as stated (not computed), or `nil`.
-    public var totalMinutes: Double?
+    @ExplicitNull public var totalMinutes: Double?
     /// Cuisine (front matter or a "Cuisine:" line), or `nil`.
-    public var cuisine: String?
+    @ExplicitNull public var cuisine: String?
     /// Meal type / course / category, or `nil`.
-    public var mealType: String?
+    @ExplicitNull public var mealType: String?
     /// The recipe's language (ISO 639-1: en, de, fr, it, es, nl) read from its words, or `nil` when unsure.
-    public var language: String? = nil
+    @ExplicitNull public var language: String? = nil
     /// Tags (front matter `tags:` or a "Tags:" line).
     public var tags: [String]
     /// Ingredient groups; the first is the main list (name `nil`) unless the recipe starts with a named group.
@@ -495,7 +402,7 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var nutrition: [String: String]? = nil
     /// Diet labels derived from the ingredients (filled in by the app, which owns the lexicon); `nil` when not
     /// derived.
-    public var diets: [DietLabel]? = nil
+    @ExplicitNull public var diets: [DietLabel]? = nil
     /// Set when the recipe was scaled (``RecipeScaler``).
     public var scaling: RecipeScaling? = nil
 
@@ -529,33 +436,6 @@ public struct Recipe: Codable, Sendable, Equatable {
         case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, language, tags,
              ingredientGroups, steps, notes, source, provenance, confidence, author, image, nutrition, diets, scaling
     }
-
-    /// Encodes every key, with explicit `null`s for absent optional values.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(title, forKey: .title)
-        try c.encode(description, forKey: .description)
-        try c.encode(yields, forKey: .yields)
-        try c.encode(prepMinutes, forKey: .prepMinutes)
-        try c.encode(cookMinutes, forKey: .cookMinutes)
-        try c.encode(totalMinutes, forKey: .totalMinutes)
-        try c.encode(cuisine, forKey: .cuisine)
-        try c.encode(mealType, forKey: .mealType)
-        try c.encode(language, forKey: .language)
-        try c.encode(tags, forKey: .tags)
-        try c.encode(ingredientGroups, forKey: .ingredientGroups)
-        try c.encode(steps, forKey: .steps)
-        try c.encode(notes, forKey: .notes)
-        try c.encode(source, forKey: .source)
-        try c.encode(provenance, forKey: .provenance)
-        try c.encode(confidence, forKey: .confidence)
-        // Only web pages have these: absent keys keep other recipes' shape.
-        try c.encodeIfPresent(author, forKey: .author)
-        try c.encodeIfPresent(image, forKey: .image)
-        try c.encodeIfPresent(nutrition, forKey: .nutrition)
-        try c.encode(diets, forKey: .diets)
-        try c.encodeIfPresent(scaling, forKey: .scaling)
-    }
 }
 
 /// An allergen tag: one of the 16 allergens and the keyword that matched it.
@@ -575,9 +455,9 @@ public struct IngredientBase: Codable, Sendable, Equatable {
     /// The base ingredient, lower case (`"cheddar cheese"`).
     public var ingredient: String
     /// The same food in another form (`"cumin seeds"` → `"cumin"`), or `nil`.
-    public var parent: String?
+    @ExplicitNull public var parent: String?
     /// The lexicon category, or `nil`.
-    public var category: String?
+    @ExplicitNull public var category: String?
     /// The base ingredients of the line's alternatives ("butter or margarine": `["margarine"]`).
     public var alternatives: [String]
     /// 0–1: the normaliser's confidence.
@@ -597,17 +477,6 @@ public struct IngredientBase: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case ingredient, parent, category, alternatives, confidence, evidence }
-
-    /// Encodes every key, with explicit `null`s.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(ingredient, forKey: .ingredient)
-        try c.encode(parent, forKey: .parent)
-        try c.encode(category, forKey: .category)
-        try c.encode(alternatives, forKey: .alternatives)
-        try c.encode(confidence, forKey: .confidence)
-        try c.encode(evidence, forKey: .evidence)
-    }
 }
 
 /// Whether a recipe suits a diet, derived from its ingredients.
@@ -630,12 +499,12 @@ public struct DietLabel: Codable, Sendable, Equatable {
 
 /// An ingredient's amount before scaling.
 public struct ScaledFrom: Codable, Sendable, Equatable {
-    public var quantity: RecipeQuantity?
-    public var unit: String?
-    public var unitText: String?
+    @ExplicitNull public var quantity: RecipeQuantity?
+    @ExplicitNull public var unit: String?
+    @ExplicitNull public var unitText: String?
     public var additionalAmounts: [RecipeAmount]
     /// How the scaled amount was rounded or converted ("rounded up from 1.5"), or `nil`.
-    public var note: String?
+    @ExplicitNull public var note: String?
 
     public init(quantity: RecipeQuantity?, unit: String?, unitText: String?, additionalAmounts: [RecipeAmount],
                 note: String? = nil) {
@@ -647,16 +516,6 @@ public struct ScaledFrom: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case quantity, unit, unitText, additionalAmounts, note }
-
-    /// Encodes every key, with explicit `null`s.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(quantity, forKey: .quantity)
-        try c.encode(unit, forKey: .unit)
-        try c.encode(unitText, forKey: .unitText)
-        try c.encode(additionalAmounts, forKey: .additionalAmounts)
-        try c.encode(note, forKey: .note)
-    }
 }
 
 /// How a recipe was scaled.
@@ -667,9 +526,9 @@ public struct RecipeScaling: Codable, Sendable, Equatable {
     public var servings: Double
     /// The servings as written (and the upper bound of a written range).
     public var originalServings: Double
-    public var originalMaxServings: Double?
+    @ExplicitNull public var originalMaxServings: Double?
     /// `metric`, `us`, or `nil` when units were kept.
-    public var units: String?
+    @ExplicitNull public var units: String?
 
     public init(factor: Double, servings: Double, originalServings: Double, originalMaxServings: Double?, units: String?) {
         self.factor = factor
@@ -680,14 +539,4 @@ public struct RecipeScaling: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case factor, servings, originalServings, originalMaxServings, units }
-
-    /// Encodes every key, with explicit `null`s.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(factor, forKey: .factor)
-        try c.encode(servings, forKey: .servings)
-        try c.encode(originalServings, forKey: .originalServings)
-        try c.encode(originalMaxServings, forKey: .originalMaxServings)
-        try c.encode(units, forKey: .units)
-    }
 }

@@ -351,3 +351,21 @@ struct EarlierSpellingTests {
         #expect(ran.skipped == nil)
     }
 }
+
+@Suite("explicit nulls")
+struct ExplicitNullTests {
+    /// `@ExplicitNull` properties are written as null, never left out, and read back from null or a missing key.
+    @Test func absentValuesAreWrittenAsNullAndReadFromNullOrNothing() throws {
+        let totals = ReceiptRecord.Totals(subtotal: nil, tax: 0.5, total: nil, tendered: nil, change: nil)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(totals), as: UTF8.self)
+        #expect(json == #"{"change":null,"subtotal":null,"tax":0.5,"tendered":null,"total":null}"#)
+        #expect(try JSONDecoder().decode(ReceiptRecord.Totals.self, from: Data(json.utf8)) == totals)
+        let sparse = try JSONDecoder().decode(ReceiptRecord.Totals.self, from: Data(#"{"tax": 0.5}"#.utf8))
+        #expect(sparse == totals)
+        // Plain optionals are still left out when nil (keys only some documents have).
+        let item = ReceiptRecord.Item(description: "milk", total: 1.2, line: 3)
+        #expect(!String(decoding: try encoder.encode(item), as: UTF8.self).contains("unitPrice"))
+    }
+}

@@ -27,17 +27,17 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     /// Larder (``Exporter``); nil in the database, where each stage run keeps its own version. Kept out of the
     /// stored result so that a rerun that agrees adds no result version and goldens do not change with every
     /// stage version.
-    public var pipelineVersion: String?
+    @ExplicitNull public var pipelineVersion: String?
     public var document: Document
     public var kind: Route
     /// Recipes found in the document (`recipe.schema.json`).
     public var recipes: [Recipe]
     /// The receipt, for documents read as receipts (`receipt.schema.json`).
-    public var receipt: ReceiptRecord?
+    @ExplicitNull public var receipt: ReceiptRecord?
     /// Pantry items from the receipt (`pantry-item.schema.json`).
     public var pantry: [PantryRecord]
     /// What the LLM stage contributed, with provenance; nil when it structured nothing here.
-    public var llm: LLMContribution?
+    @ExplicitNull public var llm: LLMContribution?
     public var review: Review
     public var warnings: [String]
 
@@ -77,20 +77,6 @@ public struct DocumentResult: Codable, Sendable, Equatable {
         llm = try c.decodeIfPresent(LLMContribution.self, forKey: .llm)
         review = try c.decode(Review.self, forKey: .review)
         warnings = try c.decode([String].self, forKey: .warnings)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(schemaVersion, forKey: .schemaVersion)
-        try container.encode(pipelineVersion, forKey: .pipelineVersion)  // null, not absent
-        try container.encode(document, forKey: .document)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(recipes, forKey: .recipes)
-        try container.encode(receipt, forKey: .receipt)  // null, not absent
-        try container.encode(pantry, forKey: .pantry)
-        try container.encode(llm, forKey: .llm)  // null, not absent
-        try container.encode(review, forKey: .review)
-        try container.encode(warnings, forKey: .warnings)
     }
 
     /// The LLM stage's answers for this document: who answered, which fields they supplied, what it cost.

@@ -1,5 +1,6 @@
 import Foundation
 import LarderReceipts
+import LarderRecipes
 
 /// Money to the cent.
 private func money(_ value: Decimal?) -> Double? {
@@ -16,14 +17,8 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     // Store, Totals and Check write every key, null when unknown: the schema requires `store.name` and
     // `check.addsUp`, and a receipt OCR read nothing from (a blank photo) has neither.
     public struct Store: Codable, Sendable, Equatable {
-        public var name: String?
-        public var address: String?
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(address, forKey: .address)
-        }
+        @ExplicitNull public var name: String?
+        @ExplicitNull public var address: String?
     }
 
     public struct Item: Codable, Sendable, Equatable {
@@ -57,28 +52,19 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     }
 
     public struct Totals: Codable, Sendable, Equatable {
-        public var subtotal: Double?
-        public var tax: Double?
-        public var total: Double?
-        public var tendered: Double?
-        public var change: Double?
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(subtotal, forKey: .subtotal)
-            try c.encode(tax, forKey: .tax)
-            try c.encode(total, forKey: .total)
-            try c.encode(tendered, forKey: .tendered)
-            try c.encode(change, forKey: .change)
-        }
+        @ExplicitNull public var subtotal: Double?
+        @ExplicitNull public var tax: Double?
+        @ExplicitNull public var total: Double?
+        @ExplicitNull public var tendered: Double?
+        @ExplicitNull public var change: Double?
     }
 
     public struct Check: Codable, Sendable, Equatable {
         /// items − discounts + tax ≈ total (or items − discounts ≈ total where prices include tax); null without a
         /// printed total.
-        public var addsUp: Bool?
-        public var computed: Double?
-        public var printed: Double?
+        @ExplicitNull public var addsUp: Bool?
+        @ExplicitNull public var computed: Double?
+        @ExplicitNull public var printed: Double?
 
         public init(addsUp: Bool?, computed: Double?, printed: Double?) {
             self.addsUp = addsUp
@@ -86,24 +72,16 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
             self.printed = printed
         }
 
-        private enum CodingKeys: String, CodingKey {
-            case addsUp, computed, printed
-            /// The key's spelling before keys were all camelCase, in results stored then.
-            case legacyAddsUp = "adds_up"
-        }
+        private enum CodingKeys: String, CodingKey { case addsUp, computed, printed }
+        /// The key's spelling before keys were all camelCase, in results stored then.
+        private enum LegacyKeys: String, CodingKey { case addsUp = "adds_up" }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            addsUp = try c.decodeIfPresent(Bool.self, forKey: .addsUp) ?? c.decodeIfPresent(Bool.self, forKey: .legacyAddsUp)
+            addsUp = try c.decodeIfPresent(Bool.self, forKey: .addsUp)
+                ?? decoder.container(keyedBy: LegacyKeys.self).decodeIfPresent(Bool.self, forKey: .addsUp)
             computed = try c.decodeIfPresent(Double.self, forKey: .computed)
             printed = try c.decodeIfPresent(Double.self, forKey: .printed)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(addsUp, forKey: .addsUp)
-            try c.encode(computed, forKey: .computed)
-            try c.encode(printed, forKey: .printed)
         }
     }
 
@@ -120,10 +98,10 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     }
 
     public var store: Store
-    public var date: String?
-    public var time: String?
-    public var dateText: String?
-    public var currency: String?
+    @ExplicitNull public var date: String?
+    @ExplicitNull public var time: String?
+    @ExplicitNull public var dateText: String?
+    @ExplicitNull public var currency: String?
     public var items: [Item]
     public var totals: Totals
     public var check: Check
@@ -167,21 +145,6 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         confidence = receipt.items.isEmpty ? 0 : receipt.items.map(\.confidence).reduce(0, +) / Double(receipt.items.count)
         reviewReasons = receipt.needsReview ? receipt.reviewReasons : []
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(store, forKey: .store)
-        try c.encode(date, forKey: .date)  // null, not absent: every key is always there
-        try c.encode(time, forKey: .time)
-        try c.encode(dateText, forKey: .dateText)
-        try c.encode(currency, forKey: .currency)
-        try c.encode(items, forKey: .items)
-        try c.encode(totals, forKey: .totals)
-        try c.encode(check, forKey: .check)
-        try c.encode(lines, forKey: .lines)
-        try c.encode(confidence, forKey: .confidence)
-        try c.encode(reviewReasons, forKey: .reviewReasons)
-    }
 }
 
 /// A pantry item in the shape of `schemas/pantry-item.schema.json`.
@@ -198,10 +161,10 @@ public struct PantryRecord: Codable, Sendable, Equatable {
 
     public var ingredient: String
     public var product: String
-    public var quantity: Double?
-    public var unit: String?
-    public var price: Double?
-    public var purchaseDate: String?
+    @ExplicitNull public var quantity: Double?
+    @ExplicitNull public var unit: String?
+    @ExplicitNull public var price: Double?
+    @ExplicitNull public var purchaseDate: String?
     public var source: Source
     public var allergens: [Allergen]
     public var confidence: Double
@@ -221,20 +184,5 @@ public struct PantryRecord: Codable, Sendable, Equatable {
         confidence = min(max(item.confidence, 0), 1)
         evidence = item.evidence.isEmpty ? "no lexicon match" : item.evidence.joined(separator: "; ")
         needsReview = item.needsReview
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(ingredient, forKey: .ingredient)
-        try c.encode(product, forKey: .product)
-        try c.encode(quantity, forKey: .quantity)
-        try c.encode(unit, forKey: .unit)
-        try c.encode(price, forKey: .price)
-        try c.encode(purchaseDate, forKey: .purchaseDate)
-        try c.encode(source, forKey: .source)
-        try c.encode(allergens, forKey: .allergens)
-        try c.encode(confidence, forKey: .confidence)
-        try c.encode(evidence, forKey: .evidence)
-        try c.encode(needsReview, forKey: .needsReview)
     }
 }
