@@ -84,7 +84,7 @@ let package = Package(
 
         // MARK: The LLM structuring stage: providers over libcurl, schema-constrained output, validation with re-ask,
         // grounding, cache, budgets, fallbacks. Prompts and their schemas live in Prompts/ and Schemas/ and are
-        // embedded by scripts/embed-prompts.sh.
+        // embedded by scripts/embed-files.py.
         .target(
             name: "LarderLLM",
             dependencies: [
@@ -119,26 +119,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        // MARK: Tests
+        // MARK: Tests. LarderTestSupport: where the repository and ../shared/data are, and the test tiers' tags
+        // (`make unit` skips .integration, .sharedData and .slow); every test target depends on it.
+        .target(name: "LarderTestSupport", path: "Tests/LarderTestSupport"),
         .testTarget(
             name: "LarderCoreTests",
             dependencies: [
-                "LarderCore", "LarderNative", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "larder", "larder-worker",
+                "LarderTestSupport", "LarderCore", "LarderNative", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "larder", "larder-worker",
             ]),
-        .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
-        .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
-        .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
-        .testTarget(name: "LarderPagesTests", dependencies: ["LarderPages", "LarderRecipes"]),
+        .testTarget(name: "LarderJSONTests", dependencies: ["LarderTestSupport", "LarderJSON"]),
+        .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderTestSupport", "LarderIngredients"]),
+        .testTarget(name: "LarderRecipesTests", dependencies: ["LarderTestSupport", "LarderRecipes"]),
+        .testTarget(name: "LarderPagesTests", dependencies: ["LarderTestSupport", "LarderPages", "LarderRecipes"]),
         .testTarget(
             name: "LarderFormatsTests",
             dependencies: [
-                "LarderFormats", "LarderArchives", "LarderPages", "LarderRecipes", "LarderJSON",
+                "LarderTestSupport", "LarderFormats", "LarderArchives", "LarderPages", "LarderRecipes", "LarderJSON",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR"]),
+        .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderTestSupport", "LarderReceipts", "LarderOCR"]),
         .testTarget(
             name: "LarderLLMTests",
-            dependencies: ["LarderLLM", "LarderJSON", "LarderCore", "LarderNative", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LarderTestSupport", "LarderLLM", "LarderJSON", "LarderCore", "LarderNative", .product(name: "Logging", package: "swift-log")],
             exclude: ["fault_server.py"]),
     ]
 )

@@ -1,9 +1,12 @@
 import Foundation
-import Testing
 import LarderJSON
+import LarderTestSupport
+import Testing
 
 /// Runs the official JSON-Schema-Test-Suite (draft 2020-12) against ``JSONSchema``.
-@Suite("JSON Schema Test Suite (draft 2020-12)")
+@Suite(
+    "JSON Schema Test Suite (draft 2020-12)", .tags(.sharedData),
+    .enabled(if: TestData.folder("json-schema-test-suite") != nil, SharedData.missing("json-schema-test-suite")))
 struct SchemaSuiteTests {
     /// Test files that are not required to pass, and why. Keep this list short.
     static let unsupportedFiles: [String: String] = [:]
@@ -66,10 +69,7 @@ struct SchemaSuiteTests {
 
     @Test("draft2020-12 required tests")
     func required() throws {
-        guard let suite = Self.suiteFolder() else {
-            print("SKIPPED: json-schema-test-suite not found (set LARDER_SHARED_DATA to the shared data folder)")
-            return
-        }
+        let suite = try #require(Self.suiteFolder())
         let reg = try Self.registry(suite)
         let files = Self.jsonFiles(suite.appendingPathComponent("tests/draft2020-12"))
             .filter { Self.unsupportedFiles[$0.lastPathComponent] == nil }
@@ -82,10 +82,7 @@ struct SchemaSuiteTests {
 
     @Test("draft2020-12 optional/format tests (format assertion on)")
     func optionalFormat() throws {
-        guard let suite = Self.suiteFolder() else {
-            print("SKIPPED: json-schema-test-suite not found (set LARDER_SHARED_DATA to the shared data folder)")
-            return
-        }
+        let suite = try #require(Self.suiteFolder())
         let reg = try Self.registry(suite)
         let files = Self.jsonFiles(suite.appendingPathComponent("tests/draft2020-12/optional/format"))
         let out = try Self.run(files: files, registry: reg, formatAssertion: true)
@@ -99,10 +96,7 @@ struct SchemaSuiteTests {
 
     @Test("draft2020-12 other optional tests (informational)")
     func optionalOther() throws {
-        guard let suite = Self.suiteFolder() else {
-            print("SKIPPED: json-schema-test-suite not found (set LARDER_SHARED_DATA to the shared data folder)")
-            return
-        }
+        let suite = try #require(Self.suiteFolder())
         let reg = try Self.registry(suite)
         let files = Self.jsonFiles(suite.appendingPathComponent("tests/draft2020-12/optional"))
         let out = try Self.run(files: files, registry: reg, formatAssertion: false)

@@ -1,13 +1,13 @@
 import Foundation
+import LarderTestSupport
 import Testing
 @testable import LarderPages
 @testable import LarderRecipes
 
-/// shared/data/recipes-scraped, found from this file up (the same helper `larder eval` uses), or `nil`.
-let scrapedPages: String? = RecipeEvaluation.locateSharedData(startingAt: #filePath).map { $0 + "/recipes-scraped" }
-    .flatMap { FileManager.default.fileExists(atPath: $0 + "/html") ? $0 : nil }
+/// `../shared/data/recipes-scraped` (found by LarderTestSupport) when it holds `html/`, or `nil`.
+let scrapedPages: String? = SharedData.has("recipes-scraped/html") ? SharedData.path("recipes-scraped") : nil
 
-@Suite(.enabled(if: scrapedPages != nil, "shared/data/recipes-scraped/html is not beside the repository"))
+@Suite(.tags(.sharedData, .slow), .enabled(if: scrapedPages != nil, SharedData.missing("recipes-scraped/html")))
 struct SharedPageTests {
     /// A handful of pages with different shapes: JSON-LD with HowToSections and ingredient groups
     /// (africanbites), a WordPress recipe plugin (acouplecooks, iamafoodblog), a German page (chefkoch), microdata

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderJSON
+import LarderTestSupport
 import Testing
 
 @testable import LarderLLM
@@ -17,8 +18,7 @@ final class FaultServer: @unchecked Sendable {  // immutable after init; Process
     private let stdin: Pipe
 
     private init() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("fault_server.py").path
+        let script = Repository.path("Tests/LarderLLMTests/fault_server.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script]
@@ -140,11 +140,6 @@ enum Fixtures {
 
     static func request(_ id: String = "doc-1", lines: KeyedLines = recipeLines, deterministic: JSONValue? = nil) throws -> StructuringRequest {
         StructuringRequest(documentID: id, prompt: try PromptLibrary.recipe, lines: lines, deterministic: deterministic)
-    }
-
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
     }
 
     static func temporaryDirectory() throws -> URL {
