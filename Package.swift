@@ -119,8 +119,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        // MARK: Tests. LarderTestSupport: where the repository and ../shared/data are, and the test tiers' tags
-        // (`make unit` skips .integration, .sharedData and .slow); every test target depends on it.
+        // MARK: Tests. LarderTestSupport: where the repository and ../shared/data are, and the test tiers' marks
+        // (`make unit` skips tests marked .integration, .sharedData(…) or .slow); every test target depends on it.
         .target(name: "LarderTestSupport", path: "Tests/LarderTestSupport"),
         .testTarget(
             name: "LarderCoreTests",

@@ -5,7 +5,7 @@ import Testing
 @testable import LarderCore
 
 /// `receipts.blocklist` in `pipeline.yml`, through the real command and worker.
-@Suite("receipt blocklist from pipeline.yml", .tags(.integration))
+@Suite("receipt blocklist from pipeline.yml", .integration)
 struct BlocklistConfigTests {
     @Test func configuredRulesKeepLinesOutOfThePantryAndNameTheRule() throws {
         let folder = try TestSupport.temporaryFolder()

@@ -25,7 +25,7 @@ struct ExtractIntegrationTests {
         #expect(!output.needsOCR)
     }
 
-    @Test(.tags(.integration)) func matchesPdftotextWords() throws {
+    @Test(.integration) func matchesPdftotextWords() throws {
         // Same engine as the pdftotext CLI: the words must agree.
         let output = try extract("samples/recipes/two-recipes.pdf")
         #expect(output.pages.count == 2)

@@ -102,7 +102,7 @@ struct PDFLayoutTests {
         #expect(result.steps.matched == result.steps.truth)
     }
 
-    @Test(.tags(.integration)) func showLayoutPrintsTheBlocksOfAnIngestedPDF() throws {
+    @Test(.integration) func showLayoutPrintsTheBlocksOfAnIngestedPDF() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let pdf = TestSupport.repoPath("Tests/Fixtures/layout/side-box.pdf")
@@ -115,9 +115,7 @@ struct PDFLayoutTests {
         #expect(show.stdout.contains("[column]"))
     }
 
-    @Test(
-        .tags(.sharedData, .slow),
-        .enabled(if: SharedData.has("recipes-pdf"), SharedData.missing("recipes-pdf")))
+    @Test(.sharedData("recipes-pdf"), .slow)
     func sharedRecipePDFsAreRead() throws {
         let report = try PDFRecipeEvaluation.run(folder: try #require(SharedData.path("recipes-pdf")))
         #expect(report.overall.documents == 72)

@@ -162,7 +162,7 @@ struct ReviewTests {
     }
 }
 
-@Suite("golden regression runs", .serialized, .tags(.integration))
+@Suite("golden regression runs", .serialized, .integration)
 struct GoldenTests {
     @Test func samplesMatchTheirGoldens() throws {
         let run = try TestSupport.larder(
@@ -199,7 +199,7 @@ struct GoldenTests {
     }
 }
 
-@Suite("review on the command line", .serialized, .tags(.integration))
+@Suite("review on the command line", .serialized, .integration)
 struct ReviewCLITests {
     @Test func editorSessionsAreValidatedAndNothingIsLost() throws {
         let folder = try TestSupport.temporaryFolder()

@@ -8,7 +8,7 @@ import Testing
 ///
 /// The data folder is `../shared/data/ingredients` (or `$LARDER_SHARED_DATA/ingredients`), found by
 /// LarderTestSupport. When it is absent the tests are skipped (visibly).
-@Suite("Ingredient accuracy", .tags(.sharedData, .slow))
+@Suite("Ingredient accuracy", .sharedData("ingredients"), .slow)
 struct IngredientAccuracyTests {
 
     static func csvFiles(in folder: String) -> [String] {
@@ -28,7 +28,7 @@ struct IngredientAccuracyTests {
     /// A small cross-validation that runs in seconds in a debug build: 3 folds over every 8th dev sentence,
     /// 4 epochs, no extra data. Trained on far fewer sentences than the full cross-validation, so its floors
     /// are lower; they are set just below what it measured (see `SmallFloors`). Models never see the fold they score.
-    @Test(.enabled(if: !devFiles.isEmpty, SharedData.missing("ingredients")))
+    @Test
     func smallCrossValidationFloors() throws {
         let dev = try Self.examples(every: 8)
         #expect(dev.count >= 4_500)
@@ -47,7 +47,7 @@ struct IngredientAccuracyTests {
     /// The README's figures: 5-fold cross-validation over all 36,320 dev sentences (plus the labelled rows of
     /// `more/`), as `larder eval ingredients --folds 5` runs it. Minutes in a release build, far longer in a debug
     /// one, so it runs only when `LARDER_FULL_CV=1` (e.g. `LARDER_FULL_CV=1 swift test -c release --filter fullCross`).
-    @Test(.enabled(if: !devFiles.isEmpty && ProcessInfo.processInfo.environment["LARDER_FULL_CV"] == "1",
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["LARDER_FULL_CV"] == "1",
                    "set LARDER_FULL_CV=1 to run the full 5-fold cross-validation (minutes, release build)"))
     func fullCrossValidationFloors() throws {
         let dev = try Self.examples(every: 1)

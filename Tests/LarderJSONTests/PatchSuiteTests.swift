@@ -20,7 +20,7 @@ struct PatchSuiteTests {
         return out
     }
 
-    @Test("json-patch-tests conformance", .tags(.sharedData), .enabled(if: suite != nil, SharedData.missing("json-patch-tests")))
+    @Test("json-patch-tests conformance", .sharedData("json-patch-tests"))
     func conformance() throws {
         let records = try Self.records()
         var passed = 0, total = 0, disabled = 0
@@ -48,9 +48,7 @@ struct PatchSuiteTests {
         #expect(total > 100)
     }
 
-    @Test(
-        "diff round-trips on every (doc, expected) pair", .tags(.sharedData),
-        .enabled(if: suite != nil, SharedData.missing("json-patch-tests")))
+    @Test("diff round-trips on every (doc, expected) pair", .sharedData("json-patch-tests"))
     func diffRoundTrip() throws {
         let records = try Self.records()
         var pairs = 0

@@ -4,9 +4,7 @@ import LarderTestSupport
 import Testing
 
 /// Runs the official JSON-Schema-Test-Suite (draft 2020-12) against ``JSONSchema``.
-@Suite(
-    "JSON Schema Test Suite (draft 2020-12)", .tags(.sharedData),
-    .enabled(if: TestData.folder("json-schema-test-suite") != nil, SharedData.missing("json-schema-test-suite")))
+@Suite("JSON Schema Test Suite (draft 2020-12)", .sharedData("json-schema-test-suite"))
 struct SchemaSuiteTests {
     /// Test files that are not required to pass, and why. Keep this list short.
     static let unsupportedFiles: [String: String] = [:]

@@ -5,7 +5,7 @@ import Testing
 @testable import LarderCore
 
 /// A recipe app's export keeps the app's structure: even with `llm.mode: always`, nothing is sent.
-@Suite(.tags(.integration)) struct AppExportLLMTests {
+@Suite(.integration) struct AppExportLLMTests {
     @Test func anExportIsNeverSentToTheModel() throws {
         let scenario = FaultServer.scenario("app-export")
         try FaultServer.shared.script(scenario, [Fixtures.ok()])

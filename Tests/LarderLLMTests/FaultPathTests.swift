@@ -9,7 +9,7 @@ import Testing
 /// Every failure path of the provider chain and the stage, against the loopback fault server over real
 /// libcurl. Retry waits are recorded by ``RecordingSleeper`` instead of slept; each scenario is bounded in
 /// request count (asserted from the server's log) and in time.
-@Suite("Fault paths (loopback fault server)", .tags(.integration))
+@Suite("Fault paths (loopback fault server)", .integration)
 struct FaultPathTests {
     let server = FaultServer.shared
 

@@ -15,7 +15,7 @@ import Testing
 /// If the server cannot be installed or started the test FAILS. Developers without the model opt out
 /// explicitly with `LARDER_SKIP_LLM=1`; CI never sets it.
 @Suite(
-    "Local model (llama-server)", .serialized, .tags(.integration, .slow),
+    "Local model (llama-server)", .serialized, .integration, .slow,
     .enabled(if: ProcessInfo.processInfo.environment["LARDER_SKIP_LLM"] != "1", "LARDER_SKIP_LLM=1 opts out of the local-model test"))
 struct LocalModelIntegrationTests {
     static let baseURL: Result<String, LLMError> = {

@@ -7,7 +7,7 @@ import Testing
 /// `../shared/data/recipes-scraped` (found by LarderTestSupport) when it holds `html/`, or `nil`.
 let scrapedPages: String? = SharedData.has("recipes-scraped/html") ? SharedData.path("recipes-scraped") : nil
 
-@Suite(.tags(.sharedData, .slow), .enabled(if: scrapedPages != nil, SharedData.missing("recipes-scraped/html")))
+@Suite(.sharedData("recipes-scraped/html"), .slow)
 struct SharedPageTests {
     /// A handful of pages with different shapes: JSON-LD with HowToSections and ingredient groups
     /// (africanbites), a WordPress recipe plugin (acouplecooks, iamafoodblog), a German page (chefkoch), microdata

@@ -51,9 +51,7 @@ struct EvaluationTests {
 
     /// SROIE grocery subset (55 receipts). Floors sit just below the figures measured with the default
     /// pipeline (see ``StoreFloor``). About 30–40 s on one core.
-    @Test(
-        .enabled(if: TestData.sroieFolder != nil, SharedData.missing("receipts-sroie")), .timeLimit(.minutes(6)),
-        .tags(.integration, .sharedData, .slow))
+    @Test(.integration, .sharedData("receipts-sroie"), .slow, .timeLimit(.minutes(6)))
     func sroieFloors() throws {
         let folder = try #require(TestData.sroieFolder)
         var options = ReceiptEvaluation.Options()
@@ -78,9 +76,9 @@ struct EvaluationTests {
     }
 }
 
-@Suite("CORD line items (parser alone)", .tags(.sharedData))
+@Suite("CORD line items (parser alone)")
 struct CORDEvaluationTests {
-    @Test(.enabled(if: TestData.cordFolder != nil, SharedData.missing("receipts-cord/json")))
+    @Test(.sharedData("receipts-cord/json"))
     func floorsOnCORD() throws {
         let cord = try #require(TestData.cordFolder)
         let report = try CORDEvaluation.run(folder: cord)

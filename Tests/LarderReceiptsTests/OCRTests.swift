@@ -5,7 +5,7 @@ import Testing
 @testable import LarderReceipts
 
 /// Integration tests over the project's sample receipts (real tesseract). Run with OMP_THREAD_LIMIT=1.
-@Suite("OCR of the project samples", .serialized, .tags(.integration))
+@Suite("OCR of the project samples", .serialized, .integration)
 struct OCRTests {
     static let samples = ["corner-grocer.jpg", "freshway-market.png", "valley-foods.tiff"]
 
@@ -97,7 +97,7 @@ struct MisreadDateTests {
     }
 
     /// SROIE 071's date line reads `19/62/2018` on the page; read again alone it reads `19/02/2018`.
-    @Test(.enabled(if: TestData.sroieFolder != nil, SharedData.missing("receipts-sroie")), .tags(.integration, .sharedData))
+    @Test(.integration, .sharedData("receipts-sroie"))
     func misreadDateIsReadAgain() throws {
         let folder = try #require(TestData.sroieFolder)
         let ocr = try OCREngine().recognize(imageAt: "\(folder)/img/071.jpg")

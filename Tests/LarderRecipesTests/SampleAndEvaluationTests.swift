@@ -92,11 +92,7 @@ import Testing
     }
 
     /// Runs the whole evaluation over the shared data and checks floors just below the measured figures.
-    @Test(
-        .tags(.sharedData, .slow),
-        .enabled(
-            if: SharedData.has("recipes-markdown") && SharedData.has("recipes-scraped"),
-            SharedData.missing("recipes-markdown and recipes-scraped")))
+    @Test(.sharedData("recipes-markdown", "recipes-scraped"), .slow)
     func sharedDataFloors() throws {
         let dir = try #require(SharedData.folder)
         let report = try RecipeEvaluation.evaluate(sharedData: dir)
