@@ -14,8 +14,9 @@ public enum TestTier {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// Starts a process (`larder`, `larder-worker`, the fault server, the local model server) or runs OCR.
-    /// Skipped by `make unit`.
+    /// Starts a process (`larder`, `larder-worker`, the fault server, the local model server, a tool whose answer the
+    /// test compares with) or runs OCR. Skipped by `make unit`. (One short process stays in the unit tier on purpose:
+    /// `generatedFilesAreUpToDate` runs `scripts/embed-files.py --check`.)
     public static var integration: Self {
         .enabled(if: !TestTier.unitOnly, "integration test (processes or OCR): `make unit` skips it")
     }
