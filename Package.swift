@@ -119,9 +119,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        // MARK: Tests. LarderTestSupport: where the repository and ../shared/data are, and the test tiers' marks
-        // (`make unit` skips tests marked .integration, .sharedData(…) or .slow); every test target depends on it.
-        .target(name: "LarderTestSupport", path: "Tests/LarderTestSupport"),
+        // MARK: Tests. LarderTestSupport, which every test target depends on: where the repository and ../shared/data
+        // are, the test tiers' marks (`make unit` skips .integration, .sharedData(…) and .slow), the LLM fault server.
+        .target(name: "LarderTestSupport", path: "Tests/LarderTestSupport", exclude: ["fault_server.py"]),
         .testTarget(
             name: "LarderCoreTests",
             dependencies: [
@@ -140,7 +140,6 @@ let package = Package(
         .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderTestSupport", "LarderReceipts", "LarderOCR"]),
         .testTarget(
             name: "LarderLLMTests",
-            dependencies: ["LarderTestSupport", "LarderLLM", "LarderJSON", "LarderCore", "LarderNative", .product(name: "Logging", package: "swift-log")],
-            exclude: ["fault_server.py"]),
+            dependencies: ["LarderTestSupport", "LarderLLM", "LarderJSON", "LarderCore", "LarderNative", .product(name: "Logging", package: "swift-log")]),
     ]
 )
