@@ -1,9 +1,10 @@
 # Larder's two commands (see README): `make demo` and `make test`. Both install the system packages first.
+# For development: `make unit` (the fast tier) and `make format-check` (see CONTRIBUTING.md).
 SWIFT ?= swift
 LARDER := .build/release/larder
 DEMO_DB := .build/demo/larder.sqlite
 
-.PHONY: setup build demo test bench bench-receipts clean
+.PHONY: setup build demo test unit format-check bench bench-receipts clean
 
 setup:
 	bash scripts/setup.sh
@@ -35,6 +36,17 @@ test: setup
 	[ $$built -eq 0 ] || exit $$built; \
 	OMP_THREAD_LIMIT=1 $(SWIFT) test --skip-build; status=$$?; \
 	bash scripts/llm-server.sh stop; exit $$status
+
+# The fast tier, for development: the unit tests only. LARDER_TEST_TIER=unit skips (reported as skipped, with the
+# reason) every test marked .integration (a larder/larder-worker process, a server, OCR), .sharedData(…) or .slow;
+# what is left runs in seconds once built. Installs nothing; starts with the style check.
+unit: format-check
+	$(SWIFT) build --build-tests
+	LARDER_TEST_TIER=unit $(SWIFT) test --skip-build
+
+# swift-format lint with .swift-format (lint only: changes no file); see scripts/format-check.sh for its scope.
+format-check:
+	bash scripts/format-check.sh
 
 # Speed and memory against pdftotext (not part of the tests: this machine is shared and noisy).
 bench: build

@@ -85,7 +85,7 @@ let package = Package(
 
         // MARK: What the `llm` stage (in LarderStages) calls: providers over libcurl, schema-constrained output, validation with re-ask,
         // grounding, cache, budgets, fallbacks. Prompts and their schemas live in Prompts/ and Schemas/ and are
-        // embedded by scripts/embed-prompts.sh.
+        // embedded by scripts/embed-files.py.
         .target(
             name: "LarderLLM",
             dependencies: [
@@ -130,26 +130,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        // MARK: Tests
+        // MARK: Tests. LarderTestSupport, which every test target depends on: where the repository and ../shared/data
+        // are, the test tiers' marks (`make unit` skips .integration, .sharedData(…) and .slow), the LLM fault server.
+        .target(name: "LarderTestSupport", path: "Tests/LarderTestSupport", exclude: ["fault_server.py"]),
         .testTarget(
             name: "LarderCoreTests",
             dependencies: [
-                "LarderCore", "LarderStages", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "LarderEvaluation", "larder", "larder-worker",
+                "LarderTestSupport", "LarderCore", "LarderStages", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "LarderEvaluation", "larder", "larder-worker",
             ]),
-        .testTarget(name: "LarderJSONTests", dependencies: ["LarderJSON"]),
-        .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderIngredients"]),
-        .testTarget(name: "LarderRecipesTests", dependencies: ["LarderRecipes"]),
-        .testTarget(name: "LarderPagesTests", dependencies: ["LarderPages", "LarderRecipes", "LarderEvaluation"]),
+        .testTarget(name: "LarderJSONTests", dependencies: ["LarderTestSupport", "LarderJSON"]),
+        .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderTestSupport", "LarderIngredients"]),
+        .testTarget(name: "LarderRecipesTests", dependencies: ["LarderTestSupport", "LarderRecipes"]),
+        .testTarget(name: "LarderPagesTests", dependencies: ["LarderTestSupport", "LarderPages", "LarderRecipes", "LarderEvaluation"]),
         .testTarget(
             name: "LarderFormatsTests",
             dependencies: [
-                "LarderFormats", "LarderArchives", "LarderPages", "LarderRecipes", "LarderJSON",
+                "LarderTestSupport", "LarderFormats", "LarderArchives", "LarderPages", "LarderRecipes", "LarderJSON",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderReceipts", "LarderOCR", "LarderEvaluation"]),
+        .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderTestSupport", "LarderReceipts", "LarderOCR", "LarderEvaluation"]),
         .testTarget(
             name: "LarderLLMTests",
-            dependencies: ["LarderLLM", "LarderJSON", "LarderCore", "LarderStages", .product(name: "Logging", package: "swift-log")],
-            exclude: ["fault_server.py"]),
+            dependencies: ["LarderTestSupport", "LarderLLM", "LarderJSON", "LarderCore", "LarderStages", .product(name: "Logging", package: "swift-log")]),
     ]
 )

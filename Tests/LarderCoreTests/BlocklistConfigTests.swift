@@ -1,10 +1,11 @@
 import Foundation
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
 
 /// `receipts.blocklist` in `pipeline.yml`, through the real command and worker.
-@Suite("receipt blocklist from pipeline.yml")
+@Suite("receipt blocklist from pipeline.yml", .integration)
 struct BlocklistConfigTests {
     @Test func configuredRulesKeepLinesOutOfThePantryAndNameTheRule() throws {
         let folder = try TestSupport.temporaryFolder()

@@ -1,11 +1,12 @@
 import Foundation
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
 @testable import LarderStages
 
 /// The real `larder` binary on real files, a real SQLite database and real processes.
-@Suite("larder command line", .serialized)
+@Suite("larder command line", .serialized, .integration)
 struct CLIIntegrationTests {
     /// Every kind of bad input from the issue, mixed into a batch of good files: each gets a clear per-file error
     /// that names the file and says what to do, and every good document is ingested.
@@ -117,7 +118,7 @@ struct CLIIntegrationTests {
 
 /// SIGKILL at several points, then resume: the final database equals an uninterrupted run's, and no stage that
 /// was marked done ever runs again (executions counted through LARDER_EXECUTION_LOG).
-@Suite("kill and resume", .serialized)
+@Suite("kill and resume", .serialized, .integration, .slow)
 struct ResumeTests {
     static let documentCount = 400
 

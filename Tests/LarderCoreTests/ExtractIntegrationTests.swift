@@ -1,4 +1,5 @@
 import Foundation
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
@@ -24,7 +25,7 @@ struct ExtractIntegrationTests {
         #expect(!output.needsOCR)
     }
 
-    @Test func matchesPdftotextWords() throws {
+    @Test(.integration) func matchesPdftotextWords() throws {
         // Same engine as the pdftotext CLI: the words must agree.
         let output = try extract("samples/recipes/two-recipes.pdf")
         #expect(output.pages.count == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
@@ -7,7 +8,7 @@ import Testing
 
 /// Issue 11: what a hostile probe of the batch found, each reproduced with real files, real processes, real
 /// symlinks and a real full filesystem, and kept fixed.
-@Suite("hostile input and faults", .serialized)
+@Suite("hostile input and faults", .serialized, .integration)
 struct HardeningTests {
     static var isRoot: Bool { geteuid() == 0 }
 
@@ -586,7 +587,7 @@ struct HardeningTests {
 
 /// The kill test, grown (issue 11): 20 random SIGKILLs of `larder ingest` over a 300-document batch, and 20 of
 /// the worker alone, each batch resumed and its export compared with a clean run's, file for file.
-@Suite("many kills", .serialized)
+@Suite("many kills", .serialized, .integration, .slow)
 struct ManyKillsTests {
     static let documentCount = 300
     static let kills = 20

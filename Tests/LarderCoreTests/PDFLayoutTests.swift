@@ -1,4 +1,5 @@
 import Foundation
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
@@ -102,7 +103,7 @@ struct PDFLayoutTests {
         #expect(result.steps.matched == result.steps.truth)
     }
 
-    @Test func showLayoutPrintsTheBlocksOfAnIngestedPDF() throws {
+    @Test(.integration) func showLayoutPrintsTheBlocksOfAnIngestedPDF() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let pdf = TestSupport.repoPath("Tests/Fixtures/layout/side-box.pdf")
@@ -115,12 +116,9 @@ struct PDFLayoutTests {
         #expect(show.stdout.contains("[column]"))
     }
 
-    static let sharedPDFs = TestSupport.repoRoot + "/../shared/data/recipes-pdf"
-
-    @Test(
-        .enabled(if: FileManager.default.fileExists(atPath: sharedPDFs), "../shared/data/recipes-pdf is absent"))
+    @Test(.sharedData("recipes-pdf"), .slow)
     func sharedRecipePDFsAreRead() throws {
-        let report = try PDFRecipeEvaluation.run(folder: Self.sharedPDFs)
+        let report = try PDFRecipeEvaluation.run(folder: try #require(SharedData.path("recipes-pdf")))
         #expect(report.overall.documents == 72)
         // Measured 2026-11-23: title 0.93, ingredients F1 0.86, steps F1 0.91 (baseline 0.63 / 0.47 / 0.74); these
         // floors catch a regression, they are not the targets.

@@ -2,13 +2,14 @@ import Foundation
 import LarderJSON
 import LarderStages
 import LarderRecipes
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
 
 /// `larder cook`, `larder search` and scaled exports over the project's own samples (samples/recipes and
 /// samples/receipts, ingested once with the real pipeline: OCR, parsers, the checkpoint store and its index).
-@Suite("pantry to plate", .serialized)
+@Suite("pantry to plate", .serialized, .integration)
 struct PantryToPlateTests {
     /// One database with every sample ingested, shared by the tests that only read it.
     static let samples: Result<String, any Error> = Result {

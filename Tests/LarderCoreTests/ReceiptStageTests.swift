@@ -1,10 +1,11 @@
 import Foundation
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
 
 /// Receipt photos through the real pipeline: tesseract OCR in the worker process, parsing, pantry, review.
-@Suite("receipt photos", .serialized)
+@Suite("receipt photos", .serialized, .integration)
 struct ReceiptStageTests {
     /// A batch of bad photos around one good receipt: a photo that is no receipt (shapes and noise), a blank white
     /// page, a black one, a 100-megapixel image and a truncated JPEG. The batch finishes; each bad file either fails

@@ -1,5 +1,6 @@
 import Foundation
 import LarderJSON
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
@@ -7,16 +8,6 @@ import Testing
 
 @Suite("schemas")
 struct SchemaCatalogTests {
-    @Test func embeddedSchemasMatchTheFiles() throws {
-        let folder = TestSupport.repoPath("schemas")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".schema.json") }
-        #expect(Set(files) == Set(EmbeddedSchemas.files.keys), "run scripts/embed-schemas.py")
-        for file in files {
-            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
-            #expect(EmbeddedSchemas.files[file] == text.trimmingCharacters(in: .newlines), "\(file): run scripts/embed-schemas.py")
-        }
-    }
-
     @Test func schemasAreValidAgainstTheMetaSchema() throws {
         let meta = try JSONSchema(["$ref": "https://json-schema.org/draft/2020-12/schema"])
         for (name, text) in EmbeddedSchemas.files {
@@ -176,7 +167,7 @@ struct ReviewTests {
     }
 }
 
-@Suite("golden regression runs", .serialized)
+@Suite("golden regression runs", .serialized, .integration)
 struct GoldenTests {
     @Test func samplesMatchTheirGoldens() throws {
         let run = try TestSupport.larder(
@@ -213,7 +204,7 @@ struct GoldenTests {
     }
 }
 
-@Suite("review on the command line", .serialized)
+@Suite("review on the command line", .serialized, .integration)
 struct ReviewCLITests {
     @Test func editorSessionsAreValidatedAndNothingIsLost() throws {
         let folder = try TestSupport.temporaryFolder()

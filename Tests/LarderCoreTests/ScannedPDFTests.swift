@@ -1,5 +1,6 @@
 import Foundation
 import LarderReceipts
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
@@ -7,7 +8,7 @@ import Testing
 
 /// PDFs without a text layer through the real pipeline: poppler renders each page, tesseract reads it in the
 /// worker process, and the recipe parser reads the OCR lines.
-@Suite("scanned PDFs", .serialized)
+@Suite("scanned PDFs", .serialized, .integration)
 struct ScannedPDFTests {
     /// Ingests one file with the real `larder` into `folder/db.sqlite`; returns the store, the document and its
     /// latest result.

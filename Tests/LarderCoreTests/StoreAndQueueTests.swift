@@ -1,4 +1,5 @@
 import Foundation
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
@@ -187,7 +188,7 @@ struct StoreAndQueueTests {
         #expect(try store.problems(batchID: nil, limit: 5).first?.state == .failed)
     }
 
-    @Test func samplesGoThroughTheRealPipeline() throws {
+    @Test(.integration) func samplesGoThroughTheRealPipeline() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
@@ -244,7 +245,7 @@ struct PipelineWiringTests {
         #expect(StageDeclaration.llm(config.llm).version == budget)
     }
 
-    @Test func workerLoadsTheNativeLibrariesAndLarderDoesNot() throws {
+    @Test(.integration) func workerLoadsTheNativeLibrariesAndLarderDoesNot() throws {
         let worker = URL(fileURLWithPath: try TestSupport.larderExecutable).deletingLastPathComponent().path + "/larder-worker"
         let version = try TestSupport.finish(TestSupport.start(["--version"], executable: worker))
         #expect(version.status == 0)

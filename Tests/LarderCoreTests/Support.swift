@@ -1,15 +1,15 @@
 import Foundation
 @testable import LarderCore
+import LarderTestSupport
 import Logging
 import Testing
 
 /// Paths and helpers shared by the tests.
 enum TestSupport {
-    /// The repository root (this file is Tests/LarderCoreTests/Support.swift).
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    /// The repository root (`Repository.root` from LarderTestSupport).
+    static var repoRoot: String { Repository.root }
 
-    static func repoPath(_ relative: String) -> String { repoRoot + "/" + relative }
+    static func repoPath(_ relative: String) -> String { Repository.path(relative) }
 
     /// A fresh temporary folder, removed by the caller with `cleanUp`.
     static func temporaryFolder(_ name: String = #function) throws -> String {

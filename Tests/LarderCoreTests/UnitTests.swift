@@ -1,5 +1,6 @@
 import Foundation
 import LarderReceipts
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
@@ -15,7 +16,7 @@ struct SHA256Tests {
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 
-    @Test func streamingMatchesSha256sum() throws {
+    @Test(.integration) func streamingMatchesSha256sum() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         // Sizes around block boundaries, and one larger than the 1 MiB read chunk.
@@ -216,7 +217,7 @@ struct DetectTests {
         #expect(try detect(Data("<!doctype html><p>x</p>".utf8), "x.htm").encoding == "utf-8")
     }
 
-    @Test func imagesWithTheirSize() throws {
+    @Test(.integration) func imagesWithTheirSize() throws {
         for (file, format) in [("png", DocumentFormat.png), ("jpg", .jpeg), ("tiff", .tiff)] {
             let folder = TestSupport.repoPath("samples/receipts")
             let name = try #require(

@@ -2,6 +2,7 @@ import Foundation
 import LarderArchives
 import LarderPages
 import LarderRecipes
+import LarderTestSupport
 import Testing
 
 @testable import LarderFormats
@@ -26,7 +27,7 @@ func importFile(_ path: String, limits: ArchiveLimits = .init()) throws -> Recip
         ("gourmet/mealmaster_2_col.mmf", 1, .mealmaster), ("gourmet/athenos.mx2", 100, .mastercookXML),
     ]
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func everySampleExportImportsItsRecipes() throws {
         for (file, count, format) in Self.expected {
             let outcome = try importFile(appExports! + "/" + file)
@@ -40,7 +41,7 @@ func importFile(_ path: String, limits: ArchiveLimits = .init()) throws -> Recip
         }
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func paprikaNamesAreNFCAndJunkIsSkipped() throws {
         let outcome = try importFile(appExports! + "/mealie/paprika.zip")
         #expect(outcome.recipes.allSatisfy { $0.member.hasPrefix("My Recipes/") && $0.member.hasSuffix(".paprikarecipe") })
@@ -51,14 +52,14 @@ func importFile(_ path: String, limits: ArchiveLimits = .init()) throws -> Recip
         #expect(outcome.recipes.allSatisfy { $0.draft.title == $0.draft.title.trimmingCharacters(in: .whitespacesAndNewlines) })
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func tandoorMembersNameTheNestedArchive() throws {
         let outcome = try importFile(appExports! + "/mealie/tandoor.zip")
         #expect(outcome.recipes.map(\.member) == ["1.zip/recipe.json"])
         #expect(outcome.recipes.first?.draft.title == "“Texas Red” Chili")
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func copyMeThatReadThroughHTMLExports() throws {
         // Without libxml2 (LarderFormats alone) the HTML file is an honest per-entry error…
         let raw = try importFile(appExports! + "/mealie/copymethat.zip")
@@ -76,7 +77,7 @@ func importFile(_ path: String, limits: ArchiveLimits = .init()) throws -> Recip
         #expect(outcome.recipes.allSatisfy { $0.draft.url?.hasPrefix("https://") == true })
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func myRecipeBoxShiftedRowsKeepTheirURL() throws {
         let outcome = try importFile(appExports! + "/mealie/myrecipebox.csv")
         let apple = try #require(outcome.recipes.first { $0.draft.title == "Apple Spinach Salad" })

@@ -2,6 +2,7 @@ import Foundation
 import LarderArchives
 import LarderJSON
 import LarderRecipes
+import LarderTestSupport
 import Testing
 
 @testable import LarderFormats
@@ -113,7 +114,7 @@ enum OwnSamples {
     @Test func schemaOrgExportReadsBackThroughTheJSONReader() throws {
         var drafts = [CooklangReader.parse(OwnSamples.cooklang).draft(fileName: "x.cook")] + MealMasterReader.parse(OwnSamples.mealmaster).map(\.draft)
         if hasAppExports { drafts += try importFile(appExports! + "/mealie/paprika.zip").recipes.map(\.draft) }
-        let schemaText = try String(contentsOfFile: repoRoot() + "/schemas/schema-org-recipe.schema.json", encoding: .utf8)
+        let schemaText = try String(contentsOfFile: Repository.root + "/schemas/schema-org-recipe.schema.json", encoding: .utf8)
         let schema = try JSONSchema(try JSONValue(parsing: Data(schemaText.utf8)), baseURI: "https://larder.example/schemas/schema-org-recipe.schema.json")
         for draft in drafts {
             let first = recipe(draft)
@@ -134,7 +135,7 @@ enum OwnSamples {
         #expect(instructions.first?["name"] as? String == "For the sauce")
         #expect((instructions.first?["itemListElement"] as? [[String: Any]])?.count == 2)
         #expect(instructions.dropFirst().allSatisfy { $0["@type"] as? String == "HowToStep" })
-        let schemaText = try String(contentsOfFile: repoRoot() + "/schemas/schema-org-recipe.schema.json", encoding: .utf8)
+        let schemaText = try String(contentsOfFile: Repository.root + "/schemas/schema-org-recipe.schema.json", encoding: .utf8)
         let schema = try JSONSchema(try JSONValue(parsing: Data(schemaText.utf8)), baseURI: "https://larder.example/schemas/schema-org-recipe.schema.json")
         let data = try SchemaOrgWriter.json(r)
         #expect(schema.validate(try JSONValue(parsing: data)).isEmpty)
@@ -160,11 +161,4 @@ enum OwnSamples {
         #expect(SchemaOrgWriter.iso8601(minutes: 1500) == "P1DT1H")
         #expect(SchemaOrgWriter.iso8601(minutes: 0) == "PT0M")
     }
-}
-
-/// The repository root (the folder holding Package.swift above this file).
-func repoRoot(_ file: String = #filePath) -> String {
-    var dir = URL(fileURLWithPath: file).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) { dir.deleteLastPathComponent() }
-    return dir.path
 }

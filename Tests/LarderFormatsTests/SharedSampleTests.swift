@@ -1,16 +1,16 @@
 import Foundation
 import LarderRecipes
+import LarderTestSupport
 import Testing
 import Yams
 
 @testable import LarderFormats
 
-/// `shared/data` (found walking up from this file, or `$LARDER_SHARED_DATA`), or nil when absent.
-let sharedData = RecipeEvaluation.locateSharedData(startingAt: #filePath)
-let appExports = sharedData.map { $0 + "/recipe-app-exports" }
-let cooklangSpec = sharedData.map { $0 + "/cooklang-spec" }
-let hasAppExports = appExports.map { FileManager.default.fileExists(atPath: $0 + "/README.md") } ?? false
-let hasCooklangSpec = cooklangSpec.map { FileManager.default.fileExists(atPath: $0 + "/canonical.yaml") } ?? false
+/// `../shared/data/recipe-app-exports` and `cooklang-spec` (found by LarderTestSupport), or nil when absent.
+let appExports = SharedData.path("recipe-app-exports")
+let cooklangSpec = SharedData.path("cooklang-spec")
+let hasAppExports = SharedData.has("recipe-app-exports/README.md")
+let hasCooklangSpec = SharedData.has("cooklang-spec/canonical.yaml")
 
 /// Canonical tests we knowingly do not pass, and why (the README lists them too).
 let cooklangKnownDeviations: [String: String] = [:]
@@ -21,7 +21,7 @@ let cooklangKnownDeviations: [String: String] = [:]
 
     static func describeExpected(_ item: [String: Any]) -> String { FormatEvaluation.canonicalItem(item) }
 
-    @Test(.enabled(if: hasCooklangSpec, "needs ../shared/data/cooklang-spec/canonical.yaml"))
+    @Test(.sharedData("cooklang-spec/canonical.yaml"))
     func everyCanonicalTestPassesOrIsAKnownDeviation() throws {
         let yaml = try String(contentsOfFile: cooklangSpec! + "/canonical.yaml", encoding: .utf8)
         let root = try #require(try Yams.load(yaml: yaml) as? [String: Any])
@@ -44,7 +44,7 @@ let cooklangKnownDeviations: [String: String] = [:]
         #expect(Set(failing.keys) == Set(cooklangKnownDeviations.keys), "\(failing)")
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func tandoorCooklangFilesImport() throws {
         let folder = appExports! + "/tandoor/cooklang"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".cook") }.sorted()
@@ -70,7 +70,7 @@ let cooklangKnownDeviations: [String: String] = [:]
         }
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func mealMasterExpectedParses() throws {
         let cases = try Self.expectedFiles("mealmaster", ext: "mmf")
         #expect(cases.count == 14)
@@ -96,7 +96,7 @@ let cooklangKnownDeviations: [String: String] = [:]
         }
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func mealMasterUnitCases() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: appExports! + "/mealmaster/unit_cases.json"))
         let cases = (try JSONSerialization.jsonObject(with: data) as! [String: Any])["cases"] as! [[String: Any]]
@@ -143,7 +143,7 @@ let cooklangKnownDeviations: [String: String] = [:]
         }
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func masterCookExpectedParses() throws {
         let cases = try Self.expectedFiles("mastercook-mxp", ext: "mxp")
         #expect(cases.count == 10)
@@ -165,7 +165,7 @@ let cooklangKnownDeviations: [String: String] = [:]
         }
     }
 
-    @Test(.enabled(if: hasAppExports, "needs ../shared/data/recipe-app-exports"))
+    @Test(.sharedData("recipe-app-exports/README.md"))
     func masterCookUnitCases() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: appExports! + "/mastercook-mxp/unit_cases.json"))
         let cases = (try JSONSerialization.jsonObject(with: data) as! [String: Any])["cases"] as! [[String: Any]]

@@ -1,37 +1,22 @@
 import Foundation
+import LarderTestSupport
 import Testing
 @testable import LarderIngredients
 
 /// Cross-validated accuracy of the ingredient tagger on the labelled development data in `shared/data/ingredients`.
 /// Every figure is scored on sentences the scoring model was not trained on.
 ///
-/// The data folder is found through the environment variable `LARDER_SHARED_DATA` (pointing at the folder
-/// that holds the CSV files), or by walking up from this file until a directory containing
-/// `shared/data/ingredients` is found. When neither exists the tests are skipped (visibly).
-@Suite("Ingredient accuracy")
+/// The data folder is `../shared/data/ingredients` (or `$LARDER_SHARED_DATA/ingredients`), found by
+/// LarderTestSupport. When it is absent the tests are skipped (visibly).
+@Suite("Ingredient accuracy", .sharedData("ingredients"), .slow)
 struct IngredientAccuracyTests {
-    static func dataFolder() -> String? {
-        let fm = FileManager.default
-        if let env = ProcessInfo.processInfo.environment["LARDER_SHARED_DATA"], !env.isEmpty {
-            var isDir: ObjCBool = false
-            if fm.fileExists(atPath: env, isDirectory: &isDir), isDir.boolValue { return env }
-        }
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("shared/data/ingredients").path
-            var isDir: ObjCBool = false
-            if fm.fileExists(atPath: candidate, isDirectory: &isDir), isDir.boolValue { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        return nil
-    }
 
     static func csvFiles(in folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasSuffix(".csv") }.sorted().map { folder + "/" + $0 }
     }
 
-    static let folder = dataFolder()
+    static let folder = SharedData.path("ingredients")
     static let devFiles = folder.map { f in csvFiles(in: f) } ?? []
 
     static func examples(every stride: Int) throws -> [IngredientEvaluation.Example] {
@@ -43,7 +28,7 @@ struct IngredientAccuracyTests {
     /// A small cross-validation that runs in seconds in a debug build: 3 folds over every 8th dev sentence,
     /// 4 epochs, no extra data. Trained on far fewer sentences than the full cross-validation, so its floors
     /// are lower; they are set just below what it measured (see `SmallFloors`). Models never see the fold they score.
-    @Test(.enabled(if: !devFiles.isEmpty, "needs ../shared/data/ingredients (or LARDER_SHARED_DATA)"))
+    @Test
     func smallCrossValidationFloors() throws {
         let dev = try Self.examples(every: 8)
         #expect(dev.count >= 4_500)
@@ -62,7 +47,7 @@ struct IngredientAccuracyTests {
     /// The README's figures: 5-fold cross-validation over all 36,320 dev sentences (plus the labelled rows of
     /// `more/`), as `larder eval ingredients --folds 5` runs it. Minutes in a release build, far longer in a debug
     /// one, so it runs only when `LARDER_FULL_CV=1` (e.g. `LARDER_FULL_CV=1 swift test -c release --filter fullCross`).
-    @Test(.enabled(if: !devFiles.isEmpty && ProcessInfo.processInfo.environment["LARDER_FULL_CV"] == "1",
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["LARDER_FULL_CV"] == "1",
                    "set LARDER_FULL_CV=1 to run the full 5-fold cross-validation (minutes, release build)"))
     func fullCrossValidationFloors() throws {
         let dev = try Self.examples(every: 1)

@@ -1,12 +1,15 @@
 import Foundation
-import Testing
 import LarderJSON
+import LarderTestSupport
+import Testing
 
 /// RFC 6902 conformance (json-patch-tests) and diff round-trips.
 @Suite("JSON Patch")
 struct PatchSuiteTests {
-    static func records() throws -> [(String, JSONValue)]? {
-        guard let dir = TestData.folder("json-patch-tests") else { return nil }
+    static let suite = TestData.folder("json-patch-tests")
+
+    static func records() throws -> [(String, JSONValue)] {
+        let dir = try #require(suite)
         var out: [(String, JSONValue)] = []
         for f in ["tests.json", "spec_tests.json"] {
             let all = try TestData.load(dir.appendingPathComponent(f))
@@ -17,12 +20,9 @@ struct PatchSuiteTests {
         return out
     }
 
-    @Test("json-patch-tests conformance")
+    @Test("json-patch-tests conformance", .sharedData("json-patch-tests"))
     func conformance() throws {
-        guard let records = try Self.records() else {
-            print("SKIPPED: json-patch-tests not found (set LARDER_SHARED_DATA to the shared data folder)")
-            return
-        }
+        let records = try Self.records()
         var passed = 0, total = 0, disabled = 0
         var failures: [String] = []
         for (name, r) in records {
@@ -48,12 +48,9 @@ struct PatchSuiteTests {
         #expect(total > 100)
     }
 
-    @Test("diff round-trips on every (doc, expected) pair")
+    @Test("diff round-trips on every (doc, expected) pair", .sharedData("json-patch-tests"))
     func diffRoundTrip() throws {
-        guard let records = try Self.records() else {
-            print("SKIPPED: json-patch-tests not found")
-            return
-        }
+        let records = try Self.records()
         var pairs = 0
         for (name, r) in records {
             guard let a = r["doc"], let b = r["expected"] else { continue }

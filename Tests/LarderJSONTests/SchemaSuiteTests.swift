@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import LarderJSON
+import LarderTestSupport
+import Testing
 
 /// Runs the official JSON-Schema-Test-Suite (draft 2020-12) against ``JSONSchema``.
-@Suite("JSON Schema Test Suite (draft 2020-12)")
+@Suite("JSON Schema Test Suite (draft 2020-12)", .sharedData("json-schema-test-suite"))
 struct SchemaSuiteTests {
     /// Test files that are not required to pass, and why. Keep this list short.
     static let unsupportedFiles: [String: String] = [:]
@@ -66,10 +67,7 @@ struct SchemaSuiteTests {
 
     @Test("draft2020-12 required tests")
     func required() throws {
-        guard let suite = Self.suiteFolder() else {
-            print("SKIPPED: json-schema-test-suite not found (set LARDER_SHARED_DATA to the shared data folder)")
-            return
-        }
+        let suite = try #require(Self.suiteFolder())
         let reg = try Self.registry(suite)
         let files = Self.jsonFiles(suite.appendingPathComponent("tests/draft2020-12"))
             .filter { Self.unsupportedFiles[$0.lastPathComponent] == nil }
@@ -82,10 +80,7 @@ struct SchemaSuiteTests {
 
     @Test("draft2020-12 optional/format tests (format assertion on)")
     func optionalFormat() throws {
-        guard let suite = Self.suiteFolder() else {
-            print("SKIPPED: json-schema-test-suite not found (set LARDER_SHARED_DATA to the shared data folder)")
-            return
-        }
+        let suite = try #require(Self.suiteFolder())
         let reg = try Self.registry(suite)
         let files = Self.jsonFiles(suite.appendingPathComponent("tests/draft2020-12/optional/format"))
         let out = try Self.run(files: files, registry: reg, formatAssertion: true)
@@ -99,10 +94,7 @@ struct SchemaSuiteTests {
 
     @Test("draft2020-12 other optional tests (informational)")
     func optionalOther() throws {
-        guard let suite = Self.suiteFolder() else {
-            print("SKIPPED: json-schema-test-suite not found (set LARDER_SHARED_DATA to the shared data folder)")
-            return
-        }
+        let suite = try #require(Self.suiteFolder())
         let reg = try Self.registry(suite)
         let files = Self.jsonFiles(suite.appendingPathComponent("tests/draft2020-12/optional"))
         let out = try Self.run(files: files, registry: reg, formatAssertion: false)

@@ -1,10 +1,11 @@
 import Foundation
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
 
 /// A recipe app's export keeps the app's structure: even with `llm.mode: always`, nothing is sent.
-@Suite struct AppExportLLMTests {
+@Suite(.integration) struct AppExportLLMTests {
     @Test func anExportIsNeverSentToTheModel() throws {
         let scenario = FaultServer.scenario("app-export")
         try FaultServer.shared.script(scenario, [Fixtures.ok()])

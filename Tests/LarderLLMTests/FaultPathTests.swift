@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderJSON
+import LarderTestSupport
 import Testing
 
 @testable import LarderLLM
@@ -8,7 +9,7 @@ import Testing
 /// Every failure path of the provider chain and the stage, against the loopback fault server over real
 /// libcurl. Retry waits are recorded by ``RecordingSleeper`` instead of slept; each scenario is bounded in
 /// request count (asserted from the server's log) and in time.
-@Suite("Fault paths (loopback fault server)")
+@Suite("Fault paths (loopback fault server)", .integration)
 struct FaultPathTests {
     let server = FaultServer.shared
 

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderJSON
+import LarderTestSupport
 import Testing
 
 @testable import LarderLLM
@@ -14,11 +15,11 @@ import Testing
 /// If the server cannot be installed or started the test FAILS. Developers without the model opt out
 /// explicitly with `LARDER_SKIP_LLM=1`; CI never sets it.
 @Suite(
-    "Local model (llama-server)", .serialized,
+    "Local model (llama-server)", .serialized, .integration, .slow,
     .enabled(if: ProcessInfo.processInfo.environment["LARDER_SKIP_LLM"] != "1", "LARDER_SKIP_LLM=1 opts out of the local-model test"))
 struct LocalModelIntegrationTests {
     static let baseURL: Result<String, LLMError> = {
-        let script = Fixtures.packageRoot.appendingPathComponent("scripts/llm-server.sh").path
+        let script = Repository.path("scripts/llm-server.sh")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script, "start"]

@@ -3,6 +3,7 @@ import LarderCore
 import LarderJSON
 import LarderStages
 import Logging
+import LarderTestSupport
 import Testing
 
 @testable import LarderLLM
@@ -11,7 +12,7 @@ import Testing
 /// over loopback to the fault server, which plays the providers. What these check: which documents each mode
 /// sends, the merge into `result` with provenance, falling down the chain, the cost report, the budget, the
 /// cache on a re-run, failures that fail one document and not the batch, and the planted API key.
-@Suite("llm stage in the pipeline", .serialized)
+@Suite("llm stage in the pipeline", .serialized, .integration)
 struct PipelineStageTests {
     static let recipeText = Fixtures.recipeLines.lines.joined(separator: "\n") + "\n"
     static let receiptText = """

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderJSON
+import LarderTestSupport
 import Testing
 
 @testable import LarderLLM
@@ -12,7 +13,7 @@ import Testing
 /// succeeding scenario with an SQLite cache, then searches every byte the package wrote for the key.
 @Suite("Secrets")
 struct SecretsTests {
-    @Test func plantedKeyNeverReachesAnythingWritten() throws {
+    @Test(.integration) func plantedKeyNeverReachesAnythingWritten() throws {
         let server = FaultServer.shared
         let variable = "LARDER_SECRET_TEST_KEY_\(UUID().uuidString.prefix(6))"
         let key = "planted-\(UUID().uuidString)"

@@ -7,23 +7,6 @@ import Testing
 
 @Suite("Units: prompts, parsing, grounding, merging, configuration, cache keys")
 struct UnitTests {
-    @Test func embeddedFilesMatchSources() throws {
-        let root = Fixtures.packageRoot.appendingPathComponent("Sources/LarderLLM")
-        var onDisk: [String] = []
-        for folder in ["Prompts", "Schemas"] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path) {
-                onDisk.append("\(folder)/\(name)")
-            }
-        }
-        #expect(Set(onDisk) == Set(Embedded.files.keys), "run scripts/embed-prompts.sh")
-        for name in onDisk {
-            let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
-            #expect(
-                text.trimmingCharacters(in: .whitespacesAndNewlines) == Embedded.files[name]?.trimmingCharacters(in: .whitespacesAndNewlines),
-                "\(name) differs from Embedded.generated.swift: run scripts/embed-prompts.sh")
-        }
-    }
-
     @Test func promptsAreVersionedAndTiedToTheirSchemas() throws {
         let recipe = try PromptLibrary.recipe
         #expect(recipe.version == "recipe-v1" && recipe.schemaName == "llm-recipe" && recipe.id == "recipe")

@@ -1,14 +1,14 @@
 import Foundation
 import LarderEvaluation
+import LarderTestSupport
 import Testing
 @testable import LarderPages
 @testable import LarderRecipes
 
-/// shared/data/recipes-scraped, found from this file up (the same helper `larder eval` uses), or `nil`.
-let scrapedPages: String? = RecipeEvaluation.locateSharedData(startingAt: #filePath).map { $0 + "/recipes-scraped" }
-    .flatMap { FileManager.default.fileExists(atPath: $0 + "/html") ? $0 : nil }
+/// `../shared/data/recipes-scraped` (found by LarderTestSupport) when it holds `html/`, or `nil`.
+let scrapedPages: String? = SharedData.has("recipes-scraped/html") ? SharedData.path("recipes-scraped") : nil
 
-@Suite(.enabled(if: scrapedPages != nil, "shared/data/recipes-scraped/html is not beside the repository"))
+@Suite(.sharedData("recipes-scraped/html"), .slow)
 struct SharedPageTests {
     /// A handful of pages with different shapes: JSON-LD with HowToSections and ingredient groups
     /// (africanbites), a WordPress recipe plugin (acouplecooks, iamafoodblog), a German page (chefkoch), microdata

@@ -1,4 +1,5 @@
 import Foundation
+import LarderTestSupport
 import Testing
 @testable import LarderEvaluation
 @testable import LarderOCR
@@ -51,7 +52,7 @@ struct EvaluationTests {
 
     /// SROIE grocery subset (55 receipts). Floors sit just below the figures measured with the default
     /// pipeline (see ``StoreFloor``). About 30–40 s on one core.
-    @Test(.enabled(if: TestData.sroieFolder != nil, "receipts-sroie not found"), .timeLimit(.minutes(6)))
+    @Test(.integration, .sharedData("receipts-sroie"), .slow, .timeLimit(.minutes(6)))
     func sroieFloors() throws {
         let folder = try #require(TestData.sroieFolder)
         var options = ReceiptEvaluation.Options()
@@ -78,13 +79,9 @@ struct EvaluationTests {
 
 @Suite("CORD line items (parser alone)")
 struct CORDEvaluationTests {
-    @Test func floorsOnCORD() throws {
-        guard let sroie = TestData.sroieFolder else { return }
-        let cord = URL(fileURLWithPath: sroie).deletingLastPathComponent().appendingPathComponent("receipts-cord/json").path
-        guard FileManager.default.fileExists(atPath: cord) else {
-            print("skipping CORD evaluation: \(cord) not found")
-            return
-        }
+    @Test(.sharedData("receipts-cord/json"))
+    func floorsOnCORD() throws {
+        let cord = try #require(TestData.cordFolder)
         let report = try CORDEvaluation.run(folder: cord)
         print("CORD: count \(report.count) total \(report.total ?? -1) item P/R/F1 \(report.itemPrecision ?? -1) \(report.itemRecall ?? -1) \(report.itemF1 ?? -1)")
         #expect(report.count == 100)

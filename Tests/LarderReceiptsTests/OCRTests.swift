@@ -1,17 +1,18 @@
 import Foundation
 import LarderEvaluation
+import LarderTestSupport
 import Testing
 @testable import LarderOCR
 @testable import LarderReceipts
 
 /// Integration tests over the project's sample receipts (real tesseract). Run with OMP_THREAD_LIMIT=1.
-@Suite("OCR of the project samples", .serialized, .enabled(if: TestData.samplesFolder != nil, "samples/receipts not found"))
+@Suite("OCR of the project samples", .serialized, .integration)
 struct OCRTests {
     static let samples = ["corner-grocer.jpg", "freshway-market.png", "valley-foods.tiff"]
 
     @Test(arguments: samples)
     func sampleReceipt(file: String) throws {
-        let root = try #require(TestData.samplesFolder)
+        let root = TestData.samplesFolder
         let engine = try OCREngine()
         let path = "\(root)/receipts/\(file)"
         let ocr = try engine.recognize(imageAt: path)
@@ -36,7 +37,7 @@ struct OCRTests {
     }
 
     @Test func evaluationOverSamplesWithSeparateLabels() throws {
-        let root = try #require(TestData.samplesFolder)
+        let root = TestData.samplesFolder
         let report = try ReceiptEvaluation.run(folder: "\(root)/receipts",
                                                options: .init(labelsFolder: "\(root)/expected/receipts"))
         #expect(report.count == 3)
@@ -45,7 +46,7 @@ struct OCRTests {
     }
 
     @Test func sidewaysPhotoIsRotatedBack() throws {
-        let root = try #require(TestData.samplesFolder)
+        let root = TestData.samplesFolder
         let rotated = NSTemporaryDirectory() + "larder-rotated-\(getpid()).png"
         defer { try? FileManager.default.removeItem(atPath: rotated) }
         #expect(OCREngine.writeRotatedCopy(of: "\(root)/receipts/freshway-market.png", to: rotated, quarterTurns: 1))
@@ -55,7 +56,7 @@ struct OCRTests {
     }
 
     @Test func errorsNameTheFile() throws {
-        let root = try #require(TestData.samplesFolder)
+        let root = TestData.samplesFolder
         let engine = try OCREngine()
         #expect {
             try engine.recognize(imageAt: "/nonexistent/receipt.png")
@@ -97,7 +98,7 @@ struct MisreadDateTests {
     }
 
     /// SROIE 071's date line reads `19/62/2018` on the page; read again alone it reads `19/02/2018`.
-    @Test(.enabled(if: TestData.sroieFolder != nil, "receipts-sroie not found"))
+    @Test(.integration, .sharedData("receipts-sroie"))
     func misreadDateIsReadAgain() throws {
         let folder = try #require(TestData.sroieFolder)
         let ocr = try OCREngine().recognize(imageAt: "\(folder)/img/071.jpg")

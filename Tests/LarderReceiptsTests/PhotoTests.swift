@@ -1,4 +1,5 @@
 import Foundation
+import LarderTestSupport
 import Testing
 @testable import LarderEvaluation
 @testable import LarderOCR
@@ -6,7 +7,8 @@ import Testing
 
 /// Real OCR on real phone photos and German till receipts from `shared/data` (skipped when absent). Run with
 /// OMP_THREAD_LIMIT=1.
-@Suite("Receipt photos (real OCR)", .serialized, .enabled(if: TestData.photosFolder != nil, "shared/data/receipts-photos not found"))
+@Suite(
+    "Receipt photos (real OCR)", .serialized, .integration, .sharedData("receipts-photos"))
 struct PhotoTests {
     /// A sharp restaurant receipt (read in one pass); a Spanish one with "TOTAL...16,70"; and a photo with
     /// background around the paper whose total, date and items come from the photo reading.
@@ -40,7 +42,7 @@ struct PhotoTests {
         #expect(ReceiptParser().parse(lines: plain.lines).total != ReceiptParser().parse(lines: ocr.lines).total)
     }
 
-    @Test(.enabled(if: TestData.germanFolder != nil, "shared/data/receipts-de not found"))
+    @Test(.sharedData("receipts-de"))
     func germanReceiptReadsTotalAndDate() throws {
         let folder = try #require(TestData.germanFolder)
         let id = "aldi_02032020_19_02423"
@@ -55,11 +57,11 @@ struct PhotoTests {
 
 /// Floors on the shared development sets, just below the figures in the README (fair scoring). The photo
 /// set takes tens of minutes on a busy 2-core machine, so it runs only with LARDER_SLOW_TESTS=1.
-@Suite("Receipt photo and German floors", .serialized)
+@Suite("Receipt photo and German floors", .serialized, .integration, .slow)
 struct PhotoFloorTests {
     static let slow = ProcessInfo.processInfo.environment["LARDER_SLOW_TESTS"] == "1"
 
-    @Test(.enabled(if: TestData.germanFolder != nil, "shared/data/receipts-de not found"), .timeLimit(.minutes(20)))
+    @Test(.sharedData("receipts-de"), .timeLimit(.minutes(20)))
     func germanFloors() throws {
         let report = try ReceiptEvaluation.run(folder: try #require(TestData.germanFolder))
         #expect(report.count == 26)

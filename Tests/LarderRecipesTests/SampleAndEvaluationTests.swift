@@ -1,14 +1,11 @@
 import Foundation
+import LarderTestSupport
 import Testing
 @testable import LarderRecipes
 
 @Suite struct SampleTests {
     @Test func tomatoSoup() throws {
-        guard let dir = samplesDirectory() else {
-            print("skipping tomatoSoup: no samples/recipes directory found above \(#filePath)")
-            return
-        }
-        let recipes = try parseSample(dir, "tomato-soup.txt")
+        let recipes = try parseSample(samplesDirectory, "tomato-soup.txt")
         try #require(recipes.count == 1)
         let r = recipes[0]
         #expect(r.title == "Roasted Tomato Soup")
@@ -28,11 +25,7 @@ import Testing
     }
 
     @Test func bananaBread() throws {
-        guard let dir = samplesDirectory() else {
-            print("skipping bananaBread: no samples/recipes directory found above \(#filePath)")
-            return
-        }
-        let recipes = try parseSample(dir, "banana-bread.txt")
+        let recipes = try parseSample(samplesDirectory, "banana-bread.txt")
         try #require(recipes.count == 1)
         let r = recipes[0]
         #expect(r.title == "Brown Butter Banana Bread")
@@ -49,11 +42,7 @@ import Testing
     }
 
     @Test func lemonDrizzleCake() throws {
-        guard let dir = samplesDirectory() else {
-            print("skipping lemonDrizzleCake: no samples/recipes directory found above \(#filePath)")
-            return
-        }
-        let recipes = try parseSample(dir, "lemon-drizzle-cake.md")
+        let recipes = try parseSample(samplesDirectory, "lemon-drizzle-cake.md")
         try #require(recipes.count == 1)
         let r = recipes[0]
         #expect(r.title == "Lemon Drizzle Cake")
@@ -103,11 +92,9 @@ import Testing
     }
 
     /// Runs the whole evaluation over the shared data and checks floors just below the measured figures.
-    @Test func sharedDataFloors() throws {
-        guard let dir = RecipeEvaluation.locateSharedData(startingAt: #filePath) else {
-            print("skipping sharedDataFloors: no shared/data/recipes-markdown above \(#filePath) and LARDER_SHARED_DATA unset")
-            return
-        }
+    @Test(.sharedData("recipes-markdown", "recipes-scraped"), .slow)
+    func sharedDataFloors() throws {
+        let dir = try #require(SharedData.folder)
         let report = try RecipeEvaluation.evaluate(sharedData: dir)
         print(RecipeEvaluation.textReport(report))
         let per = Dictionary(uniqueKeysWithValues: report.perCorpus.map { ($0.corpus, $0.scores) })

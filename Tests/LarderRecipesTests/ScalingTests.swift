@@ -1,4 +1,5 @@
 import Foundation
+import LarderTestSupport
 import Testing
 
 @testable import LarderRecipes
@@ -24,9 +25,9 @@ import Testing
     /// ×2 then ×0.5 gives the original back exactly, for every sample recipe that states servings.
     @Test func doublingThenHalvingGivesTheOriginal() throws {
         var recipes = [try recipe()]
-        if let dir = samplesDirectory() {
+        do {
             for name in ["tomato-soup.txt", "red-lentil-soup.txt", "squash-traybake.txt", "banana-bread.txt"] {
-                let text = try String(contentsOfFile: dir + "/" + name, encoding: .utf8)
+                let text = try String(contentsOfFile: samplesDirectory + "/" + name, encoding: .utf8)
                 recipes += parseText(text, file: name)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LarderTestSupport
 @testable import LarderRecipes
 
 /// A fake SHA-256 for test sources.
@@ -20,21 +21,8 @@ func pdfSource(_ pages: [[(String, Double, Bool)]], file: String = "book.pdf") -
     return RecipeSource(file: file, sha256: zeroSHA, format: "pdf", lines: lines)
 }
 
-/// Walks up from `start` to the first directory holding `samples/recipes` (or `main/samples/recipes`).
-func samplesDirectory(from start: String = #filePath) -> String? {
-    var dir = URL(fileURLWithPath: start).deletingLastPathComponent()
-    let fm = FileManager.default
-    for _ in 0..<20 {
-        for candidate in ["samples/recipes", "main/samples/recipes"] {
-            let path = dir.appendingPathComponent(candidate).path
-            if fm.fileExists(atPath: path + "/tomato-soup.txt") { return path }
-        }
-        let parent = dir.deletingLastPathComponent()
-        if parent.path == dir.path { break }
-        dir = parent
-    }
-    return nil
-}
+/// The project's recipe samples (`samples/recipes` in the repository).
+let samplesDirectory = Repository.path("samples/recipes")
 
 /// Reads a sample and parses it with the format its extension implies.
 func parseSample(_ dir: String, _ name: String) throws -> [Recipe] {

@@ -3,19 +3,20 @@ import Foundation
 /// Batch progress on standard error: one live line on a terminal (done/total, docs/s, failures, ETA), or a plain
 /// line every `interval` seconds in a pipe or CI log.
 public final class ProgressReporter: @unchecked Sendable {
-    // @unchecked: all mutable state is behind `state`'s lock; the timer runs on its own serial queue.
+    // @unchecked: the counters are behind `state`'s lock; `timer` is only read and written on the serial `queue`,
+    // where its event handler runs too.
     private struct State {
         var total = 0
         var done = 0
         var failures = 0
         var started = Date()
-        var timer: DispatchSourceTimer?
     }
 
     private let state = Locked(State())
     private let live: Bool
     private let interval: Double
     private let queue = DispatchQueue(label: "larder.progress")
+    private var timer: DispatchSourceTimer?
 
     /// - Parameters:
     ///   - live: redraw one line in place (stderr is a terminal).
@@ -33,8 +34,8 @@ public final class ProgressReporter: @unchecked Sendable {
         state.withLock {
             $0.total = total
             $0.started = Date()
-            $0.timer = timer
         }
+        queue.sync { self.timer = timer }
         timer.resume()
     }
 
@@ -46,12 +47,11 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     func finish() {
-        let timer = state.withLock { s -> DispatchSourceTimer? in
-            defer { s.timer = nil }
-            return s.timer
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+            draw(final: true)
         }
-        timer?.cancel()
-        queue.sync { draw(final: true) }
     }
 
     private func draw(final: Bool) {

@@ -230,6 +230,9 @@ public final class WorkQueue: @unchecked Sendable {
             }
             rerunning = true
             let later = pipeline.stages[(index + 1)...].map(\.name)
+            // The stage logs through this logger: its lines carry the document, its path and the stage.
+            var logger = logger
+            logger[metadataKey: "stage"] = "\(stage.name)"
             while true {
                 if stopRequested { return nil }
                 let startedAt = Date().timeIntervalSince1970

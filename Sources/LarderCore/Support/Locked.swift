@@ -1,7 +1,11 @@
 import Foundation
 
-/// A value behind a lock. Sendable because every access goes through the lock.
-public final class Locked<Value>: @unchecked Sendable {
+/// A value behind a lock.
+///
+/// `@unchecked Sendable` is sound here: the only stored state is `value`, every read and write of it happens inside
+/// `withLock` while `lock` is held, and `Value` is itself `Sendable`, so a value taken out of the lock (or put in)
+/// may cross threads. (Without that constraint a non-Sendable reference could escape the lock and be shared.)
+public final class Locked<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
 

@@ -1,64 +1,24 @@
 import Foundation
 import LarderCore
 import LarderJSON
+import LarderTestSupport
 import Testing
 
 @testable import LarderLLM
 
-/// The loopback fault server (fault_server.py), one per test process, started on a free port on 127.0.0.1.
-/// It exits when this process ends (it watches its stdin).
-final class FaultServer: @unchecked Sendable {  // immutable after init; Process is only kept alive
-    static let shared: FaultServer = {
-        do { return try FaultServer() } catch { fatalError("cannot start the fault server: \(error)") }
-    }()
-
-    let port: Int
-    private let process: Process
-    private let stdin: Pipe
-
-    private init() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("fault_server.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { throw LLMError(.transport, "fault server exited before printing its port") }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let port = text.split(separator: "\n").first.flatMap({ Int($0.dropFirst("PORT ".count)) }) else {
-            throw LLMError(.transport, "fault server printed '\(text)'")
-        }
-        self.port = port
-        self.process = process
-        self.stdin = stdin
-    }
-
-    /// A unique scenario name.
-    static func scenario(_ name: String) -> String { "\(name)-\(UUID().uuidString.prefix(8))" }
-
-    /// The base URL for a scenario (OpenAI-compatible providers append `/chat/completions`).
-    func baseURL(_ scenario: String) -> String { "http://127.0.0.1:\(port)/\(scenario)/v1" }
-
+/// Scripting the fault server (LarderTestSupport's `FaultServer`) and reading its log, through LarderLLM's client.
+extension FaultServer {
     /// Scripts the scenario's answers.
     func script(_ scenario: String, _ steps: [JSONValue]) throws {
         let response = try HTTPClient().perform(
-            HTTPRequest(url: "http://127.0.0.1:\(port)/_script/\(scenario)", body: JSONValue.array(steps).serializedData(), timeoutSeconds: 5))
+            HTTPRequest(url: scriptURL(scenario), body: JSONValue.array(steps).serializedData(), timeoutSeconds: 5))
         #expect(response.status == 200)
     }
 
     /// The requests the scenario received.
     func log(_ scenario: String) throws -> [JSONValue] {
         let response = try HTTPClient().perform(
-            HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/_log/\(scenario)", timeoutSeconds: 5))
+            HTTPRequest(method: "GET", url: logURL(scenario), timeoutSeconds: 5))
         return try JSONValue(parsing: response.body).arrayValue ?? []
     }
 }
@@ -140,11 +100,6 @@ enum Fixtures {
 
     static func request(_ id: String = "doc-1", lines: KeyedLines = recipeLines, deterministic: JSONValue? = nil) throws -> StructuringRequest {
         StructuringRequest(documentID: id, prompt: try PromptLibrary.recipe, lines: lines, deterministic: deterministic)
-    }
-
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
     }
 
     static func temporaryDirectory() throws -> URL {
