@@ -1,4 +1,5 @@
 import Foundation
+import LarderTestSupport
 import Testing
 import LarderJSON
 
@@ -55,7 +56,8 @@ struct SchemaAPITests {
         #expect(errors.count == 4, "\(errors)")
     }
 
-    @Test func validDocumentAndSpeed() throws {
+    /// 2,000 validations timed by the wall clock: seconds of work, and meaningless beside the parallel unit tier.
+    @Test(.slow) func validDocumentAndSpeed() throws {
         let schema = try JSONSchema(Self.recipeSchema)
         var ingredients: [JSONValue] = []
         for i in 0..<40 {
