@@ -9,7 +9,7 @@ import LarderReceipts
 /// (tax, bag fees, deposits, payments, household goods…) are blocked with the rule that blocked them; unmatched
 /// products stay in the pantry flagged for review, never dropped.
 public struct ReceiptStage: Stage {
-    public static let baseVersion = "receipt@5"
+    public static let baseVersion = "receipt@6"
     public let name = "receipt"
     public let version: String
     /// The non-food rules (`receipts.blocklist` in `pipeline.yml`).
