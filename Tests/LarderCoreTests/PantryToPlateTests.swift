@@ -66,6 +66,22 @@ struct PantryToPlateTests {
         #expect(morning.missing.first?.stale == "bought 2026-03-14, after 2026-01-28")
     }
 
+    /// `suggestions` counts coverage in SQL and reads only the recipes shown; ranking every indexed recipe in
+    /// memory by `rank` must give the same list, whatever the day (stale items) and the missing limit.
+    @Test(arguments: ["2026-01-28", "2026-03-15", "2026-11-05", "2027-06-01"])
+    func rankingInSQLMatchesRankingEveryRecipe(asOf: String) throws {
+        let store = try Self.store()
+        let planner = CookPlanner(config: PantryConfig(), asOf: asOf)
+        let pantry = try store.indexedPantry()
+        let everything = try store.indexedRecipes(using: Array(Set(try store.indexedRecipeBases())))
+        #expect(everything.count >= 10)
+        for (limit, missing) in [(100, nil), (3, nil), (100, 2), (1, 0)] as [(Int, Int?)] {
+            let expected = planner.rank(everything, pantry: pantry, limit: limit, missingAtMost: missing)
+            #expect(try planner.suggestions(store: store, limit: limit, missingAtMost: missing) == expected,
+                    "limit \(limit), missing at most \(missing.map(String.init) ?? "any")")
+        }
+    }
+
     /// "ground cumin" in a recipe meets "cumin seeds" in the pantry through the lexicon's parents.
     @Test func relatedFormsMeetThroughTheLexicon() throws {
         let planner = CookPlanner(config: PantryConfig(), asOf: "2026-11-05")
