@@ -56,12 +56,16 @@ public struct FoodLexicon: Sendable {
     /// Parses the TSV format (`term<TAB>base<TAB>category<TAB>source[<TAB>parent<TAB>vegan<TAB>vegetarian]`,
     /// `#` comments; empty optional columns are `nil`).
     public init(tsv: String) {
+        // Split as bytes: splitting the 310 KB file by `Character` (grapheme clusters) took about 20 ms, a large part
+        // of `larder cook` and of `larder search --ingredient`. Tabs, newlines and `#` are ASCII, so UTF-8 splits
+        // cleanly at them.
         var list: [Entry] = []
-        for line in tsv.split(separator: "\n") where !line.hasPrefix("#") {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+        for line in tsv.utf8.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
+            let f = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
             guard f.count >= 4 else { continue }
-            func optional(_ k: Int) -> String? { k < f.count && !f[k].isEmpty ? String(f[k]) : nil }
-            list.append(Entry(term: String(f[0]), base: String(f[1]), category: String(f[2]), source: String(f[3]),
+            func field(_ k: Int) -> String { String(decoding: f[k], as: UTF8.self) }
+            func optional(_ k: Int) -> String? { k < f.count && !f[k].isEmpty ? field(k) : nil }
+            list.append(Entry(term: field(0), base: field(1), category: field(2), source: field(3),
                               parent: optional(4), vegan: optional(5), vegetarian: optional(6)))
         }
         self.init(entries: list)

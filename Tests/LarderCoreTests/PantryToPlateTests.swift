@@ -134,6 +134,24 @@ struct PantryToPlateTests {
         #expect(throws: LarderError.self) { try titles("") { $0.diets = ["paleo"] } }
     }
 
+    /// A short page is the start of a long one (the path is joined only for the page shown), with and without
+    /// words and filters; and the read-only store for queries answers like the writer.
+    @Test func pagesAreThePrefixOfTheWholeList() throws {
+        let store = try Self.store()
+        let reader = try SQLiteCheckpointStore.forQueries(path: try Self.samples.get())
+        for (text, diet) in [("", nil), ("soup", nil), ("the", nil), ("", "vegetarian"), ("the", "vegetarian")] as [(String, String?)] {
+            var q = RecipeSearchQuery()
+            q.text = text
+            q.diets = diet.map { [$0] } ?? []
+            q.limit = 100
+            let all = try store.searchRecipes(q)
+            #expect(all.count >= 2, "'\(text)' \(diet ?? "")")
+            q.limit = 2
+            #expect(try store.searchRecipes(q) == Array(all.prefix(2)), "'\(text)' \(diet ?? "")")
+            #expect(try reader.searchRecipes(q) == Array(all.prefix(2)))
+        }
+    }
+
     /// The index follows review edits, survives reopening, and rebuilds from the results.
     @Test func indexFollowsReviewEditsAndRebuilds() throws {
         let folder = try TestSupport.temporaryFolder()
@@ -192,6 +210,16 @@ struct PantryToPlateTests {
         // The repository's pipeline.yml states the defaults.
         let file = try PipelineConfig.load(path: TestSupport.repoPath("pipeline.yml"))
         #expect(file.pantry == PantryConfig())
+    }
+
+    /// `--as-of` and purchase dates: days since 1970 computed, impossible days refused.
+    @Test func daysAreCountedFrom1970() {
+        #expect(CookPlanner.day("1970-01-01") == 0)
+        #expect(CookPlanner.day("2026-11-05") == Double(20_762 * 86_400))
+        #expect(CookPlanner.day("2024-02-29") == Double(19_782 * 86_400))
+        for bad in ["2026-02-29", "2026-13-01", "2026-1-05", "05.11.2026", "2026-11-05x", ""] {
+            #expect(CookPlanner.day(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func kindsComeFromTheLexiconCategory() {

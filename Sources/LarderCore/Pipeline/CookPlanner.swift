@@ -237,13 +237,25 @@ public struct CookPlanner: Sendable {
         return age > days ? "bought \(date), \(age) days before \(asOf); \(kind) keeps \(days) days" : nil
     }
 
-    /// A `YYYY-MM-DD` day as seconds since 1970 (UTC), or `nil` when malformed.
+    /// A `YYYY-MM-DD` day as seconds since 1970 (UTC), or `nil` when malformed or no such day (2026-02-30).
+    /// Computed, not parsed by a `DateFormatter`: making one per pantry item was a tenth of `larder cook`.
     public static func day(_ text: String) -> Double? {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd"
-        return f.date(from: text)?.timeIntervalSince1970
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month)
+        else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...lengths[month - 1]).contains(day) else { return nil }
+        // Days from 1970-01-01 to the date (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return Double(era * 146_097 + dayOfEra - 719_468) * 86_400
     }
 
     func format(_ v: Double) -> String { String(format: "%g", (v * 100).rounded() / 100) }

@@ -38,16 +38,26 @@ public struct RecipeSearchHit: Codable, Sendable, Equatable {
 }
 
 extension SQLiteCheckpointStore {
+    /// The store for `larder search` and `larder cook`, which only read: a read-only connection, without the
+    /// writer's setup (the identity check, the WAL switch, a pool, the migration check). A database whose schema
+    /// is behind (`PRAGMA user_version` below ``schemaVersion``: the index's migration has not run) or that does not
+    /// exist yet is opened for writing instead, which migrates it as before.
+    public static func forQueries(path: String) throws -> SQLiteCheckpointStore {
+        if FileManager.default.fileExists(atPath: path),
+           let store = try? SQLiteCheckpointStore(path: path, readOnly: true),
+           let version = try? store.pool.read({ try Int32.fetchOne($0, sql: "PRAGMA user_version") }),
+           version >= schemaVersion {
+            return store
+        }
+        return try SQLiteCheckpointStore(path: path)
+    }
+
     /// Recipes matching `query`, best first.
     /// - Throws: ``LarderError`` `.configuration` for an unknown allergen or diet.
     public func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit] {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         let words = query.text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
-        if !words.isEmpty {
-            conditions.append("recipe_search MATCH ?")
-            arguments.append(words.map { "\"\($0)\"" }.joined(separator: " "))
-        }
         for ingredient in query.ingredients {
             let names = Self.baseNames(ingredient)
             conditions.append(
@@ -82,25 +92,36 @@ extension SQLiteCheckpointStore {
             conditions.append("e.cuisine = ? COLLATE NOCASE")
             arguments.append(cuisine)
         }
-        let from = words.isEmpty
-            ? "recipe_entry e"
-            : "recipe_search JOIN recipe_entry e ON e.id = recipe_search.rowid"
-        // Title matches weigh most, then ingredients, tags and cuisine, then steps.
-        let rank = words.isEmpty ? "0.0" : "bm25(recipe_search, 10.0, 4.0, 1.0, 3.0, 3.0)"
-        let sql = """
-            SELECT e.document_id, d.path, e.position, e.title, e.minutes, e.meal_type, e.cuisine, e.diets, \(rank) AS rank
-            FROM \(from) JOIN document d ON d.id = e.document_id
-            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-            ORDER BY rank, e.title, e.id LIMIT ?
-            """
+        let sql: String
+        let filters = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let columns = "e.id, e.document_id, e.position, e.title, e.minutes, e.meal_type, e.cuisine, e.diets"
+        if words.isEmpty {
+            sql = "SELECT \(columns), 0.0 AS rank FROM recipe_entry e \(filters) ORDER BY e.title, e.id LIMIT ?"
+        } else {
+            // Title matches weigh most, then ingredients, tags and cuisine, then steps. (bm25 over every match is
+            // most of the query's time; joining only the matches ranked at or above the page's last one measured no
+            // faster.)
+            arguments.insert(words.map { "\"\($0)\"" }.joined(separator: " "), at: 0)
+            sql = """
+                SELECT \(columns), bm25(recipe_search, 10.0, 4.0, 1.0, 3.0, 3.0) AS rank
+                FROM recipe_search JOIN recipe_entry e ON e.id = recipe_search.rowid
+                WHERE \((["recipe_search MATCH ?"] + conditions).joined(separator: " AND "))
+                ORDER BY rank, e.title, e.id LIMIT ?
+                """
+        }
         arguments.append(query.limit)
+        // The document's path only for the page shown.
+        let page = """
+            SELECT p.document_id, d.path, p.position, p.title, p.minutes, p.meal_type, p.cuisine, p.diets, p.rank
+            FROM (\(sql)) p JOIN document d ON d.id = p.document_id ORDER BY p.rank, p.title, p.id
+            """
         do {
             return try pool.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                try Row.fetchAll(db, sql: page, arguments: StatementArguments(arguments)).map { row in
                     RecipeSearchHit(
-                        documentID: row["document_id"], path: row["path"], recipe: row["position"], title: row["title"],
-                        minutes: row["minutes"], mealType: row["meal_type"], cuisine: row["cuisine"],
-                        diets: (row["diets"] as String).split(separator: ",").map(String.init), rank: row["rank"])
+                        documentID: row[0], path: row[1], recipe: row[2], title: row[3], minutes: row[4],
+                        mealType: row[5], cuisine: row[6], diets: (row[7] as String).split(separator: ",").map(String.init),
+                        rank: row[8])
                 }
             }
         } catch {
