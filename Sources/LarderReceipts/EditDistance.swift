@@ -15,4 +15,19 @@ public enum EditDistance {
         }
         return previous[b.count]
     }
+
+    /// The letters to insert or delete (no replacements) to turn `a` into `b`: their lengths minus twice their
+    /// longest common subsequence.
+    public static func insertionsAndDeletions(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return a.count + b.count }
+        var previous = [Int](repeating: 0, count: b.count + 1)
+        var current = previous
+        for i in 1...a.count {
+            for j in 1...b.count {
+                current[j] = a[i - 1] == b[j - 1] ? previous[j - 1] + 1 : max(previous[j], current[j - 1])
+            }
+            swap(&previous, &current)
+        }
+        return a.count + b.count - 2 * previous[b.count]
+    }
 }

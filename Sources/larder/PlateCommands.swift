@@ -44,7 +44,7 @@ struct Search: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try reindex ? SQLiteCheckpointStore(path: config.database) : SQLiteCheckpointStore.forQueries(path: config.database)
             if reindex {
                 let count = try store.reindexRecipes()
                 if words.isEmpty && ingredient.isEmpty && without.isEmpty && diet.isEmpty && maxMinutes == nil
@@ -97,7 +97,7 @@ struct Cook: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try SQLiteCheckpointStore.forQueries(path: config.database)
             let today = asOf ?? ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
             guard CookPlanner.day(today) != nil else {
                 throw LarderError(.configuration, "bad date '\(today)' for --as-of", hint: "write it as YYYY-MM-DD")

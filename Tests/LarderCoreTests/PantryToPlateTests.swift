@@ -67,6 +67,22 @@ struct PantryToPlateTests {
         #expect(morning.missing.first?.stale == "bought 2026-03-14, after 2026-01-28")
     }
 
+    /// `suggestions` counts coverage in SQL and reads only the recipes shown; ranking every indexed recipe in
+    /// memory by `rank` must give the same list, whatever the day (stale items) and the missing limit.
+    @Test(arguments: ["2026-01-28", "2026-03-15", "2026-11-05", "2027-06-01"])
+    func rankingInSQLMatchesRankingEveryRecipe(asOf: String) throws {
+        let store = try Self.store()
+        let planner = CookPlanner(config: PantryConfig(), asOf: asOf)
+        let pantry = try store.indexedPantry()
+        let everything = try store.indexedRecipes(using: Array(Set(try store.indexedRecipeBases())))
+        #expect(everything.count >= 10)
+        for (limit, missing) in [(100, nil), (3, nil), (100, 2), (1, 0)] as [(Int, Int?)] {
+            let expected = planner.rank(everything, pantry: pantry, limit: limit, missingAtMost: missing)
+            #expect(try planner.suggestions(store: store, limit: limit, missingAtMost: missing) == expected,
+                    "limit \(limit), missing at most \(missing.map(String.init) ?? "any")")
+        }
+    }
+
     /// "ground cumin" in a recipe meets "cumin seeds" in the pantry through the lexicon's parents.
     @Test func relatedFormsMeetThroughTheLexicon() throws {
         let planner = CookPlanner(config: PantryConfig(), asOf: "2026-11-05")
@@ -117,6 +133,24 @@ struct PantryToPlateTests {
         let noDairy = try titles("") { $0.without = ["dairy"] }
         #expect(noDairy.contains("Three Bean Chili") && !noDairy.contains("Buttermilk Pancakes"))
         #expect(throws: LarderError.self) { try titles("") { $0.diets = ["paleo"] } }
+    }
+
+    /// A short page is the start of a long one (the path is joined only for the page shown), with and without
+    /// words and filters; and the read-only store for queries answers like the writer.
+    @Test func pagesAreThePrefixOfTheWholeList() throws {
+        let store = try Self.store()
+        let reader = try SQLiteCheckpointStore.forQueries(path: try Self.samples.get())
+        for (text, diet) in [("", nil), ("soup", nil), ("the", nil), ("", "vegetarian"), ("the", "vegetarian")] as [(String, String?)] {
+            var q = RecipeSearchQuery()
+            q.text = text
+            q.diets = diet.map { [$0] } ?? []
+            q.limit = 100
+            let all = try store.searchRecipes(q)
+            #expect(all.count >= 2, "'\(text)' \(diet ?? "")")
+            q.limit = 2
+            #expect(try store.searchRecipes(q) == Array(all.prefix(2)), "'\(text)' \(diet ?? "")")
+            #expect(try reader.searchRecipes(q) == Array(all.prefix(2)))
+        }
     }
 
     /// The index follows review edits, survives reopening, and rebuilds from the results.
@@ -177,6 +211,16 @@ struct PantryToPlateTests {
         // The repository's pipeline.yml states the defaults.
         let file = try PipelineConfig.load(path: TestSupport.repoPath("pipeline.yml"))
         #expect(file.pantry == PantryConfig())
+    }
+
+    /// `--as-of` and purchase dates: days since 1970 computed, impossible days refused.
+    @Test func daysAreCountedFrom1970() {
+        #expect(CookPlanner.day("1970-01-01") == 0)
+        #expect(CookPlanner.day("2026-11-05") == Double(20_762 * 86_400))
+        #expect(CookPlanner.day("2024-02-29") == Double(19_782 * 86_400))
+        for bad in ["2026-02-29", "2026-13-01", "2026-1-05", "05.11.2026", "2026-11-05x", ""] {
+            #expect(CookPlanner.day(bad) == nil, "\(bad)")
+        }
     }
 
     @Test func kindsComeFromTheLexiconCategory() {

@@ -90,6 +90,25 @@ struct NormalizerTests {
         #expect(m.evidence.contains { $0.hasPrefix("fuzzy") })
     }
 
+    /// A fuzzy match corrects slips, not other words: "soda" is one letter from "soya", "paste" from "pasta",
+    /// "fillet" from "millet", and none of them is a misspelling. Dropped or doubled letters and OCR marks glued to a
+    /// word still are.
+    @Test func fuzzyMatchCorrectsSlipsNotOtherWords() throws {
+        let lexicon = try FoodLexicon.bundled()
+        for word in ["soda", "paste", "fillet", "chiles", "creme", "toffee", "grains", "bourbon", "chinese"] {
+            #expect(lexicon.fuzzySingleWord(word) == nil, "\(word)")
+        }
+        #expect(lexicon.fuzzySingleWord("brocolli")?.term == "broccoli")
+        #expect(lexicon.fuzzySingleWord("mayonaise")?.term == "mayonnaise")
+        #expect(lexicon.fuzzySingleWord("yoghurt")?.term == "yogurt")
+        #expect(lexicon.fuzzySingleWord("lssalmon")?.term == "salmon", "OCR marks glued to the start")
+        #expect(lexicon.fuzzySingleWord("lemonadeoz")?.term == "lemonade", "a unit glued to the end")
+        let soda = normalizer.normalize("BAKING SODA 1LB")
+        #expect(soda.baseIngredient != "soya")
+        #expect(soda.status == .needsReview)
+        #expect(EditDistance.insertionsAndDeletions(Array("soda"), Array("soya")) == 2)
+    }
+
     @Test func lexiconIsSmallAndAttributed() throws {
         let lexicon = try FoodLexicon.bundled()
         #expect(lexicon.entries.count > 3000)

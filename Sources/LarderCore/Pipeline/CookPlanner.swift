@@ -92,26 +92,65 @@ public struct CookPlanner: Sendable {
         self.lexicon = lexicon
     }
 
+    /// The pantry split for matching: fresh items by base ingredient (and by `form:` + their lexicon parent, the
+    /// same food in another form), and why each stale ingredient does not count.
+    struct PantryState {
+        var fresh: [String: [PantryEntry]] = [:]
+        var stale: [String: String] = [:]
+
+        /// The fresh base ingredients, and the parents their forms share (`fresh["form:" + parent]`).
+        var freshNames: (ingredients: [String], forms: [String]) {
+            let keys = fresh.keys.sorted()
+            return (keys.filter { !$0.hasPrefix("form:") }, keys.filter { $0.hasPrefix("form:") }.map { String($0.dropFirst(5)) })
+        }
+    }
+
+    func state(of pantry: [PantryEntry]) -> PantryState {
+        var state = PantryState()
+        for item in pantry {
+            if let why = staleness(item) { state.stale[item.ingredient] = why; continue }
+            state.fresh[item.ingredient, default: []].append(item)
+            if let parent = lexicon?.lookup(item.ingredient)?.parent, parent != item.ingredient {
+                state.fresh["form:" + parent, default: []].append(item)
+            }
+        }
+        return state
+    }
+
     /// Suggestions from the store's index, best first.
+    ///
+    /// The ranking is counted in SQL (``SQLiteCheckpointStore/cookCounts(fresh:forms:staples:)``: per recipe, how
+    /// many of its counted ingredients a fresh pantry item covers, by the rules of ``match(_:_:)``), and only the
+    /// recipes shown are read in full for the quantity checks and dates: over 17,000 recipes sharing the pantry's
+    /// onions and garlic, building every recipe's details took seconds.
     public func suggestions(store: SQLiteCheckpointStore, limit: Int, missingAtMost: Int?) throws -> [Suggestion] {
         let pantry = try store.indexedPantry()
-        var bases = Set(pantry.map(\.ingredient))
-        for item in pantry { if let parent = lexicon?.lookup(item.ingredient)?.parent { bases.insert(parent) } }
-        let recipes = try store.indexedRecipes(using: bases.sorted())
+        let names = state(of: pantry).freshNames
+        guard !names.ingredients.isEmpty, limit > 0 else { return [] }
+        var counts = try store.cookCounts(fresh: names.ingredients, forms: names.forms, staples: config.staples)
+        counts.removeAll { count in count.have == 0 || missingAtMost.map { count.needed - count.have > $0 } == true }
+        // The same order as `rank` (coverage rounded as it is there, then fewer missing, more on hand, title).
+        let keyed = counts.map { (count: $0, coverage: Self.coverage(have: $0.have, needed: $0.needed)) }
+        let top = keyed.sorted { a, b in
+            if a.coverage != b.coverage { return a.coverage > b.coverage }
+            let (am, bm) = (a.count.needed - a.count.have, b.count.needed - b.count.have)
+            if am != bm { return am < bm }
+            if a.count.have != b.count.have { return a.count.have > b.count.have }
+            return (a.count.title, a.count.documentID, a.count.recipe) < (b.count.title, b.count.documentID, b.count.recipe)
+        }.prefix(limit)
+        let recipes = try store.indexedRecipes(ids: top.map { $0.count.id })
         return rank(recipes, pantry: pantry, limit: limit, missingAtMost: missingAtMost)
+    }
+
+    /// On hand ÷ needed, to three decimals.
+    static func coverage(have: Int, needed: Int) -> Double {
+        (Double(have) / Double(needed) * 1000).rounded() / 1000
     }
 
     /// Ranks recipes against a pantry.
     public func rank(_ recipes: [RecipeEntry], pantry: [PantryEntry], limit: Int, missingAtMost: Int?) -> [Suggestion] {
-        var fresh: [String: [PantryEntry]] = [:]
-        var stale: [String: String] = [:]
-        for item in pantry {
-            if let why = staleness(item) { stale[item.ingredient] = why; continue }
-            fresh[item.ingredient, default: []].append(item)
-            if let parent = lexicon?.lookup(item.ingredient)?.parent, parent != item.ingredient {
-                fresh["form:" + parent, default: []].append(item)
-            }
-        }
+        let state = state(of: pantry)
+        let (fresh, stale) = (state.fresh, state.stale)
         let staples = Set(config.staples)
         var out: [Suggestion] = []
         for recipe in recipes {
@@ -127,7 +166,7 @@ public struct CookPlanner: Sendable {
             let needed = s.have.count + s.missing.count
             guard !s.have.isEmpty, needed > 0 else { continue }
             if let k = missingAtMost, s.missing.count > k { continue }
-            s.coverage = (Double(s.have.count) / Double(needed) * 1000).rounded() / 1000
+            s.coverage = Self.coverage(have: s.have.count, needed: needed)
             out.append(s)
         }
         out.sort { a, b in
@@ -198,13 +237,25 @@ public struct CookPlanner: Sendable {
         return age > days ? "bought \(date), \(age) days before \(asOf); \(kind) keeps \(days) days" : nil
     }
 
-    /// A `YYYY-MM-DD` day as seconds since 1970 (UTC), or `nil` when malformed.
+    /// A `YYYY-MM-DD` day as seconds since 1970 (UTC), or `nil` when malformed or no such day (2026-02-30).
+    /// Computed, not parsed by a `DateFormatter`: making one per pantry item was a tenth of `larder cook`.
     public static func day(_ text: String) -> Double? {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd"
-        return f.date(from: text)?.timeIntervalSince1970
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month)
+        else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...lengths[month - 1]).contains(day) else { return nil }
+        // Days from 1970-01-01 to the date (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return Double(era * 146_097 + dayOfEra - 719_468) * 86_400
     }
 
     func format(_ v: Double) -> String { String(format: "%g", (v * 100).rounded() / 100) }

@@ -44,8 +44,8 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .extract: "extract@4"
         case .ocr: "ocr@6"
         case .route: "route@4"
-        case .recipe: "recipe@5"
-        case .receipt: "receipt@6"
+        case .recipe: "recipe@6"
+        case .receipt: "receipt@7"
         case .llm: "llm@1"
         case .result: "result@10"
         }

@@ -38,16 +38,26 @@ public struct RecipeSearchHit: Codable, Sendable, Equatable {
 }
 
 extension SQLiteCheckpointStore {
+    /// The store for `larder search` and `larder cook`, which only read: a read-only connection, without the
+    /// writer's setup (the identity check, the WAL switch, a pool, the migration check). A database whose schema
+    /// is behind (`PRAGMA user_version` below ``schemaVersion``: the index's migration has not run) or that does not
+    /// exist yet is opened for writing instead, which migrates it as before.
+    public static func forQueries(path: String) throws -> SQLiteCheckpointStore {
+        if FileManager.default.fileExists(atPath: path),
+           let store = try? SQLiteCheckpointStore(path: path, readOnly: true),
+           let version = try? store.pool.read({ try Int32.fetchOne($0, sql: "PRAGMA user_version") }),
+           version >= schemaVersion {
+            return store
+        }
+        return try SQLiteCheckpointStore(path: path)
+    }
+
     /// Recipes matching `query`, best first.
     /// - Throws: ``LarderError`` `.configuration` for an unknown allergen or diet.
     public func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit] {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         let words = query.text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
-        if !words.isEmpty {
-            conditions.append("recipe_search MATCH ?")
-            arguments.append(words.map { "\"\($0)\"" }.joined(separator: " "))
-        }
         for ingredient in query.ingredients {
             let names = Self.baseNames(ingredient)
             conditions.append(
@@ -82,25 +92,36 @@ extension SQLiteCheckpointStore {
             conditions.append("e.cuisine = ? COLLATE NOCASE")
             arguments.append(cuisine)
         }
-        let from = words.isEmpty
-            ? "recipe_entry e"
-            : "recipe_search JOIN recipe_entry e ON e.id = recipe_search.rowid"
-        // Title matches weigh most, then ingredients, tags and cuisine, then steps.
-        let rank = words.isEmpty ? "0.0" : "bm25(recipe_search, 10.0, 4.0, 1.0, 3.0, 3.0)"
-        let sql = """
-            SELECT e.document_id, d.path, e.position, e.title, e.minutes, e.meal_type, e.cuisine, e.diets, \(rank) AS rank
-            FROM \(from) JOIN document d ON d.id = e.document_id
-            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-            ORDER BY rank, e.title, e.id LIMIT ?
-            """
+        let sql: String
+        let filters = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let columns = "e.id, e.document_id, e.position, e.title, e.minutes, e.meal_type, e.cuisine, e.diets"
+        if words.isEmpty {
+            sql = "SELECT \(columns), 0.0 AS rank FROM recipe_entry e \(filters) ORDER BY e.title, e.id LIMIT ?"
+        } else {
+            // Title matches weigh most, then ingredients, tags and cuisine, then steps. (bm25 over every match is
+            // most of the query's time; joining only the matches ranked at or above the page's last one measured no
+            // faster.)
+            arguments.insert(words.map { "\"\($0)\"" }.joined(separator: " "), at: 0)
+            sql = """
+                SELECT \(columns), bm25(recipe_search, 10.0, 4.0, 1.0, 3.0, 3.0) AS rank
+                FROM recipe_search JOIN recipe_entry e ON e.id = recipe_search.rowid
+                WHERE \((["recipe_search MATCH ?"] + conditions).joined(separator: " AND "))
+                ORDER BY rank, e.title, e.id LIMIT ?
+                """
+        }
         arguments.append(query.limit)
+        // The document's path only for the page shown.
+        let page = """
+            SELECT p.document_id, d.path, p.position, p.title, p.minutes, p.meal_type, p.cuisine, p.diets, p.rank
+            FROM (\(sql)) p JOIN document d ON d.id = p.document_id ORDER BY p.rank, p.title, p.id
+            """
         do {
             return try pool.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { row in
+                try Row.fetchAll(db, sql: page, arguments: StatementArguments(arguments)).map { row in
                     RecipeSearchHit(
-                        documentID: row["document_id"], path: row["path"], recipe: row["position"], title: row["title"],
-                        minutes: row["minutes"], mealType: row["meal_type"], cuisine: row["cuisine"],
-                        diets: (row["diets"] as String).split(separator: ",").map(String.init), rank: row["rank"])
+                        documentID: row[0], path: row[1], recipe: row[2], title: row[3], minutes: row[4],
+                        mealType: row[5], cuisine: row[6], diets: (row[7] as String).split(separator: ",").map(String.init),
+                        rank: row[8])
                 }
             }
         } catch {
@@ -142,35 +163,98 @@ extension SQLiteCheckpointStore {
     /// The recipes using at least one of `bases`, with their ingredients.
     func indexedRecipes(using bases: [String]) throws -> [CookPlanner.RecipeEntry] {
         guard !bases.isEmpty else { return [] }
-        let marks = bases.map { _ in "?" }.joined(separator: ",")
-        return try pool.read { db in
-            var recipes: [Int64: CookPlanner.RecipeEntry] = [:]
+        return try indexedRecipes(
+            where: "e.id IN (SELECT recipe_id FROM recipe_entry_base WHERE base IN (\(Self.marks(bases.count))))",
+            arguments: bases)
+    }
+
+    /// Every base ingredient, parent and alternative the indexed recipes use.
+    func indexedRecipeBases() throws -> [String] {
+        try pool.read { try String.fetchAll($0, sql: "SELECT DISTINCT base FROM recipe_entry_base ORDER BY base") }
+    }
+
+    /// The recipes with these index ids, with their ingredients (in id order).
+    func indexedRecipes(ids: [Int64]) throws -> [CookPlanner.RecipeEntry] {
+        guard !ids.isEmpty else { return [] }
+        return try indexedRecipes(where: "e.id IN (\(Self.marks(ids.count)))", arguments: ids)
+    }
+
+    private func indexedRecipes(where condition: String, arguments: [any DatabaseValueConvertible]) throws -> [CookPlanner.RecipeEntry] {
+        try pool.read { db in
+            var recipes: [CookPlanner.RecipeEntry] = []
+            var last: Int64?
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT e.id, e.document_id, d.path, e.position AS recipe, e.title, i.text, i.base, i.parent,
+                    SELECT e.id, e.document_id, d.path, e.position, e.title, i.text, i.base, i.parent,
                            i.alternatives, i.quantity, i.unit, i.optional
                     FROM recipe_entry e JOIN document d ON d.id = e.document_id
                     JOIN recipe_entry_ingredient i ON i.recipe_id = e.id
-                    WHERE e.id IN (SELECT recipe_id FROM recipe_entry_base WHERE base IN (\(marks)))
+                    WHERE \(condition)
                     ORDER BY e.id, i.position
                     """,
-                arguments: StatementArguments(bases))
+                arguments: StatementArguments(arguments))
             while let row = try rows.next() {
-                let id: Int64 = row["id"]
-                if recipes[id] == nil {
-                    recipes[id] = CookPlanner.RecipeEntry(
-                        documentID: row["document_id"], path: row["path"], recipe: row["recipe"], title: row["title"],
-                        ingredients: [])
+                let id: Int64 = row[0]
+                if id != last {
+                    recipes.append(CookPlanner.RecipeEntry(
+                        documentID: row[1], path: row[2], recipe: row[3], title: row[4], ingredients: []))
+                    last = id
                 }
-                let text: String = row["alternatives"]
-                // Most lines have none; a JSONDecoder per row would dominate `larder cook` over a large index.
+                let text: String = row[8]
+                // Most lines have none; a JSONDecoder per row would dominate over a large index.
                 let alternatives = text == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
-                recipes[id]!.ingredients.append(CookPlanner.IngredientEntry(
-                    text: row["text"], base: row["base"], parent: row["parent"], alternatives: alternatives,
-                    quantity: row["quantity"], unit: row["unit"], optional: row["optional"]))
+                recipes[recipes.count - 1].ingredients.append(CookPlanner.IngredientEntry(
+                    text: row[5], base: row[6], parent: row[7], alternatives: alternatives,
+                    quantity: row[9], unit: row[10], optional: row[11]))
             }
-            return recipes.keys.sorted().map { recipes[$0]! }
+            return recipes
         }
+    }
+
+    /// One recipe's standing against the pantry, as counted by ``cookCounts(fresh:forms:staples:)``.
+    struct CookCount: Sendable, Equatable {
+        var id: Int64
+        var documentID: Int64
+        var recipe: Int
+        var title: String
+        /// Counted ingredients a fresh pantry item covers.
+        var have: Int
+        /// Counted ingredients: neither optional nor staples.
+        var needed: Int
+    }
+
+    /// Per indexed recipe, how many of its ingredients the pantry covers, counted in one pass over the index by
+    /// the rules of ``CookPlanner``: an ingredient (optional ones and `staples` aside) is covered when its base or
+    /// its parent is a `fresh` base ingredient or one of the `forms` (the parents of fresh items), or one of its
+    /// alternatives is a `fresh` base ingredient. Recipes covering nothing are left out.
+    func cookCounts(fresh: [String], forms: [String], staples: [String]) throws -> [CookCount] {
+        let known = fresh + forms
+        let (f, k) = (Self.marks(fresh.count), Self.marks(known.count))
+        let staple = staples.isEmpty ? "" : "AND (i.base IS NULL OR i.base NOT IN (\(Self.marks(staples.count))))"
+        let sql = """
+            SELECT e.id, e.document_id, e.position, e.title, c.have, c.needed
+            FROM (SELECT i.recipe_id,
+                         SUM(i.base IS NOT NULL AND (i.base IN (\(k)) OR i.parent IN (\(k))
+                             OR (i.alternatives <> '[]'
+                                 AND EXISTS (SELECT 1 FROM json_each(i.alternatives) a WHERE a.value IN (\(f)))))) AS have,
+                         COUNT(*) AS needed
+                  FROM recipe_entry_ingredient i
+                  WHERE i.optional = 0 \(staple)
+                  GROUP BY i.recipe_id) c
+            JOIN recipe_entry e ON e.id = c.recipe_id
+            WHERE c.have > 0
+            """
+        let arguments: [any DatabaseValueConvertible] = known + known + fresh + staples
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
+                CookCount(id: $0[0], documentID: $0[1], recipe: $0[2], title: $0[3], have: $0[4], needed: $0[5])
+            }
+        }
+    }
+
+    /// `?, ?, ?` for `count` arguments.
+    static func marks(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
