@@ -33,7 +33,8 @@ enum ReadingOrder {
         for glyph in glyphs {
             if glyph.character == "\n" { raw.append([]) } else { raw[raw.count - 1].append(glyph) }
         }
-        var pieces = raw.flatMap(splitAtGaps)
+        let edges = columnEdges(raw)
+        var pieces = raw.flatMap { splitAtGaps($0, edges: edges) }
         // Short lines in the top and bottom margins (running header, page number, footer) are read apart from the
         // body, so they never join a column.
         let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
@@ -83,10 +84,22 @@ enum ReadingOrder {
         let shorter = (split.right.map { $0.y + $0.height }.max() ?? 0) + 1.5 * lineHeight
             < (split.left.map { $0.y + $0.height }.max() ?? 0)
         let leftIsBox = leftWidth < 0.6 * rightWidth
-        let rightIsBox = !leftIsBox && (rightWidth < 0.6 * leftWidth || besideEach || (topsLevel && shorter))
+        let rightIsBox = !leftIsBox
+            && (rightWidth < 0.6 * leftWidth || besideEach || (topsLevel && shorter) || listBesideProse(split.right, split.left))
         let left = Node(kind: leftIsBox ? .box : .column, children: leftNodes)
         let right = Node(kind: rightIsBox ? .box : .column, children: rightNodes)
         return order(split.above, depth: depth + 1) + [left, right] + order(split.below, depth: depth + 1)
+    }
+
+    /// Whether `list` is a list of measured items (most lines hold a number and open with a capital or a digit)
+    /// standing beside running text (`prose`: many lines continue a sentence, opening in lower case) — an
+    /// ingredient list beside the method, not the method's next column.
+    static func listBesideProse(_ list: [PDFLine], _ prose: [PDFLine]) -> Bool {
+        guard list.count >= 2, prose.count >= 3 else { return false }
+        let measured = list.filter { $0.text.contains { $0.isNumber || "½¼¾⅓⅔⅛".contains($0) } }.count
+        let opens = list.filter { $0.text.first.map { $0.isUppercase || $0.isNumber } ?? false }.count
+        let continuing = prose.filter { $0.text.first?.isLowercase == true }.count
+        return measured * 10 >= list.count * 7 && opens * 10 >= list.count * 8 && continuing * 10 >= prose.count * 4
     }
 
     /// Rows cut into paragraphs where the gap to the next row exceeds 0.8 line heights.
@@ -214,7 +227,9 @@ enum ReadingOrder {
         let pairedRight = pairs(right, left), pairedLeft = pairs(left, right)
         // Rows share a baseline on one side, or (raised fractions, cells of two lines) overlap on both.
         let leftWidest = left.map(\.width).max() ?? 0, rightWidest = right.map(\.width).max() ?? 0
+        // (A raised fraction lifts a cell's top: rows also pair when their boxes overlap.)
         let rowsPair = pairedRight * 10 >= right.count * 9 || pairedLeft * 10 >= left.count * 9
+            || loosePairs(right, left) * 10 >= right.count * 9
             || (leftWidest < 0.6 * rightWidest && loosePairs(right, left) * 10 >= right.count * 8
                 && loosePairs(left, right) * 10 >= left.count * 8)
         guard rowsPair else { return false }
@@ -267,7 +282,10 @@ enum ReadingOrder {
                 result[last].text += " " + cell.text
                 continue
             }
-            let split = row.indices.dropFirst(2).first { startsWithQuantity(row[$0].text) }
+            // The second record starts at a quantity cell after a first record with a name (a cell of its own, or
+            // a word of four letters or more in the first cell: "500 g bread flour  10 g  salt").
+            let named = row.first.map { $0.text.split(separator: " ").contains { $0.count >= 4 && $0.allSatisfy(\.isLetter) } } ?? false
+            let split = row.indices.dropFirst(named ? 1 : 2).first { startsWithQuantity(row[$0].text) }
             if let k = split, startsWithQuantity(row[0].text) {
                 result.append(merge(Array(row[..<k])))
                 rightRecords.append(merge(Array(row[k...])))
@@ -322,11 +340,23 @@ enum ReadingOrder {
 
     static func startsWithQuantity(_ text: String) -> Bool {
         guard let first = text.first else { return false }
+        if first == "≈" || first == "~" { return text.dropFirst().drop { $0 == " " }.first?.isNumber ?? false }
         return first.isNumber || "½¼¾⅓⅔⅛".contains(first)
     }
 
-    /// Splits one poppler line into pieces wherever two glyphs are farther apart than a wide gap.
-    private static func splitAtGaps(_ glyphs: [Glyph]) -> [PDFLine] {
+    /// The x (rounded to the point) where at least three lines start: the page's column and box edges.
+    static func columnEdges(_ raw: [[Glyph]]) -> Set<Int> {
+        var counts: [Int: Int] = [:]
+        for line in raw {
+            if let first = line.first(where: { !$0.character.isWhitespace }) { counts[Int(first.x1.rounded()), default: 0] += 1 }
+        }
+        return Set(counts.filter { $0.value >= 3 }.keys)
+    }
+
+    /// Splits one poppler line into pieces wherever two glyphs are farther apart than a wide gap, or, after a run
+    /// of words (not a table cell), than a word space where the next glyph sits on a column edge (a box's line
+    /// beside a step's first line).
+    private static func splitAtGaps(_ glyphs: [Glyph], edges: Set<Int>) -> [PDFLine] {
         let visible = glyphs.filter { !$0.character.isWhitespace }
         guard let first = visible.first else { return [] }
         let height = visible.map { $0.y2 - $0.y1 }.max() ?? 10
@@ -334,8 +364,12 @@ enum ReadingOrder {
         var pieces: [[Glyph]] = [[]]
         var previous: Glyph? = nil
         for glyph in glyphs {
-            if !glyph.character.isWhitespace, let previous, glyph.x1 - previous.x2 > wideGap, glyph.x1 > first.x1 {
-                pieces.append([])
+            if !glyph.character.isWhitespace, let previous, glyph.x1 > first.x1 {
+                let gap = glyph.x1 - previous.x2
+                let words = pieces[pieces.count - 1].count { $0.character == " " }
+                if gap > wideGap || (gap > 0.6 * height && words >= 3 && edges.contains(Int(glyph.x1.rounded()))) {
+                    pieces.append([])
+                }
             }
             pieces[pieces.count - 1].append(glyph)
             if !glyph.character.isWhitespace { previous = glyph }

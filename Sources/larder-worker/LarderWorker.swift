@@ -246,10 +246,14 @@ struct Layout: ParsableCommand {
     @Argument(help: "A PDF.")
     var file: String
 
+    @Flag(help: "Also print the recipes read from the layout: title, ingredient lines (with their region) and steps.")
+    var recipes = false
+
     func run() throws {
         do {
             let extracted = try ExtractStage.extractPDF(path: file, maxPages: 2000)
             print(LayoutText.render(extracted), terminator: "")
+            if recipes { print(PDFRecipeEvaluation.describe(path: file), terminator: "") }
         } catch let error as LarderError {
             FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
             throw ExitCode(1)
