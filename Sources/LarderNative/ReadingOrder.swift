@@ -38,8 +38,10 @@ enum ReadingOrder {
         // Short lines in the top and bottom margins (running header, page number, footer) are read apart from the
         // body, so they never join a column.
         let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
+        let references = PageFurniture.references(of: &pieces, pageHeight: pageHeight)
         let header = rows(top).map { Node(kind: .header, lines: [$0]) }
-        let footer = rows(bottom).map { Node(kind: .footer, lines: [$0]) }
+        let footer = (references.isEmpty ? [] : [Node(kind: .footnote, lines: rows(references))])
+            + rows(bottom).map { Node(kind: .footer, lines: [$0]) }
         var lines: [PDFLine] = []
         let blocks = (header + order(pieces, depth: 0) + footer).map { number($0, into: &lines) }
         return (lines, PageFurniture.separate(blocks, headers: header.count, footers: footer.count, lines: lines))
@@ -378,7 +380,7 @@ enum ReadingOrder {
     }
 
     private static func line(_ original: [Glyph]) -> PDFLine? {
-        var glyphs = original
+        var glyphs = dropNarrowSpaces(original)
         var visible = glyphs.filter { !$0.character.isWhitespace }
         guard !visible.isEmpty else { return nil }
         // A drop capital step number ("1" set two lines tall beside the step's first line) labels the step.
@@ -415,6 +417,26 @@ enum ReadingOrder {
         return PDFLine(
             text: text, x: round1(x), y: round1(y), width: round1(visible.map(\.x2).max()! - x),
             height: round1(visible.map(\.y2).max()! - y), fontSize: size, bold: boldCount * 2 > visible.count)
+    }
+
+    /// Without the spaces poppler puts between letters that nearly touch (under 0.15 em apart: math italics set
+    /// "fl oz" and "Tbs" letter by letter, and poppler reads "f l oz", "T bs"); a word space is wider.
+    private static func dropNarrowSpaces(_ glyphs: [Glyph]) -> [Glyph] {
+        guard glyphs.count >= 3 else { return glyphs }
+        var result: [Glyph] = []
+        result.reserveCapacity(glyphs.count)
+        for k in glyphs.indices {
+            let g = glyphs[k]
+            if g.character == " ", k > 0, k + 1 < glyphs.count, let before = result.last,
+               before.character.isLetter, glyphs[k + 1].character.isLetter,
+               glyphs[k + 1].x1 - before.x2 < 0.15 * max(before.size, glyphs[k + 1].size),
+               glyphs[k + 1].x1 > before.x1
+            {
+                continue
+            }
+            result.append(g)
+        }
+        return result
     }
 
     /// The glyphs' text, with stacked fractions read as "1/8": a small digit set over another (their boxes overlap
