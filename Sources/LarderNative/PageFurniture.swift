@@ -39,12 +39,12 @@ enum PageFurniture {
         return (header, footer)
     }
 
-    /// Takes out of `pieces` a list of references at the foot of the body: from the first piece in the lower half of
-    /// the page that opens with a reference label ("[1]  Lisa Bryan. Falafel. 2019…") cited in another piece above
-    /// it ("Lisa Bryan [1]"), down to the end of the page. Returns them in reading order.
+    /// Takes out of `pieces` a list of references at the foot of the body: from the first piece that opens with a
+    /// reference label ("[1]  Lisa Bryan. Falafel. 2019…") cited in another piece above it ("Lisa Bryan [1]"),
+    /// down to the end of the page. Returns them in reading order.
     static func references(of pieces: inout [PDFLine], pageHeight: Double) -> [PDFLine] {
         guard pageHeight > 0 else { return [] }
-        let labelled = pieces.indices.filter { pieces[$0].y > 0.5 * pageHeight }.compactMap { k -> (Int, String)? in
+        let labelled = pieces.indices.compactMap { k -> (Int, String)? in
             guard let r = pieces[k].text.range(of: #"^\[\d{1,3}\]"#, options: .regularExpression) else { return nil }
             return (k, String(pieces[k].text[r]))
         }

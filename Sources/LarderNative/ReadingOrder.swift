@@ -39,6 +39,7 @@ enum ReadingOrder {
         // body, so they never join a column.
         let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
         let references = PageFurniture.references(of: &pieces, pageHeight: pageHeight)
+        pieces = attachRaisedQuantities(pieces)
         let header = rows(top).map { Node(kind: .header, lines: [$0]) }
         let footer = (references.isEmpty ? [] : [Node(kind: .footnote, lines: rows(references))])
             + rows(bottom).map { Node(kind: .footer, lines: [$0]) }
@@ -191,6 +192,12 @@ enum ReadingOrder {
             // Rows of a table pair up: nearly every piece of one side has a piece of the other on its row, and the
             // left cells are narrow (quantities) or the right ones are (amounts after names).
             if isTable(left: left, right: right) { continue }
+            // Narrow cells ending just short of the gutter beside pieces on their row are a table's cells
+            // ("1/2 Tbs" | "sugar"), not a column's ends: a column gutter is wider or its lines are.
+            let tight = right.filter { r in
+                left.contains { l in l.width < 80 && sameRow(l, r) && r.x - (l.x + l.width) < 12 }
+            }.count
+            if tight >= 3 { continue }
             let score = min(left.count, right.count)
             if best == nil || score > best!.score {
                 let inBand = Set((left + right).map { PieceKey($0) })
@@ -301,6 +308,36 @@ enum ReadingOrder {
             previous = row
         }
         return result + rightRecords
+    }
+
+    /// A quantity set with a raised fraction ("1 ½" as \\sfrac: its box starts higher than its row's) is a piece of
+    /// its own, apart from the unit and name to its right; it joins them: "1 1/2" + "C chickpeas" → "1 1/2 C
+    /// chickpeas". Only a quantity (with at most a short unit) joins, within three line heights.
+    static func attachRaisedQuantities(_ pieces: [PDFLine]) -> [PDFLine] {
+        var pieces = pieces
+        var removed = Set<Int>()
+        for k in pieces.indices where isRaisedQuantity(pieces[k].text) {
+            let q = pieces[k]
+            let right = pieces.indices.filter { j in
+                j != k && !removed.contains(j) && pieces[j].x > q.x + q.width - 0.5 && pieces[j].x - (q.x + q.width) < 3 * max(q.height, pieces[j].height) * 0.8
+                    && pieces[j].y - q.y >= 1.5 && sameRow(q, pieces[j])
+            }
+            guard let target = right.min(by: { pieces[$0].x < pieces[$1].x }) else { continue }
+            pieces[target].text = q.text + " " + pieces[target].text
+            pieces[target].width = round1(pieces[target].x + pieces[target].width - q.x)
+            pieces[target].x = q.x
+            removed.insert(k)
+        }
+        return pieces.indices.filter { !removed.contains($0) }.map { pieces[$0] }
+    }
+
+    /// "1/2", "1 1/2", "3/2 Tbs": a quantity with a fraction and at most one short word.
+    static func isRaisedQuantity(_ text: String) -> Bool {
+        let words = text.split(separator: " ")
+        guard let first = words.first, first.allSatisfy({ $0.isNumber || $0 == "/" }), text.contains("/") || words.count > 1,
+              words.count <= 3 else { return false }
+        let rest = words.dropFirst().filter { !$0.allSatisfy({ $0.isNumber || $0 == "/" }) }
+        return rest.count <= 1 && rest.allSatisfy { $0.count <= 4 && $0.allSatisfy(\.isLetter) }
     }
 
     /// A step number set as a drop capital (a piece of only a number, taller than the text beside it) labels the
