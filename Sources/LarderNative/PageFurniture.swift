@@ -49,7 +49,8 @@ enum PageFurniture {
             return (k, String(pieces[k].text[r]))
         }
         guard let start = labelled.first(where: { k, label in
-            pieces.contains { $0.y < pieces[k].y - 1 && $0.text.dropFirst().contains(label) }
+            // The citation: "[1]", or "[1, p. 114]".
+            pieces.contains { $0.y < pieces[k].y - 1 && $0.text.dropFirst().contains(label.dropLast()) }
         }).map({ pieces[$0.0].y }) else { return [] }
         let notes = pieces.filter { $0.y >= start - 0.5 }
         pieces.removeAll { $0.y >= start - 0.5 }

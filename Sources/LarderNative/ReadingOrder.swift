@@ -248,7 +248,8 @@ enum ReadingOrder {
         let narrowSide = leftWidest < 0.6 * rightWidest || rightWidest < 0.6 * leftWidest
         if quantityLed(left) && quantityLed(right) && !narrowSide { return false }
         // Two columns of running text also share baselines; a table has a narrow side.
-        return narrowSide || (pairedRight * 10 >= right.count * 9 && pairedLeft * 10 >= left.count * 9 && leftWidest < 200)
+        return narrowSide
+            || (loosePairs(right, left) * 10 >= right.count * 9 && loosePairs(left, right) * 10 >= left.count * 9 && leftWidest < 200)
     }
 
     private struct PieceKey: Hashable {
