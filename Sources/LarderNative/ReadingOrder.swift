@@ -249,7 +249,9 @@ enum ReadingOrder {
         if quantityLed(left) && quantityLed(right) && !narrowSide { return false }
         // Two columns of running text also share baselines; a table has a narrow side.
         return narrowSide
-            || (loosePairs(right, left) * 10 >= right.count * 9 && loosePairs(left, right) * 10 >= left.count * 9 && leftWidest < 200)
+            || (pairedRight * 10 >= right.count * 9 && pairedLeft * 10 >= left.count * 9 && leftWidest < 200)
+            // A column of quantities (a raised fraction lifts a cell) beside the names.
+            || (loosePairs(right, left) * 10 >= right.count * 9 && loosePairs(left, right) * 10 >= left.count * 9 && leftWidest < 60)
     }
 
     private struct PieceKey: Hashable {
