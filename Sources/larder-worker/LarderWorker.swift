@@ -226,9 +226,16 @@ struct EvalPDFs: ParsableCommand {
 
     @Flag var errors = false
 
+    @Flag var leaveOneSourceOut = false
+
     func run() throws {
         do {
             let report = try PDFRecipeEvaluation.run(folder: folder)
+            if leaveOneSourceOut {
+                let folds = PDFEvaluation.leaveOneSourceOut(report)
+                print(json ? PDFEvaluation.foldsJSON(folds) : PDFEvaluation.foldsText(folds))
+                return
+            }
             print(json ? PDFEvaluation.json(report) : PDFEvaluation.textReport(report))
             if errors { print(PDFEvaluation.errorReport(report)) }
         } catch let error as LarderError {
