@@ -88,6 +88,55 @@ struct PDFLayoutTests {
         ], needsOCR: false)).contains("[box]"))
     }
 
+    @Test func lettersSetApartByMathItalicsAreOneWord() {
+        // "2 f l oz rum": poppler puts spaces between "f", "l" and "oz" (1 pt apart); a word space is 3+ pt.
+        func g(_ c: Character, _ x1: Double, _ x2: Double) -> ReadingOrder.Glyph {
+            ReadingOrder.Glyph(character: c, x1: x1, y1: 100, x2: x2, y2: 110, size: 10, bold: false)
+        }
+        let line = [g("2", 50, 55), g(" ", 55, 59), g("f", 59, 63), g(" ", 63, 64), g("l", 64, 66), g(" ", 66, 67),
+                    g("o", 67, 72), g("z", 72, 76), g(" ", 76, 80), g("r", 80, 84), g("u", 84, 89), g("m", 89, 95)]
+        #expect(ReadingOrder.lines(line + [g("\n", 0, 0)]).map(\.text) == ["2 floz rum"])
+    }
+
+    @Test func raisedFractionQuantityJoinsItsUnitAndName() {
+        // "1 1/2" set 3 pt higher than "C chickpeas" (an \sfrac), 22 pt to its left; more rows below and beside.
+        var page: [ReadingOrder.Glyph] = []
+        page += Self.glyphs("1 1/2", x: 58, y: 140.7)
+        page += Self.glyphs("C chickpeas", x: 110, y: 143.8)
+        page += Self.glyphs("1 poblano", x: 72, y: 156) + Self.glyphs("2 tsp cumin", x: 200, y: 143.8)
+        page += Self.glyphs("1 tsp sage", x: 200, y: 156)
+        let lines = ReadingOrder.lines(page).map(\.text)
+        #expect(lines.contains { $0.hasPrefix("1 1/2 C chickpeas") })
+        #expect(!lines.contains("1 1/2"))
+        #expect(!ReadingOrder.isRaisedQuantity("1/2 onion, white"))
+        #expect(ReadingOrder.isRaisedQuantity("3/2 Tbs"))
+    }
+
+    @Test func citedReferencesAtTheFootAreFootnotesNotSteps() {
+        var page: [ReadingOrder.Glyph] = []
+        page += Self.glyphs("Daiquiri", x: 50, y: 35, size: 14)
+        page += Self.glyphs("The Cocktail Seminars [1]", x: 80, y: 66)
+        page += Self.glyphs("2 fl oz rum", x: 120, y: 112) + Self.glyphs("1 fl oz lime juice", x: 120, y: 124)
+        page += Self.glyphs("0. Shake with ice, strain into a coupe.", x: 50, y: 150)
+        page += Self.glyphs("[1] Brian D. Hoefling. The Cocktail Seminars. 2021.", x: 50, y: 196, size: 8)
+        let (lines, blocks) = ReadingOrder.layout(page, pageHeight: 612)
+        let footnotes = blocks.filter { $0.kind == .footnote }.flatMap(\.allLines).map { lines[$0].text }
+        #expect(footnotes == ["[1] Brian D. Hoefling. The Cocktail Seminars. 2021."])
+        let body = blocks.filter { $0.kind == .body }.flatMap(\.allLines).map { lines[$0].text }
+        #expect(!body.contains { $0.contains("Hoefling") })
+    }
+
+    @Test func measuredListBesideRunningTextIsABox() {
+        // Steps that wrap (lines opening in lower case) beside an equally wide list of "Name, amount" lines.
+        var page: [ReadingOrder.Glyph] = []
+        page += Self.glyphs("1. In your mug, mix", x: 40, y: 87) + Self.glyphs("Milk, 5 tablespoons", x: 200, y: 87)
+        page += Self.glyphs("together the milk, egg", x: 54, y: 99) + Self.glyphs("Egg, 1", x: 200, y: 101)
+        page += Self.glyphs("and the sugar until", x: 54, y: 111) + Self.glyphs("Sugar, 1 tablespoon", x: 200, y: 116)
+        page += Self.glyphs("combined.", x: 54, y: 123)
+        let (_, blocks) = ReadingOrder.layout(page, pageHeight: 612)
+        #expect(blocks.first { $0.kind == .body }?.children.map(\.kind) == [.column, .box])
+    }
+
     /// The PDFs of scripts/make-layout-fixtures.py (one per layout) with their truth files: every title, ingredient
     /// line and step read exactly.
     @Test(arguments: ["ingredient-table", "side-box", "box-per-step", "two-column-page", "running-header-title", "german"])
