@@ -235,10 +235,10 @@ enum ReadingOrder {
         func loosePairs(_ a: [PDFLine], _ b: [PDFLine]) -> Int { a.filter { p in b.contains { sameRow($0, p) } }.count }
         let pairedRight = pairs(right, left), pairedLeft = pairs(left, right)
         // Rows share a baseline on one side, or (raised fractions, cells of two lines) overlap on both.
+        // (A raised fraction lifts a quantity cell's top: a narrow quantity column pairs when the boxes overlap.)
         let leftWidest = left.map(\.width).max() ?? 0, rightWidest = right.map(\.width).max() ?? 0
-        // (A raised fraction lifts a cell's top: rows also pair when their boxes overlap.)
         let rowsPair = pairedRight * 10 >= right.count * 9 || pairedLeft * 10 >= left.count * 9
-            || loosePairs(right, left) * 10 >= right.count * 9
+            || (leftWidest < 60 && loosePairs(right, left) * 10 >= right.count * 9)
             || (leftWidest < 0.6 * rightWidest && loosePairs(right, left) * 10 >= right.count * 8
                 && loosePairs(left, right) * 10 >= left.count * 8)
         guard rowsPair else { return false }
