@@ -44,7 +44,7 @@ enum ReadingOrder {
         let footer = (references.isEmpty ? [] : [Node(kind: .footnote, lines: rows(references))])
             + rows(bottom).map { Node(kind: .footer, lines: [$0]) }
         var lines: [PDFLine] = []
-        let blocks = (header + order(pieces, depth: 0) + footer).map { number($0, into: &lines) }
+        let blocks = (header + order(pieces, depth: 0, edges: edges) + footer).map { number($0, into: &lines) }
         return (lines, PageFurniture.separate(blocks, headers: header.count, footers: footer.count, lines: lines))
     }
 
@@ -71,11 +71,12 @@ enum ReadingOrder {
 
     /// The pieces as blocks in reading order: columns side by side (a narrow one beside wider text is a box), and
     /// within a column paragraphs split at vertical gaps, a paragraph whose rows hold several cells being a table.
-    private static func order(_ pieces: [PDFLine], depth: Int) -> [Node] {
-        guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return paragraphs(rows(pieces)) }
+    private static func order(_ pieces: [PDFLine], depth: Int, edges: Set<Int> = []) -> [Node] {
+        guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return leaf(pieces, edges: edges) }
         let leftWidth = (split.left.map { $0.x + $0.width }.max() ?? 0) - (split.left.map(\.x).min() ?? 0)
         let rightWidth = (split.right.map { $0.x + $0.width }.max() ?? 0) - (split.right.map(\.x).min() ?? 0)
-        let leftNodes = order(split.left, depth: depth + 1), rightNodes = order(split.right, depth: depth + 1)
+        let leftNodes = order(split.left, depth: depth + 1, edges: edges)
+        let rightNodes = order(split.right, depth: depth + 1, edges: edges)
         // A side is a box when it is much narrower than the other, or when its blocks stand beside the other side's
         // blocks one by one (a box beside each step: their tops align).
         let leftTops = leftNodes.compactMap { $0.lines.first?.y }, rightTops = rightNodes.compactMap { $0.lines.first?.y }
@@ -91,7 +92,27 @@ enum ReadingOrder {
             && (rightWidth < 0.6 * leftWidth || besideEach || (topsLevel && shorter) || listBesideProse(split.right, split.left))
         let left = Node(kind: leftIsBox ? .box : .column, children: leftNodes)
         let right = Node(kind: rightIsBox ? .box : .column, children: rightNodes)
-        return order(split.above, depth: depth + 1) + [left, right] + order(split.below, depth: depth + 1)
+        return order(split.above, depth: depth + 1, edges: edges) + [left, right] + order(split.below, depth: depth + 1, edges: edges)
+    }
+
+    /// Pieces no column holds: paragraphs, and after them a box of the pieces that stand beside a line of running
+    /// text on a column edge (an ingredient box beside one line of a step: "1. In a large mug" | "9 inch tortilla,
+    /// 1 large"), so they never join the step's line.
+    private static func leaf(_ pieces: [PDFLine], edges: Set<Int>) -> [Node] {
+        guard !edges.isEmpty else { return paragraphs(rows(pieces)) }
+        let asides = pieces.indices.filter { k in
+            let p = pieces[k]
+            // (A page number after a table of contents' dot leader is not beside running text.)
+            guard edges.contains(Int(p.x.rounded())), p.text.count(where: \.isLetter) >= 3 else { return false }
+            return pieces.contains { q in
+                q.x < p.x && sameRow(q, p) && p.x - (q.x + q.width) > 3 && q.text.count { $0 == " " } >= 4
+                    && !q.text.contains(". . .")
+            }
+        }
+        guard !asides.isEmpty else { return paragraphs(rows(pieces)) }
+        let aside = Set(asides)
+        let rest = pieces.indices.filter { !aside.contains($0) }.map { pieces[$0] }
+        return paragraphs(rows(rest)) + [Node(kind: .box, children: paragraphs(rows(asides.map { pieces[$0] })))]
     }
 
     /// Whether `list` is a list of measured items (most lines hold a number and open with a capital or a digit)
@@ -99,10 +120,12 @@ enum ReadingOrder {
     /// ingredient list beside the method, not the method's next column.
     static func listBesideProse(_ list: [PDFLine], _ prose: [PDFLine]) -> Bool {
         guard list.count >= 2, prose.count >= 3 else { return false }
-        let measured = list.filter { $0.text.contains { $0.isNumber || "½¼¾⅓⅔⅛".contains($0) } }.count
-        let opens = list.filter { $0.text.first.map { $0.isUppercase || $0.isNumber } ?? false }.count
+        // An item opens with a capital or a digit; a line opening in lower case continues the item above.
+        let items = list.filter { $0.text.first.map { $0.isUppercase || $0.isNumber } ?? false }
+        let measured = items.filter { $0.text.contains { $0.isNumber || "½¼¾⅓⅔⅛".contains($0) } }.count
         let continuing = prose.filter { $0.text.first?.isLowercase == true }.count
-        return measured * 10 >= list.count * 7 && opens * 10 >= list.count * 8 && continuing * 10 >= prose.count * 4
+        return items.count >= 2 && measured * 10 >= items.count * 7 && items.count * 2 >= list.count
+            && continuing * 10 >= prose.count * 4
     }
 
     /// Rows cut into paragraphs where the gap to the next row exceeds 0.8 line heights.
