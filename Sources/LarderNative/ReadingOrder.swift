@@ -162,7 +162,15 @@ enum ReadingOrder {
         // A column starts where at least two pieces start.
         var starts: [Double: Int] = [:]
         for piece in pieces { starts[piece.x.rounded(), default: 0] += 1 }
-        let candidates = starts.filter { $0.value >= 2 && $0.key > minX + 20 }.keys.sorted()
+        // A column set flush right (margin notes) starts at the leftmost of three or more pieces ending at one x.
+        var ends: [Double: Double] = [:], endCounts: [Double: Int] = [:]
+        for piece in pieces {
+            let end = (piece.x + piece.width).rounded()
+            ends[end] = min(ends[end] ?? .infinity, piece.x.rounded())
+            endCounts[end, default: 0] += 1
+        }
+        let flushRight = endCounts.filter { $0.value >= 3 }.compactMap { ends[$0.key] }
+        let candidates = Set(starts.filter { $0.value >= 2 }.keys).union(flushRight).filter { $0 > minX + 20 }.sorted()
         for start in candidates {
             var gutter = pieces.filter { abs($0.x.rounded() - start) < 0.5 }.map(\.x).min() ?? start
             // A column's hanging indent or step numbers start a little left of its body lines: move the gutter
