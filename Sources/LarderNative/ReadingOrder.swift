@@ -39,7 +39,9 @@ enum ReadingOrder {
         // body, so they never join a column.
         let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
         let references = PageFurniture.references(of: &pieces, pageHeight: pageHeight)
-        pieces = attachRaisedQuantities(pieces)
+        // Raised quantities and drop-capital step numbers join their text before columns are looked for, so a
+        // label never lands in a column apart from its step.
+        pieces = attachDropLabels(attachRaisedQuantities(pieces))
         let header = rows(top).map { Node(kind: .header, lines: [$0]) }
         let footer = (references.isEmpty ? [] : [Node(kind: .footnote, lines: rows(references))])
             + rows(bottom).map { Node(kind: .footer, lines: [$0]) }
