@@ -330,12 +330,12 @@ enum ReadingOrder {
             // The second record starts at a quantity cell after a first record with a name (a cell of its own, or
             // a word of four letters or more in the first cell: "500 g bread flour  10 g  salt").
             let named = row.first.map { $0.text.split(separator: " ").contains { $0.count >= 4 && $0.allSatisfy(\.isLetter) } } ?? false
-            let split = row.indices.dropFirst(named ? 1 : 2).first { startsWithQuantity(row[$0].text) }
-            if let k = split, startsWithQuantity(row[0].text) {
+            let split = row.indices.dropFirst(named ? 1 : 2).first { opensRecord(row[$0].text) }
+            if let k = split, opensRecord(row[0].text) {
                 result.append(merge(Array(row[..<k])))
                 rightRecords.append(merge(Array(row[k...])))
             } else {
-                if !rightRecords.isEmpty && !startsWithQuantity(row[0].text) {
+                if !rightRecords.isEmpty && !opensRecord(row[0].text) {
                     result += rightRecords
                     rightRecords = []
                 }
@@ -411,6 +411,12 @@ enum ReadingOrder {
     private static func sameRow(_ a: PDFLine, _ b: PDFLine) -> Bool {
         let overlap = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
         return abs(a.y - b.y) < 2 || overlap >= 0.6 * min(a.height, b.height)
+    }
+
+    /// A cell that opens a record of a list: a quantity or a bullet ("• 1/2 cup Flour").
+    static func opensRecord(_ text: String) -> Bool {
+        if let first = text.first, "•▪".contains(first) { return true }
+        return startsWithQuantity(text)
     }
 
     static func startsWithQuantity(_ text: String) -> Bool {
