@@ -27,6 +27,19 @@ public enum PDFRecipeEvaluation {
         return PDFEvaluation.report(results, seconds: seconds, pages: pages)
     }
 
+    /// The recipes read from one PDF as text, for `larder-worker layout FILE --recipes`.
+    public static func describe(path: String) -> String {
+        guard let (recipes, routed, _) = try? read(path) else { return "could not read \(path)\n" }
+        if !routed { return "not routed as a recipe\n" }
+        var out = ""
+        for recipe in recipes {
+            out += "recipe: \(recipe.title)  [\(recipe.language ?? "?")]\n"
+            for i in recipe.allIngredients { out += "  ingredient: \(i.text)\n" }
+            for s in recipe.steps { out += "  step: \(s.text)\n" }
+        }
+        return out
+    }
+
     /// The recipes the pipeline's `extract`, `route` and `recipe` stages find in one PDF.
     static func read(_ path: String) throws -> (recipes: [Recipe], routedAsRecipe: Bool, pages: Int) {
         let extracted = try ExtractStage.extractPDF(path: path, maxPages: 2000)

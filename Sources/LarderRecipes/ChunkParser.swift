@@ -193,7 +193,10 @@ struct ChunkParser {
                 return
             }
         }
-        if routeSectionHeader(l) { return }
+        // A lower-case line right under a method line continues it, even when it reads like a header ("combine
+        // all of the" / "ingredients.").
+        let continuesStep = mode == .method && !blank && !methodEntries.isEmpty && l.text.first?.isLowercase == true
+        if !continuesStep && routeSectionHeader(l) { return }
         // An unknown Markdown heading at the level of the section headings ends the method ("## Served With").
         if l.heading > 0 && l.heading <= sectionHeadingLevel && mode == .method {
             mode = .notes
@@ -221,10 +224,11 @@ struct ChunkParser {
         // A box beside the method without an ingredients header (an ingredient box beside each step, a margin
         // note): its measured lines are ingredients, its other lines notes; none joins a step.
         if l.region == .box && !explicitIngredients && (mode == .method || mode == .preamble) && !methodEntries.isEmpty {
-            if let last = ingEntries.indices.last, ingEntries[last].line.region == .box, !blank,
-               l.text.first?.isLowercase == true {
+            let previousIsBoxIngredient = ingEntries.last.map { $0.line.region == .box } ?? false
+            if let last = ingEntries.indices.last, previousIsBoxIngredient, !blank,
+               l.text.first?.isLowercase == true || ingEntries[last].line.text.hasSuffix(",") {
                 ingEntries[last].line.text = Draft.joined(ingEntries[last].line.text, l.text)
-            } else if ctx.isMeasuredLine(l) {
+            } else if ctx.isMeasuredLine(l) || (previousIsBoxIngredient && Context.isNamedAmount(l.text)) {
                 ingEntries.append(Entry(line: l, blank: blank, explicit: false))
             } else {
                 noteEntries.append(Entry(line: l, blank: true, explicit: false))

@@ -250,6 +250,9 @@ enum LineReader {
     static func section(_ line: Line) -> (SectionKind, String?)? {
         guard line.listNumber == nil, !line.isBlank, line.text.count <= 60 || line.text.contains(":") else { return nil }
         let t = line.text
+        // "ingredients." in lower case with a full stop ends a wrapped sentence ("combine all of the" /
+        // "ingredients."); a header is capitalised or has no full stop.
+        if t.first?.isLowercase == true && t.hasSuffix(".") { return nil }
         func kind(_ h: String) -> SectionKind? {
             if ingredientHeaders.contains(h) { return .ingredients }
             if methodHeaders.contains(h) { return .method }

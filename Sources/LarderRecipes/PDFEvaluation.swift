@@ -417,3 +417,79 @@ public enum PDFEvaluation {
         }.joined(separator: "\n")
     }
 }
+
+// MARK: Leave one source out
+
+extension PDFEvaluation {
+    /// The source repositories whose PDFs were looked at while the layout and parser rules were written (all of
+    /// `shared/data/recipes-pdf` as of 2026-11-23). A source not listed here that is added to the folder is unseen.
+    public static let developmentSources: Set<String> = [
+        "JakeBar/Recipe-Book", "JakeC007/LaTex-Cookbook", "arwsl/Bronte-Project", "bryandeagle/cookbook",
+        "frankhjung/documents-recipes", "itakurah/LaTeX-Cookbook", "iwismer/pandoc-recipe-template",
+        "rjsalvadorr/basic-cookbook", "rodneyshupe/Cookbook", "teresi/cookbook", "zhao-18/RecipeBook",
+    ]
+
+    /// One fold: the held-out source's figures beside those of every other source.
+    public struct Fold: Sendable {
+        public var source: String
+        /// Whether the rules were developed looking at this source (then the held-out figure is a dev-set figure).
+        public var developmentSet: Bool
+        public var heldOut: Totals
+        public var rest: Totals
+    }
+
+    /// Leave-one-source-out folds. Nothing in the PDF reader is fitted to data, so there is nothing to refit per
+    /// fold: each held-out figure is the rules' figure on that source, and it is an unseen figure only for a source
+    /// outside ``developmentSources``. The mean over folds weighs every source (layout) alike.
+    public static func leaveOneSourceOut(_ report: Report) -> [Fold] {
+        report.perSource.map { source, totals in
+            var rest = Totals()
+            for d in report.documents where d.source != source { rest.add(d) }
+            return Fold(source: source, developmentSet: developmentSources.contains(source), heldOut: totals, rest: rest)
+        }
+    }
+
+    /// Mean over folds of (title, ingredient lines F1, steps F1), and the worst fold of each.
+    public static func foldSummary(_ folds: [Fold]) -> (mean: (Double, Double, Double), worst: (Double, Double, Double)) {
+        guard !folds.isEmpty else { return ((0, 0, 0), (0, 0, 0)) }
+        let n = Double(folds.count)
+        let t = folds.map(\.heldOut.title), i = folds.map(\.heldOut.ingredients.f1), s = folds.map(\.heldOut.steps.f1)
+        return ((t.reduce(0, +) / n, i.reduce(0, +) / n, s.reduce(0, +) / n), (t.min()!, i.min()!, s.min()!))
+    }
+
+    /// The folds as JSON: `folds` (source, dev_set, held_out, rest) and `mean`/`worst` over held-out sources.
+    public static func foldsJSON(_ folds: [Fold]) -> String {
+        let (mean, worst) = foldSummary(folds)
+        func triple(_ x: (Double, Double, Double)) -> [String: Any] {
+            ["title": r4(x.0), "ingredients_f1": r4(x.1), "steps_f1": r4(x.2)]
+        }
+        let top: [String: Any] = [
+            "folds": folds.map { ["source": $0.source, "dev_set": $0.developmentSet, "held_out": object($0.heldOut), "rest": object($0.rest)] },
+            "mean": triple(mean), "worst": triple(worst),
+            "dev_set_folds": folds.filter(\.developmentSet).count, "unseen_folds": folds.filter { !$0.developmentSet }.count,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The folds as a table, each marked dev-set or unseen.
+    public static func foldsText(_ folds: [Fold]) -> String {
+        func pct(_ x: Double) -> String { String(format: "%6.1f%%", x * 100) }
+        var lines = ["held-out source                  set     docs   title  ingF1 stepsF1 | rest: title  ingF1 stepsF1"]
+        for f in folds {
+            let h = f.heldOut, r = f.rest
+            lines.append(
+                f.source.padding(toLength: 32, withPad: " ", startingAt: 0) + (f.developmentSet ? " dev   " : " unseen")
+                    + String(format: " %5d ", h.documents) + [h.title, h.ingredients.f1, h.steps.f1].map(pct).joined(separator: " ")
+                    + " |      " + [r.title, r.ingredients.f1, r.steps.f1].map(pct).joined(separator: " "))
+        }
+        let (mean, worst) = foldSummary(folds)
+        lines.append("mean over held-out sources               " + [mean.0, mean.1, mean.2].map(pct).joined(separator: " "))
+        lines.append("worst held-out source                    " + [worst.0, worst.1, worst.2].map(pct).joined(separator: " "))
+        let dev = folds.filter(\.developmentSet).count
+        lines.append(
+            "\(dev) of \(folds.count) held-out sources were looked at while the rules were written (dev): their figures are "
+                + "development-set figures, not unseen ones; nothing is fitted per fold, so holding a source out changes no rule.")
+        return lines.joined(separator: "\n")
+    }
+}

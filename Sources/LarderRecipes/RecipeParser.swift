@@ -185,7 +185,21 @@ struct Context {
         guard t.count <= 70, t.split(separator: " ").count <= 10, !Context.endsSentence(t) else { return false }
         let firstWord = t.split(separator: " ").first.map { $0.lowercased() } ?? ""
         if Context.verbs.contains(firstWord) && !Context.ingredientStarts.contains(firstWord) { return false }
-        return t.contains { $0.isNumber || Patterns.fractions.keys.contains($0) }
+        if t.contains(where: { $0.isNumber || Patterns.fractions.keys.contains($0) }) { return true }
+        // An amount in words: "Salt, a pinch", "Pepper, to taste".
+        let words = Set(t.lowercased().split { !$0.isLetter }.map(String.init))
+        return !words.isDisjoint(with: Self.amountWords) || t.lowercased().contains("to taste")
+    }
+
+    /// Words that measure without a number.
+    static let amountWords: Set<String> = ["pinch", "dash", "handful", "splash", "sprinkle", "prise", "msp", "pincée"]
+
+    /// A line set as "Name, amount" as its neighbours in an ingredient box are ("Feta cheese, Cover mug"): a
+    /// capitalised name, a comma, and a short amount; no sentence.
+    static func isNamedAmount(_ t: String) -> Bool {
+        guard let comma = t.lastIndex(of: ","), t.first?.isUppercase == true, !endsSentence(t) else { return false }
+        let amount = t[t.index(after: comma)...].split(separator: " ")
+        return !amount.isEmpty && amount.count <= 3 && t.split(separator: " ").count <= 8
     }
 
     /// How much a line looks like an ingredient line (≥ 2.5: clearly; < 0: clearly not).
@@ -352,7 +366,8 @@ extension RecipeParser {
         guard t.count <= 60, let first = t.first, !first.isNumber, !Patterns.fractions.keys.contains(first) else { return false }
         if t.hasSuffix(":") { return true }
         // A bold line without an amount ("Topping"); "Flour, 4 tablespoons" in bold is an ingredient.
-        if ctx.isPDF && l.bold && t.count <= 40 && !l.bullet && !t.contains(where: \.isNumber) { return true }
+        if ctx.isPDF && l.bold && t.count <= 40 && !l.bullet && !t.contains(where: \.isNumber)
+            && !Context.isNamedAmount(t) && !ctx.isMeasuredLine(l) { return true }
         let lower = t.lowercased()
         if (lower.hasPrefix("for the ") || lower.hasPrefix("for ")) && t.split(separator: " ").count <= 6 && !l.bullet
             && !t.contains(where: { $0.isNumber }) && !Context.endsSentence(t) && !lower.contains(" to ") {

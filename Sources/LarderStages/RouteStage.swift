@@ -85,10 +85,10 @@ public struct RouteStage: Stage {
         "ingrédients", "préparation", "cuillère", "ingredienti", "preparazione", "cucchiaio", "cucchiaino",
         "ingredientes", "preparación", "cucharada", "ingrediënten", "bereiding", "eetlepel", "theelepel",
     ]
-    /// "2 tbsp", "1/2 c", "200 g", "3 el", "1,5 tl", "16.3 oz", "1 ½ cups", "4 clove" at the start of a line.
+    /// "2 tbsp", "1/2 c", "200 g", "3 el", "1,5 tl", "16.3 oz", "1 ½ cups", "4 clove", "2 fl oz", "3 dash" at the start of a line.
     static let pricedLine = try! NSRegularExpression(pattern: #"\d+[.,]\d\d\s*[a-z]?$"#)
     static let measuredLine = try! NSRegularExpression(pattern:
-        #"^\s*(?:[-•*]\s*)?\d+(?:[.,/]\d+)?(?:\s+\d/\d)?\s*[½¼¾⅓⅔]?\s*(?:tbsp|tbs|tsp|t\s?bs|c|cups?|oz|lbs?|g|kg|ml|l|el|tl|clove|cloves|pinch|can|cans|prise|zehen?|bund|dose|cucchia[io]|cucchiaini?|cucharadas?|cucharaditas?)\.?(?:\s|$)"#)
+        #"^\s*(?:[-•*]\s*)?\d+(?:[.,/]\d+)?(?:\s+\d/\d)?\s*[½¼¾⅓⅔]?\s*(?:tbsp|tbs|tsp|t\s?bs|c|cups?|fl\.?\s?oz|oz|dash(?:es)?|sprigs?|bunch|lbs?|g|kg|ml|l|el|tl|clove|cloves|pinch|can|cans|prise|zehen?|bund|dose|cucchia[io]|cucchiaini?|cucharadas?|cucharaditas?)\.?(?:\s|$)"#)
 
     private static let receiptWords = [
         "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",

@@ -227,9 +227,16 @@ struct EvalPDFs: ParsableCommand {
 
     @Flag var errors = false
 
+    @Flag var leaveOneSourceOut = false
+
     func run() throws {
         do {
             let report = try PDFRecipeEvaluation.run(folder: folder)
+            if leaveOneSourceOut {
+                let folds = PDFEvaluation.leaveOneSourceOut(report)
+                print(json ? PDFEvaluation.foldsJSON(folds) : PDFEvaluation.foldsText(folds))
+                return
+            }
             print(json ? PDFEvaluation.json(report) : PDFEvaluation.textReport(report))
             if errors { print(PDFEvaluation.errorReport(report)) }
         } catch let error as LarderError {
@@ -247,10 +254,14 @@ struct Layout: ParsableCommand {
     @Argument(help: "A PDF.")
     var file: String
 
+    @Flag(help: "Also print the recipes read from the layout: title, ingredient lines (with their region) and steps.")
+    var recipes = false
+
     func run() throws {
         do {
             let extracted = try ExtractStage.extractPDF(path: file, maxPages: 2000)
             print(LayoutText.render(extracted), terminator: "")
+            if recipes { print(PDFRecipeEvaluation.describe(path: file), terminator: "") }
         } catch let error as LarderError {
             FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
             throw ExitCode(1)

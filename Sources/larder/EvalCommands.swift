@@ -170,6 +170,9 @@ struct EvalPDFs: ParsableCommand {
     @Flag(help: "List each document's mistakes: wrong titles, missed and extra lines.")
     var errors = false
 
+    @Flag(help: "Leave one source out: each source repository's figures held out beside the other sources', marked dev (looked at while the rules were written: a development-set figure) or unseen; then the mean and worst over held-out sources.")
+    var leaveOneSourceOut = false
+
     func run() throws {
         try reportingErrors {
             let cwd = FileManager.default.currentDirectoryPath
@@ -183,6 +186,7 @@ struct EvalPDFs: ParsableCommand {
             var arguments = ["larder-worker", "eval-pdfs", folder]
             if json { arguments.append("--json") }
             if errors { arguments.append("--errors") }
+            if leaveOneSourceOut { arguments.append("--leave-one-source-out") }
             let worker = try WorkerProcess.workerExecutable()
             let argv = arguments.map { strdup($0) } + [nil]
             execv(worker, argv)

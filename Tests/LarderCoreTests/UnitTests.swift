@@ -287,6 +287,13 @@ struct RouteTests {
         #expect(RouteStage.route(page("Dear diary, nothing today.")).route == .unknown)
         #expect(RouteStage.route(ExtractOutput(format: .png, pages: [], needsOCR: true)).route == .receipt)
     }
+
+    @Test func aDrinkMeasuredInFluidOuncesIsARecipe() {
+        // No recipe word at all: three lines opening with a quantity and "fl oz" say it.
+        let drink = "Daiquiri\nA classic rum sour.\n2 fl oz lightly aged rum\n3/4 fl oz lime juice\n3/4 fl oz simple syrup\n0. Shake with ice, strain into a frozen coupe."
+        #expect(RouteStage.route(page(drink)).route == .recipe)
+        #expect(RouteStage.route(page("Meeting at 2 pm\nRoom 3 fl 2\nBring notes")).route == .unknown)
+    }
 }
 
 @Suite("scanned PDF text")

@@ -41,10 +41,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
     public var codeVersion: String {
         switch self {
         case .detect: "detect@3"
-        case .extract: "extract@4"
+        case .extract: "extract@5"
         case .ocr: "ocr@6"
-        case .route: "route@4"
-        case .recipe: "recipe@6"
+        case .route: "route@5"
+        case .recipe: "recipe@7"
         case .receipt: "receipt@7"
         case .llm: "llm@1"
         case .result: "result@10"

@@ -39,6 +39,24 @@ enum PageFurniture {
         return (header, footer)
     }
 
+    /// Takes out of `pieces` a list of references at the foot of the body: from the first piece that opens with a
+    /// reference label ("[1]  Lisa Bryan. Falafel. 2019…") cited in another piece above it ("Lisa Bryan [1]"),
+    /// down to the end of the page. Returns them in reading order.
+    static func references(of pieces: inout [PDFLine], pageHeight: Double) -> [PDFLine] {
+        guard pageHeight > 0 else { return [] }
+        let labelled = pieces.indices.compactMap { k -> (Int, String)? in
+            guard let r = pieces[k].text.range(of: #"^\[\d{1,3}\]"#, options: .regularExpression) else { return nil }
+            return (k, String(pieces[k].text[r]))
+        }
+        guard let start = labelled.first(where: { k, label in
+            // The citation: "[1]", or "[1, p. 114]".
+            pieces.contains { $0.y < pieces[k].y - 1 && $0.text.dropFirst().contains(label.dropLast()) }
+        }).map({ pieces[$0.0].y }) else { return [] }
+        let notes = pieces.filter { $0.y >= start - 0.5 }
+        pieces.removeAll { $0.y >= start - 0.5 }
+        return notes
+    }
+
     /// The page's blocks as furniture and body: the first `headers` blocks (from ``margins(of:pageHeight:)``) are
     /// its running header or page number, the last `footers` its page number, footnotes (set smaller than the text)
     /// or footer; the rest is wrapped in one `body` block.
@@ -48,7 +66,9 @@ enum PageFurniture {
         func classify(_ block: PDFBlock, top: Bool) -> PDFBlock {
             var b = block
             let texts = block.lines.map { lines[$0] }
-            if texts.count == 1 && isPageNumber(texts[0].text) {
+            if block.kind == .footnote {
+                return b
+            } else if texts.count == 1 && isPageNumber(texts[0].text) {
                 b.kind = .pageNumber
             } else if top {
                 b.kind = .header

@@ -33,14 +33,20 @@ enum ReadingOrder {
         for glyph in glyphs {
             if glyph.character == "\n" { raw.append([]) } else { raw[raw.count - 1].append(glyph) }
         }
-        var pieces = raw.flatMap(splitAtGaps)
+        let edges = columnEdges(raw)
+        var pieces = raw.flatMap { splitAtGaps($0, edges: edges) }
         // Short lines in the top and bottom margins (running header, page number, footer) are read apart from the
         // body, so they never join a column.
         let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
+        let references = PageFurniture.references(of: &pieces, pageHeight: pageHeight)
+        // Raised quantities and drop-capital step numbers join their text before columns are looked for, so a
+        // label never lands in a column apart from its step.
+        pieces = attachDropLabels(attachRaisedQuantities(pieces))
         let header = rows(top).map { Node(kind: .header, lines: [$0]) }
-        let footer = rows(bottom).map { Node(kind: .footer, lines: [$0]) }
+        let footer = (references.isEmpty ? [] : [Node(kind: .footnote, lines: rows(references))])
+            + rows(bottom).map { Node(kind: .footer, lines: [$0]) }
         var lines: [PDFLine] = []
-        let blocks = (header + order(pieces, depth: 0) + footer).map { number($0, into: &lines) }
+        let blocks = (header + order(pieces, depth: 0, edges: edges) + footer).map { number($0, into: &lines) }
         return (lines, PageFurniture.separate(blocks, headers: header.count, footers: footer.count, lines: lines))
     }
 
@@ -67,11 +73,12 @@ enum ReadingOrder {
 
     /// The pieces as blocks in reading order: columns side by side (a narrow one beside wider text is a box), and
     /// within a column paragraphs split at vertical gaps, a paragraph whose rows hold several cells being a table.
-    private static func order(_ pieces: [PDFLine], depth: Int) -> [Node] {
-        guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return paragraphs(rows(pieces)) }
+    private static func order(_ pieces: [PDFLine], depth: Int, edges: Set<Int> = []) -> [Node] {
+        guard depth < 6, pieces.count >= 4, let split = columnSplit(pieces) else { return leaf(pieces, edges: edges) }
         let leftWidth = (split.left.map { $0.x + $0.width }.max() ?? 0) - (split.left.map(\.x).min() ?? 0)
         let rightWidth = (split.right.map { $0.x + $0.width }.max() ?? 0) - (split.right.map(\.x).min() ?? 0)
-        let leftNodes = order(split.left, depth: depth + 1), rightNodes = order(split.right, depth: depth + 1)
+        let leftNodes = order(split.left, depth: depth + 1, edges: edges)
+        let rightNodes = order(split.right, depth: depth + 1, edges: edges)
         // A side is a box when it is much narrower than the other, or when its blocks stand beside the other side's
         // blocks one by one (a box beside each step: their tops align).
         let leftTops = leftNodes.compactMap { $0.lines.first?.y }, rightTops = rightNodes.compactMap { $0.lines.first?.y }
@@ -83,10 +90,44 @@ enum ReadingOrder {
         let shorter = (split.right.map { $0.y + $0.height }.max() ?? 0) + 1.5 * lineHeight
             < (split.left.map { $0.y + $0.height }.max() ?? 0)
         let leftIsBox = leftWidth < 0.6 * rightWidth
-        let rightIsBox = !leftIsBox && (rightWidth < 0.6 * leftWidth || besideEach || (topsLevel && shorter))
+        let rightIsBox = !leftIsBox
+            && (rightWidth < 0.6 * leftWidth || besideEach || (topsLevel && shorter) || listBesideProse(split.right, split.left))
         let left = Node(kind: leftIsBox ? .box : .column, children: leftNodes)
         let right = Node(kind: rightIsBox ? .box : .column, children: rightNodes)
-        return order(split.above, depth: depth + 1) + [left, right] + order(split.below, depth: depth + 1)
+        return order(split.above, depth: depth + 1, edges: edges) + [left, right] + order(split.below, depth: depth + 1, edges: edges)
+    }
+
+    /// Pieces no column holds: paragraphs, and after them a box of the pieces that stand beside a line of running
+    /// text on a column edge (an ingredient box beside one line of a step: "1. In a large mug" | "9 inch tortilla,
+    /// 1 large"), so they never join the step's line.
+    private static func leaf(_ pieces: [PDFLine], edges: Set<Int>) -> [Node] {
+        guard !edges.isEmpty else { return paragraphs(rows(pieces)) }
+        let asides = pieces.indices.filter { k in
+            let p = pieces[k]
+            // (A page number after a table of contents' dot leader is not beside running text.)
+            guard edges.contains(Int(p.x.rounded())), p.text.count(where: \.isLetter) >= 3 else { return false }
+            return pieces.contains { q in
+                q.x < p.x && sameRow(q, p) && p.x - (q.x + q.width) > 3 && q.text.count { $0 == " " } >= 4
+                    && !q.text.contains(". . .")
+            }
+        }
+        guard !asides.isEmpty else { return paragraphs(rows(pieces)) }
+        let aside = Set(asides)
+        let rest = pieces.indices.filter { !aside.contains($0) }.map { pieces[$0] }
+        return paragraphs(rows(rest)) + [Node(kind: .box, children: paragraphs(rows(asides.map { pieces[$0] })))]
+    }
+
+    /// Whether `list` is a list of measured items (most lines hold a number and open with a capital or a digit)
+    /// standing beside running text (`prose`: many lines continue a sentence, opening in lower case) — an
+    /// ingredient list beside the method, not the method's next column.
+    static func listBesideProse(_ list: [PDFLine], _ prose: [PDFLine]) -> Bool {
+        guard list.count >= 2, prose.count >= 3 else { return false }
+        // An item opens with a capital or a digit; a line opening in lower case continues the item above.
+        let items = list.filter { $0.text.first.map { $0.isUppercase || $0.isNumber } ?? false }
+        let measured = items.filter { $0.text.contains { $0.isNumber || "½¼¾⅓⅔⅛".contains($0) } }.count
+        let continuing = prose.filter { $0.text.first?.isLowercase == true }.count
+        return items.count >= 2 && measured * 10 >= items.count * 7 && items.count * 2 >= list.count
+            && continuing * 10 >= prose.count * 4
     }
 
     /// Rows cut into paragraphs where the gap to the next row exceeds 0.8 line heights.
@@ -123,7 +164,15 @@ enum ReadingOrder {
         // A column starts where at least two pieces start.
         var starts: [Double: Int] = [:]
         for piece in pieces { starts[piece.x.rounded(), default: 0] += 1 }
-        let candidates = starts.filter { $0.value >= 2 && $0.key > minX + 20 }.keys.sorted()
+        // A column set flush right (margin notes) starts at the leftmost of three or more pieces ending at one x.
+        var ends: [Double: Double] = [:], endCounts: [Double: Int] = [:]
+        for piece in pieces {
+            let end = (piece.x + piece.width).rounded()
+            ends[end] = min(ends[end] ?? .infinity, piece.x.rounded())
+            endCounts[end, default: 0] += 1
+        }
+        let flushRight = endCounts.filter { $0.value >= 3 }.compactMap { ends[$0.key] }
+        let candidates = Set(starts.filter { $0.value >= 2 }.keys).union(flushRight).filter { $0 > minX + 20 }.sorted()
         for start in candidates {
             var gutter = pieces.filter { abs($0.x.rounded() - start) < 0.5 }.map(\.x).min() ?? start
             // A column's hanging indent or step numbers start a little left of its body lines: move the gutter
@@ -176,6 +225,12 @@ enum ReadingOrder {
             // Rows of a table pair up: nearly every piece of one side has a piece of the other on its row, and the
             // left cells are narrow (quantities) or the right ones are (amounts after names).
             if isTable(left: left, right: right) { continue }
+            // Narrow cells ending just short of the gutter beside pieces on their row are a table's cells
+            // ("1/2 Tbs" | "sugar"), not a column's ends: a column gutter is wider or its lines are.
+            let tight = right.filter { r in
+                left.contains { l in l.width < 80 && sameRow(l, r) && r.x - (l.x + l.width) < 12 }
+            }.count
+            if tight >= 3 { continue }
             let score = min(left.count, right.count)
             if best == nil || score > best!.score {
                 let inBand = Set((left + right).map { PieceKey($0) })
@@ -213,8 +268,10 @@ enum ReadingOrder {
         func loosePairs(_ a: [PDFLine], _ b: [PDFLine]) -> Int { a.filter { p in b.contains { sameRow($0, p) } }.count }
         let pairedRight = pairs(right, left), pairedLeft = pairs(left, right)
         // Rows share a baseline on one side, or (raised fractions, cells of two lines) overlap on both.
+        // (A raised fraction lifts a quantity cell's top: a narrow quantity column pairs when the boxes overlap.)
         let leftWidest = left.map(\.width).max() ?? 0, rightWidest = right.map(\.width).max() ?? 0
         let rowsPair = pairedRight * 10 >= right.count * 9 || pairedLeft * 10 >= left.count * 9
+            || (leftWidest < 60 && loosePairs(right, left) * 10 >= right.count * 9)
             || (leftWidest < 0.6 * rightWidest && loosePairs(right, left) * 10 >= right.count * 8
                 && loosePairs(left, right) * 10 >= left.count * 8)
         guard rowsPair else { return false }
@@ -224,7 +281,10 @@ enum ReadingOrder {
         let narrowSide = leftWidest < 0.6 * rightWidest || rightWidest < 0.6 * leftWidest
         if quantityLed(left) && quantityLed(right) && !narrowSide { return false }
         // Two columns of running text also share baselines; a table has a narrow side.
-        return narrowSide || (pairedRight * 10 >= right.count * 9 && pairedLeft * 10 >= left.count * 9 && leftWidest < 200)
+        return narrowSide
+            || (pairedRight * 10 >= right.count * 9 && pairedLeft * 10 >= left.count * 9 && leftWidest < 200)
+            // A column of quantities (a raised fraction lifts a cell) beside the names.
+            || (loosePairs(right, left) * 10 >= right.count * 9 && loosePairs(left, right) * 10 >= left.count * 9 && leftWidest < 60)
     }
 
     private struct PieceKey: Hashable {
@@ -267,12 +327,15 @@ enum ReadingOrder {
                 result[last].text += " " + cell.text
                 continue
             }
-            let split = row.indices.dropFirst(2).first { startsWithQuantity(row[$0].text) }
-            if let k = split, startsWithQuantity(row[0].text) {
+            // The second record starts at a quantity cell after a first record with a name (a cell of its own, or
+            // a word of four letters or more in the first cell: "500 g bread flour  10 g  salt").
+            let named = row.first.map { $0.text.split(separator: " ").contains { $0.count >= 4 && $0.allSatisfy(\.isLetter) } } ?? false
+            let split = row.indices.dropFirst(named ? 1 : 2).first { opensRecord(row[$0].text) }
+            if let k = split, opensRecord(row[0].text) {
                 result.append(merge(Array(row[..<k])))
                 rightRecords.append(merge(Array(row[k...])))
             } else {
-                if !rightRecords.isEmpty && !startsWithQuantity(row[0].text) {
+                if !rightRecords.isEmpty && !opensRecord(row[0].text) {
                     result += rightRecords
                     rightRecords = []
                 }
@@ -281,6 +344,36 @@ enum ReadingOrder {
             previous = row
         }
         return result + rightRecords
+    }
+
+    /// A quantity set with a raised fraction ("1 ½" as \\sfrac: its box starts higher than its row's) is a piece of
+    /// its own, apart from the unit and name to its right; it joins them: "1 1/2" + "C chickpeas" → "1 1/2 C
+    /// chickpeas". Only a quantity (with at most a short unit) joins, within three line heights.
+    static func attachRaisedQuantities(_ pieces: [PDFLine]) -> [PDFLine] {
+        var pieces = pieces
+        var removed = Set<Int>()
+        for k in pieces.indices where isRaisedQuantity(pieces[k].text) {
+            let q = pieces[k]
+            let right = pieces.indices.filter { j in
+                j != k && !removed.contains(j) && pieces[j].x > q.x + q.width - 0.5 && pieces[j].x - (q.x + q.width) < 3 * max(q.height, pieces[j].height) * 0.8
+                    && pieces[j].y - q.y >= 1.5 && sameRow(q, pieces[j])
+            }
+            guard let target = right.min(by: { pieces[$0].x < pieces[$1].x }) else { continue }
+            pieces[target].text = q.text + " " + pieces[target].text
+            pieces[target].width = round1(pieces[target].x + pieces[target].width - q.x)
+            pieces[target].x = q.x
+            removed.insert(k)
+        }
+        return pieces.indices.filter { !removed.contains($0) }.map { pieces[$0] }
+    }
+
+    /// "1/2", "1 1/2", "3/2 Tbs": a quantity with a fraction and at most one short word.
+    static func isRaisedQuantity(_ text: String) -> Bool {
+        let words = text.split(separator: " ")
+        guard let first = words.first, first.allSatisfy({ $0.isNumber || $0 == "/" }), text.contains("/") || words.count > 1,
+              words.count <= 3 else { return false }
+        let rest = words.dropFirst().filter { !$0.allSatisfy({ $0.isNumber || $0 == "/" }) }
+        return rest.count <= 1 && rest.allSatisfy { $0.count <= 4 && $0.allSatisfy(\.isLetter) }
     }
 
     /// A step number set as a drop capital (a piece of only a number, taller than the text beside it) labels the
@@ -320,13 +413,31 @@ enum ReadingOrder {
         return abs(a.y - b.y) < 2 || overlap >= 0.6 * min(a.height, b.height)
     }
 
+    /// A cell that opens a record of a list: a quantity or a bullet ("• 1/2 cup Flour").
+    static func opensRecord(_ text: String) -> Bool {
+        if let first = text.first, "•▪".contains(first) { return true }
+        return startsWithQuantity(text)
+    }
+
     static func startsWithQuantity(_ text: String) -> Bool {
         guard let first = text.first else { return false }
+        if first == "≈" || first == "~" { return text.dropFirst().drop { $0 == " " }.first?.isNumber ?? false }
         return first.isNumber || "½¼¾⅓⅔⅛".contains(first)
     }
 
-    /// Splits one poppler line into pieces wherever two glyphs are farther apart than a wide gap.
-    private static func splitAtGaps(_ glyphs: [Glyph]) -> [PDFLine] {
+    /// The x (rounded to the point) where at least three lines start: the page's column and box edges.
+    static func columnEdges(_ raw: [[Glyph]]) -> Set<Int> {
+        var counts: [Int: Int] = [:]
+        for line in raw {
+            if let first = line.first(where: { !$0.character.isWhitespace }) { counts[Int(first.x1.rounded()), default: 0] += 1 }
+        }
+        return Set(counts.filter { $0.value >= 3 }.keys)
+    }
+
+    /// Splits one poppler line into pieces wherever two glyphs are farther apart than a wide gap, or, after a run
+    /// of words (not a table cell), than a word space where the next glyph sits on a column edge (a box's line
+    /// beside a step's first line).
+    private static func splitAtGaps(_ glyphs: [Glyph], edges: Set<Int>) -> [PDFLine] {
         let visible = glyphs.filter { !$0.character.isWhitespace }
         guard let first = visible.first else { return [] }
         let height = visible.map { $0.y2 - $0.y1 }.max() ?? 10
@@ -334,8 +445,12 @@ enum ReadingOrder {
         var pieces: [[Glyph]] = [[]]
         var previous: Glyph? = nil
         for glyph in glyphs {
-            if !glyph.character.isWhitespace, let previous, glyph.x1 - previous.x2 > wideGap, glyph.x1 > first.x1 {
-                pieces.append([])
+            if !glyph.character.isWhitespace, let previous, glyph.x1 > first.x1 {
+                let gap = glyph.x1 - previous.x2
+                let words = pieces[pieces.count - 1].count { $0.character == " " }
+                if gap > wideGap || (gap > 0.6 * height && words >= 3 && edges.contains(Int(glyph.x1.rounded()))) {
+                    pieces.append([])
+                }
             }
             pieces[pieces.count - 1].append(glyph)
             if !glyph.character.isWhitespace { previous = glyph }
@@ -344,7 +459,7 @@ enum ReadingOrder {
     }
 
     private static func line(_ original: [Glyph]) -> PDFLine? {
-        var glyphs = original
+        var glyphs = dropNarrowSpaces(original)
         var visible = glyphs.filter { !$0.character.isWhitespace }
         guard !visible.isEmpty else { return nil }
         // A drop capital step number ("1" set two lines tall beside the step's first line) labels the step.
@@ -381,6 +496,26 @@ enum ReadingOrder {
         return PDFLine(
             text: text, x: round1(x), y: round1(y), width: round1(visible.map(\.x2).max()! - x),
             height: round1(visible.map(\.y2).max()! - y), fontSize: size, bold: boldCount * 2 > visible.count)
+    }
+
+    /// Without the spaces poppler puts between letters that nearly touch (under 0.15 em apart: math italics set
+    /// "fl oz" and "Tbs" letter by letter, and poppler reads "f l oz", "T bs"); a word space is wider.
+    private static func dropNarrowSpaces(_ glyphs: [Glyph]) -> [Glyph] {
+        guard glyphs.count >= 3 else { return glyphs }
+        var result: [Glyph] = []
+        result.reserveCapacity(glyphs.count)
+        for k in glyphs.indices {
+            let g = glyphs[k]
+            if g.character == " ", k > 0, k + 1 < glyphs.count, let before = result.last,
+               before.character.isLetter, glyphs[k + 1].character.isLetter,
+               glyphs[k + 1].x1 - before.x2 < 0.15 * max(before.size, glyphs[k + 1].size),
+               glyphs[k + 1].x1 > before.x1
+            {
+                continue
+            }
+            result.append(g)
+        }
+        return result
     }
 
     /// The glyphs' text, with stacked fractions read as "1/8": a small digit set over another (their boxes overlap
