@@ -7,7 +7,7 @@ import LarderFormats
 /// that contradicts a binary file name (HTML saved as `.pdf`), images over `limits.max_image_pixels`, and files
 /// changed since they were registered.
 public struct DetectStage: Stage {
-    public static let declaration = StageDeclaration(name: "detect", version: "detect@3")
+    public static let declaration = StageDeclaration(name: "detect", version: "detect@4")
     public let name = declaration.name
     public let version = declaration.version
 
@@ -235,6 +235,10 @@ enum TextDecoding {
             || start.contains("<body") || start.contains("<head>") || start.contains("<head ")
             || start.contains("<meta charset")
         {
+            return .html
+        }
+        // A page saved as MHTML ("Webpage, single file"): a MIME message holding the HTML (LarderPages reads it).
+        if start.contains("mime-version:"), start.contains("multipart/related") || start.contains("content-type: text/html") {
             return .html
         }
         if start.hasPrefix("{") || start.hasPrefix("[") {
