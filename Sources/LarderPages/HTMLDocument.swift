@@ -156,6 +156,23 @@ struct HTMLElement {
         return c.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" })
     }
 
+    /// Whether the `class`, `id` or `role` attribute contains one of `stems` (lower-case ASCII), ignoring ASCII
+    /// case; no String is made.
+    func attributesMention(_ stems: [[UInt8]]) -> Bool {
+        var attr = node.pointee.properties
+        while let a = attr {
+            if let n = a.pointee.name, CBytes.equal(n, "class") || CBytes.equal(n, "id") || CBytes.equal(n, "role") {
+                var v = a.pointee.children
+                while let t = v {
+                    if let content = t.pointee.content, stems.contains(where: { CBytes.containsCaseless(content, $0) }) { return true }
+                    v = t.pointee.next
+                }
+            }
+            attr = a.pointee.next
+        }
+        return false
+    }
+
     /// Whether the element has any attribute.
     var hasAttributes: Bool { node.pointee.properties != nil }
 
@@ -261,6 +278,22 @@ enum CBytes {
             if p[i] == q[0] {
                 var j = 1
                 while j < n && p[i + j] == q[j] { j += 1 }
+                if j == n { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// Whether lower-case ASCII `needle` occurs in the NUL-terminated `p`, ignoring ASCII case.
+    static func containsCaseless(_ p: UnsafePointer<xmlChar>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        let n = needle.count
+        var i = 0
+        while p[i] != 0 {
+            if p[i] | 0x20 == first {
+                var j = 1
+                while j < n, p[i + j] != 0, p[i + j] | 0x20 == needle[j] { j += 1 }
                 if j == n { return true }
             }
             i += 1

@@ -89,11 +89,11 @@ struct PageIndex {
     mutating func scan(_ e: HTMLElement, depth: Int = 0, inRecipe: Bool = false) throws(HTMLParseError) {
         count += 1
         if count % 2048 == 0, Self.cpuSeconds() - start > limits.maxSeconds { throw .tooSlow(limits.maxSeconds) }
-        if e.classMentions("group"), IngredientGroupMarkup.isContainer(e) { ingredientGroups.append(e) }
+        if e.hasAttributes, e.classMentions("group"), IngredientGroupMarkup.isContainer(e) { ingredientGroups.append(e) }
         var inside = inRecipe
         if !inRecipe {
             look(at: e)
-            if e.has("itemscope"), let type = e["itemtype"], type.lowercased().hasSuffix("/recipe") {
+            if e.hasAttributes, e.has("itemscope"), let type = e["itemtype"], type.lowercased().hasSuffix("/recipe") {
                 microdataRecipes.append((e, count))
                 inside = true
             }
@@ -105,6 +105,8 @@ struct PageIndex {
     }
 
     mutating func look(at e: HTMLElement) {
+        // Only these few elements matter; test the name's bytes before making a String of it.
+        guard e.is("link") || e.is("meta") || e.is("title") || e.is("h1") || e.is("script") else { return }
         switch e.name {
         case "link":
             if canonical == nil, (e["rel"] ?? "").lowercased().split(separator: " ").contains("canonical"),

@@ -36,10 +36,18 @@ enum VisibleText {
         "breadcrumb", "breadcrumbs", "subscribe", "advert", "advertisement", "respond",
     ]
 
+    /// What every furniture word and role starts with, lower case, for ``HTMLElement/attributesMention(_:)``.
+    static let furnitureStems: [[UInt8]] = [
+        "comment", "sidebar", "related", "shar", "social", "newsletter", "cookie", "breadcrumb", "subscribe", "advert",
+        "respond", "navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog",
+    ].map { Array($0.utf8) }
+
     /// Whether an element is the page's furniture rather than its content: an ARIA landmark for navigation,
     /// banners, footers and side content, or a class or id that is a furniture word or starts with one (not on `body` or `main`).
     static func isFurniture(_ e: HTMLElement) -> Bool {
         guard e.hasAttributes, !e.is("body"), !e.is("html"), !e.is("main") else { return false }
+        // A byte test first: most elements have no furniture word anywhere in their class, id or role.
+        guard e.attributesMention(furnitureStems) else { return false }
         if e.has("role"), let role = e["role"], furnitureRoles.contains(role.lowercased()) { return true }
         for attribute in ["class", "id"] {
             guard let value = e[attribute], !value.isEmpty else { continue }

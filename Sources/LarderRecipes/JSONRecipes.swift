@@ -274,18 +274,26 @@ struct LineLocator {
             !s.contains(where: \.isNumber) && s.split(separator: " ").count <= 6 && s.count <= 60
         }
         // How the document shows a line: "-" a list item, "#" a heading, "." other text; nil when not shown whole.
-        let shownLines: [(String, Character)] = lines.map { l in
-            let t = l.text
-            if t.hasPrefix("- ") { return (String(t.dropFirst(2)).lowercased(), "-") }
-            if t.hasPrefix("#") { return (String(t.drop { $0 == "#" }.drop { $0 == " " }).lowercased(), "#") }
-            return (t.lowercased(), ".")
-        }
         func shown(_ s: String) -> Character? {
-            let key = s.lowercased()
-            let bare = key.hasSuffix(":") ? String(key.dropLast()) : key
-            return shownLines.first { $0.0 == key || $0.0 == bare || $0.0 == bare + ":" }?.1
+            let bare = (s.hasSuffix(":") ? String(s.dropLast()) : s).lowercased()
+            let n = bare.utf8.count
+            for l in lines {
+                var t = Substring(l.text)
+                var how: Character = "."
+                if t.hasPrefix("- ") {
+                    t = t.dropFirst(2)
+                    how = "-"
+                } else if t.hasPrefix("#") {
+                    t = t.drop { $0 == "#" }.drop { $0 == " " }
+                    how = "#"
+                }
+                if t.hasSuffix(":") { t = t.dropLast() }
+                if t.utf8.count == n, t.lowercased() == bare { return how }
+            }
+            return nil
         }
-        let listed = all.filter { !candidate($0) }.map(shown)
+        let needsPage = all.indices.dropLast().contains { candidate(all[$0]) && !all[$0].hasSuffix(":") }
+        let listed = needsPage ? all.filter { !candidate($0) }.map(shown) : []
         let pageLists = listed.count >= 2 && listed.filter { $0 == "-" }.count * 4 >= listed.count * 3
         var isHeading = all.enumerated().map { (k, s) -> Bool in
             guard candidate(s), k + 1 < all.count else { return false }
