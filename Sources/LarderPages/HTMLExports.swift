@@ -9,10 +9,10 @@ public enum HTMLExports {
     /// The file's recipes as a JSON-LD text (`{"@graph": [Recipe…]}`), or `nil` when the file is not such an
     /// export (or cannot be parsed as HTML).
     public static func schemaOrgJSON(_ data: Data) -> Data? {
-        guard let document = try? HTMLDocument.parse(data) else { return nil }
-        let recipes = recipes(in: document.root)
-        guard !recipes.isEmpty else { return nil }
-        return try? JSONSerialization.data(withJSONObject: ["@graph": recipes], options: [.sortedKeys])
+        guard let document = try? HTMLDocument.parse(data), let root = document.root else { return nil }
+        let found = withExtendedLifetime(document) { Self.recipes(in: root) }
+        guard !found.isEmpty else { return nil }
+        return try? JSONSerialization.data(withJSONObject: ["@graph": found], options: [.sortedKeys])
     }
 
     /// Whether an archive member's name says it is HTML.

@@ -21,7 +21,7 @@ enum Microdata {
         for case .element(let child) in element.children {
             if let props = child["itemprop"] {
                 let instructions = props.contains("nstructions")
-                let value: Any = child["itemscope"] != nil ? item(child) : self.value(of: child, inline: !instructions)
+                let value: Any = child.has("itemscope") ? item(child) : self.value(of: child, inline: !instructions)
                 // A method marked as one element holding paragraphs or items: each block is a step.
                 let values: [Any] = instructions && value is String
                     ? (value as! String).split(separator: "\n").map(String.init) : [value]
@@ -29,7 +29,7 @@ enum Microdata {
                     for v in values { add(v, prop, to: &object) }
                 }
             }
-            if child["itemscope"] == nil { collect(child, into: &object) }
+            if !child.has("itemscope") { collect(child, into: &object) }
         }
     }
 
@@ -67,19 +67,23 @@ enum Microdata {
 /// `ingredient-group`/`ingredients-group` pattern): a list of (name, lines), added to JSON-LD recipes as
 /// `larder:ingredientGroups`, which ``RecipeParser`` uses when the lines match the recipe's own.
 enum IngredientGroupMarkup {
-    static func groups(in root: HTMLElement) -> [(name: String, lines: [String])] {
-        let containers = root.descendants { e in
-            e.classMentions("group") && e.classes.contains { c in
-                c == "wprm-recipe-ingredient-group" || c == "ingredient-group" || c == "ingredients-group"
-                    || c == "mv-create-ingredients-group"
-            }
+    /// Whether `e` is a group container (called only when its class mentions "group").
+    static func isContainer(_ e: HTMLElement) -> Bool {
+        e.classes.contains { c in
+            c == "wprm-recipe-ingredient-group" || c == "ingredient-group" || c == "ingredients-group"
+                || c == "mv-create-ingredients-group"
         }
+    }
+
+    /// The groups the containers hold (none unless there are at least two).
+    static func groups(_ containers: [HTMLElement]) -> [(name: String, lines: [String])] {
         guard containers.count > 1 else { return [] }
         return containers.map { group in
             let heading = group.descendants { e in
-                (e.classMentions("group") && e.classes.contains { $0.hasSuffix("group-name") || $0 == "group-title" }) || ["h2", "h3", "h4", "h5", "h6"].contains(e.name)
+                (e.classMentions("group") && e.classes.contains { $0.hasSuffix("group-name") || $0 == "group-title" })
+                    || e.is("h2") || e.is("h3") || e.is("h4") || e.is("h5") || e.is("h6")
             }.first
-            let items = group.descendants { $0.name == "li" }
+            let items = group.descendants { $0.is("li") }
             return (heading.map { VisibleText.inlineText($0) } ?? "", items.map { VisibleText.inlineText($0) })
         }
     }

@@ -20,25 +20,32 @@ public struct PageReader: Sendable {
 
     public init() {}
 
-    /// Parses `data`; `encoding` overrides the page's declared charset.
+    /// Parses `data` (HTML, or an MHTML archive's HTML part); `encoding` overrides the page's declared charset.
     public func read(_ data: Data, encoding: String? = nil) throws(HTMLParseError) -> Reading {
+        var data = data, encoding = encoding
+        if let part = MHTML.html(in: data) {
+            data = part.html
+            encoding = part.charset ?? encoding.flatMap { $0.lowercased().hasPrefix("utf") ? nil : $0 }
+        }
         let doc = try HTMLDocument.parse(data, encoding: encoding, limits: limits)
-        var index = PageIndex()
-        index.scan(doc.root)
+        defer { withExtendedLifetime(doc) {} }  // the element views below point into it
+        guard let root = doc.root else { throw .unreadable }
+        var index = PageIndex(limits: limits)
+        try index.scan(root)
         var nodes: [WebPageNode] = []
         for (n, script) in index.jsonLD.enumerated() {
             nodes.append(WebPageNode(json: script.textContent, origin: "ld+json script \(n + 1)"))
         }
-        for item in index.microdataRecipes {
+        for (item, position) in index.microdataRecipes {
             let object = Microdata.item(item)
             if let json = try? JSONSerialization.data(withJSONObject: object), let text = String(data: json, encoding: .utf8) {
-                nodes.append(WebPageNode(json: text, origin: "microdata element \(item.index) (\(item.name))"))
+                nodes.append(WebPageNode(json: text, origin: "microdata element \(position) (\(item.name))"))
             }
         }
-        let groups = IngredientGroupMarkup.groups(in: doc.root)
+        let groups = IngredientGroupMarkup.groups(index.ingredientGroups)
         if !groups.isEmpty { nodes = nodes.map { IngredientGroupMarkup.attach(groups, to: $0) } }
         let page = WebPage(url: index.url, title: PageTitle.choose(index), data: nodes)
-        return Reading(page: page, lines: VisibleText.lines(of: doc.root), encoding: doc.encoding)
+        return Reading(page: page, lines: VisibleText.lines(of: root, maxDepth: limits.maxDepth), encoding: doc.encoding)
     }
 
     /// Reads `data` and parses its recipes: structured data first, else the visible text.
@@ -50,8 +57,9 @@ public struct PageReader: Sendable {
     }
 }
 
-/// One pass over the tree collecting what the readers need: head metadata, the first `<h1>`, JSON-LD scripts
-/// and microdata `Recipe` items.
+/// One pass over the tree collecting what the readers need: head metadata, the first `<h1>`, JSON-LD scripts,
+/// microdata `Recipe` items (with their position among the page's elements) and ingredient-group containers;
+/// it also enforces the element and time limits.
 struct PageIndex {
     var canonical: String?
     var ogURL: String?
@@ -60,11 +68,45 @@ struct PageIndex {
     var h1: String?
     var siteName: String?
     var jsonLD: [HTMLElement] = []
-    var microdataRecipes: [HTMLElement] = []
+    var microdataRecipes: [(HTMLElement, Int)] = []
+    var ingredientGroups: [HTMLElement] = []
+    let limits: HTMLDocument.Limits
+    var count = 0
+    let start = PageIndex.cpuSeconds()
+
+    init(limits: HTMLDocument.Limits) { self.limits = limits }
 
     var url: String? { canonical ?? ogURL }
 
-    mutating func scan(_ e: HTMLElement) {
+    static func cpuSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// Scans `e` and everything below it; inside a microdata recipe only elements are counted and groups found
+    /// (a recipe's nested items, scripts and headings are its own).
+    mutating func scan(_ e: HTMLElement, depth: Int = 0, inRecipe: Bool = false) throws(HTMLParseError) {
+        count += 1
+        if count % 2048 == 0, Self.cpuSeconds() - start > limits.maxSeconds { throw .tooSlow(limits.maxSeconds) }
+        if e.hasAttributes, e.classMentions("group"), IngredientGroupMarkup.isContainer(e) { ingredientGroups.append(e) }
+        var inside = inRecipe
+        if !inRecipe {
+            look(at: e)
+            if e.hasAttributes, e.has("itemscope"), let type = e["itemtype"], type.lowercased().hasSuffix("/recipe") {
+                microdataRecipes.append((e, count))
+                inside = true
+            }
+        }
+        guard depth + 1 < limits.maxDepth else { return }
+        for case .element(let child) in e.children where count < limits.maxElements {
+            try scan(child, depth: depth + 1, inRecipe: inside)
+        }
+    }
+
+    mutating func look(at e: HTMLElement) {
+        // Only these few elements matter; test the name's bytes before making a String of it.
+        guard e.is("link") || e.is("meta") || e.is("title") || e.is("h1") || e.is("script") else { return }
         switch e.name {
         case "link":
             if canonical == nil, (e["rel"] ?? "").lowercased().split(separator: " ").contains("canonical"),
@@ -86,11 +128,6 @@ struct PageIndex {
         default:
             break
         }
-        if e["itemscope"] != nil, let type = e["itemtype"], type.lowercased().hasSuffix("/recipe") {
-            microdataRecipes.append(e)
-            return  // a recipe's nested items are its own
-        }
-        for case .element(let child) in e.children { scan(child) }
     }
 }
 

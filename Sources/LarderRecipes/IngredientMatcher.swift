@@ -77,7 +77,13 @@ struct IngredientMatcher: Sendable {
     }
 
     static func words(_ s: String) -> [String] {
-        s.lowercased().split(whereSeparator: { !($0.isLetter || $0 == "-") }).map { singular(String($0).trimmingCharacters(in: CharacterSet(charactersIn: "-"))) }.filter { !$0.isEmpty }
+        // Trimming hyphens by hand: a CharacterSet made per word dominated a profile of saved pages.
+        s.lowercased().split(whereSeparator: { !($0.isLetter || $0 == "-") }).map { w -> String in
+            var t = w
+            while t.first == "-" { t = t.dropFirst() }
+            while t.last == "-" { t = t.dropLast() }
+            return singular(String(t))
+        }.filter { !$0.isEmpty }
     }
 
     static func contains(_ hay: [String], _ needle: [String]) -> Bool {

@@ -80,7 +80,7 @@ enum JSONRecipes {
         }
         guard schemaGroups.contains(where: { !$0.lines.isEmpty }) || !stepTexts.isEmpty else { return nil }
 
-        let groups = locator.withAmounts(schemaGroups)
+        let groups = locator.headedGroups(locator.withAmounts(schemaGroups))
         var ingredientGroups: [IngredientGroup] = []
         var confidences: [Double] = []
         for g in groups where !g.lines.isEmpty {
@@ -179,28 +179,32 @@ struct LineLocator {
         return p.isEmpty ? [1] : p
     }
 
-    /// The index of the first line containing `probe`, or `nil`.
+    /// The index of the first line containing `probe`, or `nil` (`memchr` to each candidate first byte, then
+    /// `memcmp`: this runs for every ingredient and step of a page).
     func lineIndex(of probe: String) -> Int? {
-        let needle = Array(probe.utf8)
-        guard !needle.isEmpty, !needle.contains(0x0A), needle.count <= bytes.count else { return nil }
-        let first = needle[0], last = bytes.count - needle.count
-        var i = 0
-        while i <= last {
-            if bytes[i] == first {
-                var j = 1
-                while j < needle.count && bytes[i + j] == needle[j] { j += 1 }
-                if j == needle.count {
-                    var lo = 0, hi = starts.count - 1  // the last line starting at or before i
-                    while lo < hi {
-                        let mid = (lo + hi + 1) / 2
-                        if starts[mid] <= i { lo = mid } else { hi = mid - 1 }
-                    }
-                    return lo
+        var probe = probe
+        let at: Int? = probe.withUTF8 { needle in
+            guard let first = needle.first, !needle.contains(0x0A), needle.count <= bytes.count else { return nil }
+            return bytes.withUnsafeBufferPointer { hay -> Int? in
+                guard let base = hay.baseAddress else { return nil }
+                let last = hay.count - needle.count
+                var i = 0
+                while i <= last {
+                    guard let hit = memchr(base + i, Int32(first), last - i + 1) else { return nil }
+                    let p = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + p, needle.baseAddress!, needle.count) == 0 { return p }
+                    i = p + 1
                 }
+                return nil
             }
-            i += 1
         }
-        return nil
+        guard let i = at else { return nil }
+        var lo = 0, hi = starts.count - 1  // the last line starting at or before i
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= i { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
     }
 
     func find(_ s: String) -> Provenance {
@@ -258,6 +262,59 @@ struct LineLocator {
             }
         }
         return groups
+    }
+
+    /// Ingredient lists that carry their group headings as lines ("For the sauce:", "Meatballs"): in a recipe
+    /// with one unnamed group, a line with no number and at most six words that ends with ":", or that the
+    /// document shows as a heading or as plain text while it shows the other lines as list items, starts a group.
+    func headedGroups(_ groups: [SchemaFields.Group]) -> [SchemaFields.Group] {
+        guard groups.count == 1, groups[0].name == nil, groups[0].lines.count >= 3 else { return groups }
+        let all = groups[0].lines
+        func candidate(_ s: String) -> Bool {
+            !s.contains(where: \.isNumber) && s.split(separator: " ").count <= 6 && s.count <= 60
+        }
+        // How the document shows a line: "-" a list item, "#" a heading, "." other text; nil when not shown whole.
+        func shown(_ s: String) -> Character? {
+            let bare = (s.hasSuffix(":") ? String(s.dropLast()) : s).lowercased()
+            let n = bare.utf8.count
+            for l in lines {
+                var t = Substring(l.text)
+                var how: Character = "."
+                if t.hasPrefix("- ") {
+                    t = t.dropFirst(2)
+                    how = "-"
+                } else if t.hasPrefix("#") {
+                    t = t.drop { $0 == "#" }.drop { $0 == " " }
+                    how = "#"
+                }
+                if t.hasSuffix(":") { t = t.dropLast() }
+                if t.utf8.count == n, t.lowercased() == bare { return how }
+            }
+            return nil
+        }
+        let needsPage = all.indices.dropLast().contains { candidate(all[$0]) && !all[$0].hasSuffix(":") }
+        let listed = needsPage ? all.filter { !candidate($0) }.map(shown) : []
+        let pageLists = listed.count >= 2 && listed.filter { $0 == "-" }.count * 4 >= listed.count * 3
+        var isHeading = all.enumerated().map { (k, s) -> Bool in
+            guard candidate(s), k + 1 < all.count else { return false }
+            if s.hasSuffix(":") { return true }
+            guard pageLists, let how = shown(s) else { return false }
+            return how != "-"
+        }
+        // Two headings in a row: the first heads nothing, so it is a line after all (unless it ends with ":").
+        for k in isHeading.indices.dropLast() where isHeading[k] && isHeading[k + 1] && !all[k].hasSuffix(":") { isHeading[k] = false }
+        guard isHeading.contains(true) else { return groups }
+        var out: [SchemaFields.Group] = []
+        for (k, s) in all.enumerated() {
+            if isHeading[k] {
+                out.append(SchemaFields.Group(name: String(s.hasSuffix(":") ? s.dropLast() : Substring(s)), lines: []))
+            } else if out.isEmpty {
+                out.append(SchemaFields.Group(name: nil, lines: [s]))
+            } else {
+                out[out.count - 1].lines.append(s)
+            }
+        }
+        return out.filter { !$0.lines.isEmpty }
     }
 
     func findAny(_ probes: [String]) -> Provenance {

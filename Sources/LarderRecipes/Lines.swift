@@ -79,17 +79,18 @@ enum LineReader {
 
     /// Removes inline Markdown: images, links (keeping their text), emphasis markers, HTML tags, code ticks.
     static func cleanInline(_ s: String, markdown: Bool) -> String {
+        // Each pattern needs a character most lines lack: test the bytes before running it (this runs per line).
         var t = s
-        if markdown || t.contains("](") {
+        if t.utf8.contains(0x5D), t.contains("](") {  // images and links need "]("
             t = image.replace(t, with: "")
             t = link.replace(t, with: "$1")
         }
         if markdown {
-            t = html.replace(t, with: "")
-            t = t.replacingOccurrences(of: "`", with: "")
+            if t.utf8.contains(0x3C) { t = html.replace(t, with: "") }
+            if t.utf8.contains(0x60) { t = t.replacingOccurrences(of: "`", with: "") }
         }
-        if t.contains("**") || t.contains("__") { t = emphasis.replace(t, with: "") }
-        if markdown && t.contains("\\") { t = escape.replace(t, with: "$1") }
+        if t.utf8.contains(where: { $0 == 0x2A || $0 == 0x5F }), t.contains("**") || t.contains("__") { t = emphasis.replace(t, with: "") }
+        if markdown && t.utf8.contains(0x5C) { t = escape.replace(t, with: "$1") }
         return t
     }
 

@@ -205,6 +205,10 @@ enum TextDecoding {
         {
             return .html
         }
+        // A page saved as MHTML ("Webpage, single file"): a MIME message holding the HTML (LarderPages reads it).
+        if start.contains("mime-version:"), start.contains("multipart/related") || start.contains("content-type: text/html") {
+            return .html
+        }
         if start.hasPrefix("{") || start.hasPrefix("[") {
             if (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil {
                 return .json

@@ -33,7 +33,7 @@ public struct ExtractStage: Stage {
         case .png, .jpeg, .tiff:
             return try StageOutput(ExtractOutput(format: detected.format, pages: [], needsOCR: true))
         case .html:
-            return try StageOutput(Self.extractHTML(input.document, encoding: detected.encoding))
+            return try StageOutput(Self.extractHTML(input.document, encoding: detected.encoding, limits: input.config.limits))
         case .text, .markdown, .json:
             return try StageOutput(TextExtraction.extract(input.document, format: detected.format))
         case .archive:
@@ -41,19 +41,25 @@ public struct ExtractStage: Stage {
         }
     }
 
-    public static func extractHTML(_ document: DocumentRecord, encoding: String?) throws -> ExtractOutput {
+    public static func extractHTML(_ document: DocumentRecord, encoding: String?, limits: PipelineConfig.Limits = .init()) throws -> ExtractOutput {
         let data = try DetectStage.readRegisteredBytes(of: document)
         let declared = encoding.flatMap { ["utf-8", "utf-16le", "utf-16be", "latin-1"].contains($0) ? nil : $0 }
         let reading: PageReader.Reading
         do {
-            reading = try PageReader().read(data, encoding: declared)
+            var reader = PageReader()
+            reader.limits.maxBytes = Int(clamping: limits.maxTextBytes)
+            reader.limits.maxDepth = limits.maxHTMLDepth
+            reader.limits.maxElements = limits.maxHTMLElements
+            reader.limits.maxSeconds = limits.htmlSeconds
+            reading = try reader.read(data, encoding: declared)
         } catch .tooLarge(let size, let limit) {
             throw LarderError(
-                .overLimit, "the page is \(size) bytes, over the HTML limit of \(limit)",
+                .overLimit, "the page is \(size) bytes, over the HTML limit of \(limit) (limits.max_text_bytes)",
                 hint: "save the page without its embedded resources (\"HTML only\")", path: document.path)
         } catch .tooSlow(let seconds) {
             throw LarderError(
-                .overLimit, "reading the page took over \(Int(seconds)) s", hint: "save the page as \"HTML only\"",
+                .overLimit, "reading the page took over \(seconds) s of CPU (limits.html_seconds)",
+                hint: "save the page as \"HTML only\", or raise limits.html_seconds in pipeline.yml",
                 path: document.path)
         } catch .unreadable {
             throw LarderError(

@@ -200,6 +200,16 @@ struct DetectTests {
         try DetectStage.detect(data, fileName: name)
     }
 
+    @Test func mhtmlIsAPage() throws {
+        // As Chrome saves "Webpage, single file": MIME headers first, the HTML further down, quoted-printable.
+        let mhtml = "From: <Saved by Blink>\r\nSnapshot-Content-Location: https://example.org/soup/\r\nSubject: Soup\r\n"
+            + "MIME-Version: 1.0\r\nContent-Type: multipart/related;\r\n\ttype=\"text/html\";\r\n\tboundary=\"----B\"\r\n\r\n"
+            + String(repeating: "\r\n", count: 3) + "------B\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+            + String(repeating: "<meta name=3D\"x\" content=3D\"y\">=\r\n", count: 80) + "<p>Soup</p>\r\n------B--\r\n"
+        #expect(try detect(Data(mhtml.utf8), "soup.mhtml").format == .html)
+        #expect(try detect(Data("MIME-Version is a header name.\n".utf8), "note.txt").format == .text)
+    }
+
     @Test func formatsByContentNotName() throws {
         let pdf = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoPath("samples/recipes/pancakes.pdf")))
         #expect(try detect(pdf, "no-extension").format == .pdf)

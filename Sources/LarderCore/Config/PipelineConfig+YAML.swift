@@ -18,6 +18,9 @@ import Yams
 ///   max_text_bytes: 16777216  # larger text, Markdown, HTML and JSON files fail at detect
 ///   max_line_chars: 20000     # text and Markdown with a longer line fail at detect
 ///   max_stage_output_bytes: 67108864  # a larger stage output fails the document instead of being stored
+///   max_html_depth: 200       # saved pages: deeper elements are read as their ancestor's text
+///   max_html_elements: 400000 # saved pages: elements past this many are not read
+///   html_seconds: 10          # saved pages: CPU seconds reading one page may take; past it the page fails
 /// receipts:
 ///   blocklist:                # non-food lines kept out of the pantry (IngredientBlocklist.default, changed)
 ///     rules: {alcohol: [BEER, WINE], household: [KITCHEN ROLL]}  # a new id adds a rule; a known id gets phrases
@@ -111,6 +114,13 @@ extension PipelineConfig {
                     case "max_stage_output_bytes":
                         config.limits.maxStageOutputBytes = try reader.int(
                             limitValue, key: "limits.max_stage_output_bytes", range: 1024...Int.max)
+                    case "max_html_depth":
+                        config.limits.maxHTMLDepth = try reader.int(limitValue, key: "limits.max_html_depth", range: 8...256)
+                    case "max_html_elements":
+                        config.limits.maxHTMLElements = try reader.int(
+                            limitValue, key: "limits.max_html_elements", range: 100...Int.max)
+                    case "html_seconds":
+                        config.limits.htmlSeconds = try reader.double(limitValue, key: "limits.html_seconds", range: 0.1...3600)
                     default: throw reader.unknownKey(limitKey, in: "limits")
                     }
                 }

@@ -43,6 +43,13 @@ public struct PipelineConfig: Sendable, Equatable {
         public var maxLineCharacters: Int = 20_000
         /// A stage output (JSON) larger than this fails the document instead of being stored.
         public var maxStageOutputBytes: Int = 64 * 1024 * 1024
+        /// Saved web pages: elements nested deeper than this are read as text of their ancestor (libxml2 itself
+        /// stops building the tree at depth 256).
+        public var maxHTMLDepth: Int = 200
+        /// Saved web pages: elements past this many are not read (their page is read up to there).
+        public var maxHTMLElements: Int = 400_000
+        /// Saved web pages: CPU seconds reading one page's tree may take; past it the page fails (over the limit).
+        public var htmlSeconds: Double = 10
 
         public init() {}
     }

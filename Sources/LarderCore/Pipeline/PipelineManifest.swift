@@ -40,11 +40,11 @@ public enum StandardStage: String, CaseIterable, Sendable {
     /// that differs from the database's reruns that stage and every stage after it, for every document.
     public var codeVersion: String {
         switch self {
-        case .detect: "detect@3"
-        case .extract: "extract@5"
+        case .detect: "detect@4"
+        case .extract: "extract@6"
         case .ocr: "ocr@6"
         case .route: "route@5"
-        case .recipe: "recipe@7"
+        case .recipe: "recipe@8"
         case .receipt: "receipt@7"
         case .llm: "llm@1"
         case .result: "result@10"
