@@ -14,7 +14,7 @@ import LarderRecipes
 /// `LarderFormats` instead: one recipe per entry, each naming its archive member, and members that cannot be read
 /// as per-entry errors (``RecipeStageOutput/entryErrors``) while the others still import.
 public struct RecipeStage: Stage {
-    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@5")
+    public static let declaration = StageDeclaration(name: "recipe", version: "recipe@6")
     public let name = declaration.name
     public let version = declaration.version
 
