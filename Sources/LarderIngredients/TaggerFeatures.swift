@@ -214,7 +214,7 @@ enum TaggerFeatures {
         let infos = tokens.map { info($0, wordClasses) }
         let context = segmentContext(tokens)
         var m = Matrix()
-        m.buckets.reserveCapacity(n * 64)
+        m.buckets.reserveCapacity(n * 100)
         m.offsets.reserveCapacity(n + 1)
         let shift = UInt64(64 - bits)
         @inline(__always) func at(_ k: Int) -> TokenInfo {
@@ -256,7 +256,7 @@ enum TaggerFeatures {
             add(36, mix(ctx.ahead, ctx.state))
             add(37, mix(ctx.ahead, t0.word))
             add(38, mix(ctx.segmentPosition, t0.word))
-            addWordClassFeatures(t0, p1, n1, p2, n2, ctx, add)
+            addWordClassFeatures(t0, p1, n1, p2, n2, ctx, &m, shift)
             m.offsets.append(m.buckets.count)
         }
         return m
@@ -266,7 +266,10 @@ enum TaggerFeatures {
     /// token and its neighbours, the token's position profile), a few wider word conjunctions, and whether an
     /// alternative or added amount has begun ("or 1 tsp …").
     @inline(__always) static func addWordClassFeatures(_ t0: TokenInfo, _ p1: TokenInfo, _ n1: TokenInfo, _ p2: TokenInfo,
-                                                       _ n2: TokenInfo, _ ctx: Context, _ add: (UInt64, UInt64) -> Void) {
+                                                       _ n2: TokenInfo, _ ctx: Context, _ m: inout Matrix, _ shift: UInt64) {
+        @inline(__always) func add(_ template: UInt64, _ value: UInt64) {
+            m.buckets.append(Int32(truncatingIfNeeded: mix(template, value) >> shift))
+        }
         let unknown = t0.wordClass == unknownWordClass
         let c0 = UInt64(t0.wordClass >> 8 & 0xFF), cp = UInt64(p1.wordClass >> 8 & 0xFF), cn = UInt64(n1.wordClass >> 8 & 0xFF)
         add(40, unknown ? 0x1FF : UInt64(t0.wordClass & 0xFF)); add(41, c0)
