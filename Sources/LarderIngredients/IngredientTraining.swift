@@ -2,7 +2,8 @@ import Foundation
 
 /// Training and cross-validation of the ingredient tagger from labelled CSV files (the format of
 /// `shared/data/ingredients`). Token labels come from ``LabelAlignment``; sentences whose fields do not align
-/// cleanly are left out of training (and counted).
+/// cleanly are left out of training (and counted). The ``WordClasses`` features are learnt from the text of every
+/// sentence given, labelled or not (under cross-validation: the training folds and `more/`, never the scored fold).
 public enum IngredientTraining {
     /// Training settings. The defaults produce the shipped weights.
     public struct Settings: Sendable {
@@ -14,7 +15,7 @@ public enum IngredientTraining {
         public var bits: Int
 
         /// Creates settings.
-        public init(epochs: Int = 8, seed: UInt64 = 15, bits: Int = 18) {
+        public init(epochs: Int = 20, seed: UInt64 = 15, bits: Int = 18) {
             self.epochs = epochs; self.seed = seed; self.bits = bits
         }
     }
@@ -36,8 +37,7 @@ public enum IngredientTraining {
         let index = Dictionary(uniqueKeysWithValues: SequenceTagger.labels.enumerated().map { ($1, $0) })
         var unlabelled = 0
         for e in examples {
-            if e.name.isEmpty, e.quantity.isEmpty, e.unit.isEmpty, e.size.isEmpty, e.preparation.isEmpty,
-               e.comment.isEmpty, e.purpose.isEmpty {
+            if isUnlabelled(e) {
                 unlabelled += 1
                 continue
             }
@@ -47,11 +47,20 @@ public enum IngredientTraining {
         return (out, AlignmentCount(sentences: examples.count - unlabelled, aligned: out.count, unlabelled: unlabelled))
     }
 
+    /// A row whose every field is empty (most rows of `more/`): text for ``WordClasses``, not a training sentence.
+    static func isUnlabelled(_ e: IngredientEvaluation.Example) -> Bool {
+        e.name.isEmpty && e.quantity.isEmpty && e.unit.isEmpty && e.size.isEmpty && e.preparation.isEmpty
+            && e.comment.isEmpty && e.purpose.isEmpty
+    }
+
     static func train(_ examples: [IngredientEvaluation.Example], settings: Settings,
                       log: (String) -> Void) -> (SequenceTagger, AlignmentCount) {
         let (aligned, count) = trainingExamples(examples)
-        log("\(count.unlabelled) rows without labels skipped; aligned \(count.aligned) of \(count.sentences) labelled sentences cleanly (\(String(format: "%.1f", 100 * Double(count.aligned) / Double(max(count.sentences, 1)))) %); training \(settings.epochs) epochs")
-        let model = SequenceTagger.train(aligned, bits: settings.bits, epochs: settings.epochs, seed: settings.seed) { epoch, mistakes in
+        log("\(count.unlabelled) rows without labels (used for word classes only); aligned \(count.aligned) of \(count.sentences) labelled sentences cleanly (\(String(format: "%.1f", 100 * Double(count.aligned) / Double(max(count.sentences, 1)))) %); training \(settings.epochs) epochs")
+        let classes = WordClasses.learn(from: examples.map(\.input))
+        log("learnt word classes for \(classes.table.count) words from \(examples.count) sentences")
+        let model = SequenceTagger.train(aligned, bits: settings.bits, epochs: settings.epochs, seed: settings.seed,
+                                         wordClasses: classes) { epoch, mistakes in
             log("  epoch \(epoch): \(mistakes) sentences wrong")
         }
         return (model, count)

@@ -15,6 +15,8 @@ struct SequenceTagger: Sendable {
     var weights: [Float]
     /// `transitions[previous * labelCount + label]`; row `labelCount` is the start of the sentence.
     var transitions: [Float]
+    /// Word classes learnt from unlabelled sentences (features of ``TaggerFeatures``).
+    var wordClasses: WordClasses = .empty
 
     init(bits: Int) {
         precondition(Self.labelCount == 8, "decode() keeps the eight labels in one SIMD8")
@@ -27,14 +29,18 @@ struct SequenceTagger: Sendable {
 
     /// The label of every token (indices into ``labels``).
     func tag(_ tokens: [Token]) -> [Int] {
-        decode(TaggerFeatures.extract(tokens, bits: bits), tokens)
+        decode(TaggerFeatures.extract(tokens, bits: bits, wordClasses: wordClasses), tokens)
     }
 
     /// Viterbi decoding of a feature matrix. Punctuation tokens are always PUNC.
     func decode(_ m: TaggerFeatures.Matrix, _ tokens: [Token]) -> [Int] {
+        m.count == 0 ? [] : viterbi(emissions(m, tokens))
+    }
+
+    /// Emission scores: one SIMD8 (the eight labels) per token, summed over its feature rows; punctuation tokens
+    /// can only be PUNC.
+    func emissions(_ m: TaggerFeatures.Matrix, _ tokens: [Token]) -> [SIMD8<Float>] {
         let n = m.count
-        guard n > 0 else { return [] }
-        // Emission scores: one SIMD8 (the eight labels) per token, summed over its feature rows.
         var emit = [SIMD8<Float>](repeating: .zero, count: n)
         var punctMask = SIMD8<Float>(repeating: -1e30)
         punctMask[Self.puncIndex] = 0
@@ -51,14 +57,20 @@ struct SequenceTagger: Sendable {
                 }
             }
         }
-        return viterbi(emit)
+        return emit
+    }
+
+    var transitionRows: [SIMD8<Float>] {
+        let L = Self.labelCount
+        var trans = [SIMD8<Float>](repeating: .zero, count: L + 1)  // trans[p][y]
+        for p in 0...L { for y in 0..<L { trans[p][y] = transitions[p * L + y] } }
+        return trans
     }
 
     /// The best label path for per-token emission scores under the transition weights.
     func viterbi(_ emit: [SIMD8<Float>]) -> [Int] {
         let n = emit.count, L = Self.labelCount
-        var trans = [SIMD8<Float>](repeating: .zero, count: L + 1)  // trans[p][y]
-        for p in 0...L { for y in 0..<L { trans[p][y] = transitions[p * L + y] } }
+        let trans = transitionRows
         var score = trans[L] + emit[0]
         var back = [SIMD8<Int32>](repeating: .zero, count: n)
         for i in 1..<max(n, 1) {
@@ -107,8 +119,11 @@ struct SequenceTagger: Sendable {
     /// and on a wrong path adds the gold path's features and subtracts the predicted path's. The returned
     /// weights are the average over all steps (w − u / c).
     static func train(_ examples: [Example], bits: Int = 18, epochs: Int = 10, seed: UInt64 = 15,
+                      wordClasses: WordClasses = .empty,
                       progress: (Int, Int) -> Void = { _, _ in }) -> SequenceTagger {
         var model = SequenceTagger(bits: bits)
+        model.wordClasses = wordClasses
+        let matrices = examples.map { TaggerFeatures.extract($0.tokens, bits: bits, wordClasses: wordClasses) }
         let L = labelCount
         var accW = [Double](repeating: 0, count: model.weights.count)
         var accT = [Double](repeating: 0, count: model.transitions.count)
@@ -120,7 +135,7 @@ struct SequenceTagger: Sendable {
             var mistakes = 0
             for idx in order {
                 let ex = examples[idx]
-                let m = TaggerFeatures.extract(ex.tokens, bits: bits)
+                let m = matrices[idx]
                 let pred = model.decode(m, ex.tokens)
                 if pred != ex.gold {
                     mistakes += 1
@@ -155,6 +170,8 @@ struct SequenceTagger: Sendable {
     }
 
     static let magic: UInt32 = 0x4741_544C  // "LTAG"
+    /// Layout of the file: 2 added the word classes after the weight rows.
+    static let fileVersion: UInt32 = 2
 
     /// The weights as a compact little-endian binary: header, transitions (Float32), then each non-zero bucket
     /// row as (bucket UInt32, labelCount × Int16), quantised with one scale.
@@ -165,7 +182,7 @@ struct SequenceTagger: Sendable {
         var out = Data()
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         func f32(_ v: Float) { u32(v.bitPattern) }
-        u32(Self.magic); u32(1); u32(TaggerFeatures.version); u32(UInt32(bits)); u32(UInt32(L)); f32(scale)
+        u32(Self.magic); u32(Self.fileVersion); u32(TaggerFeatures.version); u32(UInt32(bits)); u32(UInt32(L)); f32(scale)
         for t in transitions { f32(t) }
         var rows: [(UInt32, [Int16])] = []
         for b in 0..<(1 << bits) {
@@ -177,6 +194,7 @@ struct SequenceTagger: Sendable {
             u32(b)
             for v in q { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         }
+        wordClasses.serialize(into: &out)
         return out
     }
 
@@ -190,7 +208,9 @@ struct SequenceTagger: Sendable {
             pos += 4
             return v
         }
-        guard try u32() == Self.magic, try u32() == 1 else { throw FormatError(description: "not a tagger weights file (version 1)") }
+        guard try u32() == Self.magic, try u32() == Self.fileVersion else {
+            throw FormatError(description: "not a tagger weights file (version \(Self.fileVersion)): retrain with scripts/train-ingredients.sh")
+        }
         let fv = try u32()
         guard fv == TaggerFeatures.version else {
             throw FormatError(description: "weights use feature set \(fv), the code has \(TaggerFeatures.version): retrain with scripts/train-ingredients.sh")
@@ -211,6 +231,8 @@ struct SequenceTagger: Sendable {
                 weights[b * L + y] = Float(v) * scale
             }
         }
+        wordClasses = try WordClasses(bytes: bytes, pos: &pos)
+        guard pos == bytes.count else { throw FormatError(description: "\(bytes.count - pos) unexpected bytes after the word classes") }
     }
 
     /// The weights shipped with the package (`Resources/ingredient-tagger.bin`), loaded once per process.

@@ -1,14 +1,18 @@
+import Foundation
+
 /// Features of each token of an ingredient sentence for the sequence tagger, as hashed bucket numbers.
 ///
 /// Every feature is a (template, value) pair hashed to one of `1 << bits` buckets; the tagger keeps one weight
 /// per bucket and label. Values come from the tokenizer (token kind, number shape, hyphen/glue), word shape,
 /// the lower-cased word and its affixes, the lexicons (units, sizes, preparation verbs and adverbs, number words,
 /// purpose verbs, comment starters…), position, neighbours within two tokens, being inside parentheses, the
-/// number of commas before the token and the first word of the comma/parenthesis segment.
+/// number of commas before the token and the first word of the comma/parenthesis segment, whether an alternative
+/// amount has begun ("or 1 tsp"), and the ``WordClasses`` learnt from unlabelled sentences (clusters, position
+/// profiles) of the token and its neighbours.
 /// Changing anything here changes what the weights mean: bump ``version`` and retrain.
 enum TaggerFeatures {
     /// Version of the feature set, stored in the weights file and checked when loading.
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
     // MARK: Hashing
 
@@ -173,19 +177,26 @@ enum TaggerFeatures {
         var suffix2: UInt64
         var prefix3: UInt64
         var classes: Classes
+        /// Packed ``WordClasses`` value (``unknownWordClass`` when the word was too rare to learn).
+        var wordClass: UInt32 = TaggerFeatures.boundaryWordClass
     }
+
+    static let unknownWordClass: UInt32 = 0xFFFF_FFFF
+    static let boundaryWordClass: UInt32 = 0xFFFF_FFFE
+
 
     static let boundary = TokenInfo(word: fnv("<s>"), shape: fnv("<s>"), suffix3: 0, suffix2: 0, prefix3: 0, classes: [])
     static let boundaryEnd = TokenInfo(word: fnv("</s>"), shape: fnv("</s>"), suffix3: 0, suffix2: 0, prefix3: 0, classes: [])
 
     static let numberWord = fnv("<num>")
 
-    static func info(_ t: Token) -> TokenInfo {
+    static func info(_ t: Token, _ wordClasses: WordClasses) -> TokenInfo {
         let long = t.kind == .word && t.lower.utf8.count >= 4
         let u = t.lower.utf8
         return TokenInfo(word: t.kind == .number ? numberWord : fnv(t.lower), shape: shapeHash(of: t),
                          suffix3: long ? fnv(bytes: u.suffix(3)) : 0, suffix2: long ? fnv(bytes: u.suffix(2)) : 0,
-                         prefix3: long ? fnv(bytes: u.prefix(3)) : 0, classes: classes(of: t))
+                         prefix3: long ? fnv(bytes: u.prefix(3)) : 0, classes: classes(of: t),
+                         wordClass: wordClasses.packed(WordClasses.key(t)) ?? unknownWordClass)
     }
 
     // MARK: Extraction
@@ -198,12 +209,12 @@ enum TaggerFeatures {
     }
 
     /// Computes the features of a tokenised sentence for a table of `1 << bits` buckets.
-    static func extract(_ tokens: [Token], bits: Int) -> Matrix {
+    static func extract(_ tokens: [Token], bits: Int, wordClasses: WordClasses = .empty) -> Matrix {
         let n = tokens.count
-        let infos = tokens.map(info)
+        let infos = tokens.map { info($0, wordClasses) }
         let context = segmentContext(tokens)
         var m = Matrix()
-        m.buckets.reserveCapacity(n * 64)
+        m.buckets.reserveCapacity(n * 100)
         m.offsets.reserveCapacity(n + 1)
         let shift = UInt64(64 - bits)
         @inline(__always) func at(_ k: Int) -> TokenInfo {
@@ -245,9 +256,35 @@ enum TaggerFeatures {
             add(36, mix(ctx.ahead, ctx.state))
             add(37, mix(ctx.ahead, t0.word))
             add(38, mix(ctx.segmentPosition, t0.word))
+            addWordClassFeatures(t0, p1, n1, p2, n2, ctx, &m, shift)
             m.offsets.append(m.buckets.count)
         }
         return m
+    }
+
+    /// Features from the word classes learnt on unlabelled text (``WordClasses``: fine and coarse clusters of the
+    /// token and its neighbours, the token's position profile), a few wider word conjunctions, and whether an
+    /// alternative or added amount has begun ("or 1 tsp …").
+    @inline(__always) static func addWordClassFeatures(_ t0: TokenInfo, _ p1: TokenInfo, _ n1: TokenInfo, _ p2: TokenInfo,
+                                                       _ n2: TokenInfo, _ ctx: Context, _ m: inout Matrix, _ shift: UInt64) {
+        @inline(__always) func add(_ template: UInt64, _ value: UInt64) {
+            m.buckets.append(Int32(truncatingIfNeeded: mix(template, value) >> shift))
+        }
+        let unknown = t0.wordClass == unknownWordClass
+        let c0 = UInt64(t0.wordClass >> 8 & 0xFF), cp = UInt64(p1.wordClass >> 8 & 0xFF), cn = UInt64(n1.wordClass >> 8 & 0xFF)
+        add(40, unknown ? 0x1FF : UInt64(t0.wordClass & 0xFF)); add(41, c0)
+        add(42, UInt64(p1.wordClass & 0xFF)); add(43, UInt64(n1.wordClass & 0xFF))
+        add(44, mix(cp, c0)); add(45, mix(c0, cn)); add(46, mix(ctx.state, c0))
+        let profile = UInt64(t0.wordClass >> 16)
+        for k in 0..<5 { add(50 + UInt64(k), profile >> (3 * UInt64(k)) & 7) }
+        add(56, mix(profile, ctx.state & 4))
+        add(57, UInt64(n1.wordClass >> 16))
+        add(60, mix(ctx.alternative, c0)); add(61, mix(ctx.alternative, ctx.state))
+        add(62, mix(ctx.alternative, t0.word)); add(63, mix(ctx.alternative, t0.classes.rawValue & 0b1111))
+        add(70, UInt64(p2.wordClass >> 8 & 0xFF)); add(71, UInt64(n2.wordClass >> 8 & 0xFF))
+        add(72, UInt64(p1.wordClass >> 16)); add(73, mix(ctx.segmentPosition, c0))
+        add(74, mix(t0.word, n2.word)); add(75, mix(p2.word, t0.word))
+        add(76, mix(mix(p1.word, t0.word), n1.word))
     }
 
     @inline(__always) static func addClasses(_ c: Classes, _ base: UInt64, _ m: inout Matrix, _ shift: UInt64) {
@@ -273,6 +310,13 @@ enum TaggerFeatures {
         var segmentPosition: UInt64 = 0
         /// What follows: a comma later (bit 0), an opening parenthesis later (bit 1), a number later (bit 2).
         var ahead: UInt64 = 0
+        /// 1 once an alternative or added amount has begun ("or 2 tsp", "plus 1 tbsp", "/ 1 tsp" after a unit).
+        var alternative: UInt64 = 0
+    }
+
+    /// A number came earlier than token `k` (so the one at `k` is a second amount).
+    static func amountBefore(_ tokens: [Token], _ k: Int) -> Bool {
+        tokens[..<k].contains { $0.kind == .number } || tokens[..<k].contains { lexiconClasses[$0.lower]?.contains(.unit) == true }
     }
 
     static func segmentContext(_ tokens: [Token]) -> [Context] {
@@ -298,6 +342,12 @@ enum TaggerFeatures {
                                segmentPosition: UInt64(min(position, 3))))
             if t.kind == .number { numbers += 1 }
             if t.kind == .punct { if needFirst { position = 0 } } else { position += 1 }
+        }
+        var alternative: UInt64 = 0
+        for k in tokens.indices {
+            if alternative == 0, tokens[k].kind == .number, k > 0,
+               ["or", "plus", "/"].contains(tokens[k - 1].lower) && amountBefore(tokens, k) { alternative = 1 }
+            out[k].alternative = alternative
         }
         var ahead: UInt64 = 0
         for k in stride(from: tokens.count - 1, through: 0, by: -1) {

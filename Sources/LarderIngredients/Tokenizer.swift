@@ -177,6 +177,19 @@ enum Tokenizer {
         return false
     }
 
+    /// A range written with its unit on both ends, "110ml-150ml", "5½oz–7oz": the range number and one unit token.
+    static func unitRange(_ input: [Token], _ i: Int) -> (number: Token, unit: Token)? {
+        guard i + 4 < input.count else { return nil }
+        let a = input[i], u = input[i + 1], dash = input[i + 2], b = input[i + 3], u2 = input[i + 4]
+        guard a.kind == .number, a.max == nil, u.kind == .word, u.glued, dash.text == "-" || dash.text == "–",
+              b.kind == .number, b.max == nil, b.value > a.value, u2.glued, u2.lower == u.lower,
+              Lexicon.units[u.lower] != nil else { return nil }
+        var range = a
+        range.text = a.text + "-" + b.text
+        range.max = b.value
+        return (range, u)
+    }
+
     /// Merges "1 1/2" into one number and "2 to 3" into a range.
     static func mergeNumbers(_ input: [Token]) -> [Token] {
         var out: [Token] = []
@@ -184,6 +197,11 @@ enum Tokenizer {
         var i = 0
         while i < input.count {
             var t = input[i]
+            if let range = unitRange(input, i) {
+                out.append(range.number); out.append(range.unit)
+                i += 5
+                continue
+            }
             if t.kind == .number, t.max == nil {
                 // mixed fraction: integer followed by a fraction < 1
                 if i + 1 < input.count, input[i + 1].kind == .number, input[i + 1].max == nil,

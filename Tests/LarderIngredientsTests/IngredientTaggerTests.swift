@@ -42,6 +42,39 @@ struct IngredientTaggerTests {
         }
     }
 
+    /// Word classes come from unlabelled text: words seen between the same neighbours share a cluster, the
+    /// position profile records what follows a comma, and the table survives the weights file.
+    @Test func wordClassesGroupWordsByTheirNeighbours() throws {
+        var sentences: [String] = []
+        for (k, food) in ["flour", "sugar", "rice", "oats", "semolina"].enumerated() {
+            for (j, verb) in ["sifted", "rinsed", "toasted", "warmed"].enumerated() {
+                sentences.append("\(k + j + 1) cups \(food), \(verb)")
+            }
+        }
+        let classes = WordClasses.learn(from: sentences, settings: .init(fine: 5, coarse: 2, minCount: 2))
+        func fine(_ w: String) throws -> UInt32 { try #require(classes.packed(w)) & 0xFF }
+        #expect(try fine("flour") == fine("semolina"))
+        #expect(try fine("sifted") == fine("warmed"))
+        #expect(try fine("flour") != fine("sifted"))
+        #expect(classes.packed("cup") == nil, "only words of the text get a class")
+        // position profile, level 0–4 of "follows a comma": 4 for the verbs, 0 for the foods
+        #expect(try #require(classes.packed("rinsed")) >> 16 & 7 == 4)
+        #expect(try #require(classes.packed("rice")) >> 16 & 7 == 0)
+        #expect(WordClasses.learn(from: sentences, settings: .init(fine: 5, coarse: 2, minCount: 2)) == classes)
+        var model = SequenceTagger(bits: 10)
+        model.wordClasses = classes
+        #expect(try SequenceTagger(data: model.serialized()).wordClasses == classes)
+    }
+
+    /// "or 1/4 cup …" and "plus 1 tbsp" start an alternative or added amount, a context feature of every later token.
+    @Test func alternativeAmountContext() {
+        let tokens = Tokenizer.tokenize("2 tablespoons cornstarch, or 1/4 cup flour")
+        let alternative = TaggerFeatures.segmentContext(tokens).map(\.alternative)
+        #expect(alternative == [0, 0, 0, 0, 0, 1, 1, 1])
+        #expect(TaggerFeatures.segmentContext(Tokenizer.tokenize("1 or 2 jalapeños")).allSatisfy { $0.alternative == 0 })
+        #expect(TaggerFeatures.segmentContext(Tokenizer.tokenize("salt or 1 tsp soy sauce")).allSatisfy { $0.alternative == 0 })
+    }
+
     @Test func corruptWeightsAreRejected() {
         #expect(throws: SequenceTagger.FormatError.self) { try SequenceTagger(data: Data([1, 2, 3])) }
         var data = SequenceTagger(bits: 10).serialized()

@@ -44,7 +44,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .extract: "extract@6"
         case .ocr: "ocr@6"
         case .route: "route@5"
-        case .recipe: "recipe@8"
+        case .recipe: "recipe@9"
         case .receipt: "receipt@7"
         case .llm: "llm@1"
         case .result: "result@10"
