@@ -223,6 +223,8 @@ public struct AllergenTagger: Sendable {
     static func matches(_ word: String?, _ key: String) -> Bool {
         guard let word else { return false }
         if word == key { return true }
+        // Every plural form ends in "s" (a final starter that no normalisation moves): most words stop here.
+        guard word.utf8.last == UInt8(ascii: "s") else { return false }
         // The plural forms, compared on bytes without building them when both are ASCII.
         if let plural = asciiPlural(word, of: key) { return plural }
         if word == key + "s" || word == key + "es" { return true }
