@@ -105,8 +105,9 @@ public final class DecodedOutputs: Sendable {
 ///
 /// It also keeps the value the JSON encodes, so the later stages of the same document in the same process read
 /// that value instead of decoding the text again (``DecodedOutputs``); a stage that runs in a later process (a
-/// resumed run) decodes the stored text. Debug builds check that decoding the text gives back the same value, so
-/// both paths see the same input.
+/// resumed run) decodes the stored text. Only `Equatable` outputs are kept, and the kill-and-resume tests compare
+/// resumed results with uninterrupted ones, so both paths must see the same input. (A debug-build check of the
+/// round trip inside `init` counted against `limits.stage_seconds` and pushed debug recipe stages past 1 s.)
 public struct StageOutput: Sendable {
     public var json: String
     /// What `json` encodes; nil for an output type that is not `Equatable` (then later stages decode `json`).
@@ -120,9 +121,6 @@ public struct StageOutput: Sendable {
     public init<T: Codable & Sendable & Equatable>(_ value: T) throws {
         json = try Self.encode(value)
         self.value = value
-        assert(
-            (try? JSONDecoder().decode(T.self, from: Data(json.utf8))) == value,
-            "\(T.self) does not survive a JSON round trip: later stages would see a different value on resume")
     }
 
     private static func encode<T: Encodable>(_ value: T) throws -> String {
