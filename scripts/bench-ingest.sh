@@ -13,8 +13,9 @@
 #   KEEP=1              keep the temp dir (corpora, databases, logs)
 #
 # Measures:
-#   pdftotext wall s    best of RUNS: pdftotext over all N files, W parallel processes
-#   larder wall s       best of RUNS: larder ingest --db fresh.sqlite --workers W DIR
+#   pdftotext wall s    best of RUNS: pdftotext over all N files, W parallel processes (and its CPU s)
+#   larder wall s       best of RUNS: larder ingest --db fresh.sqlite --workers W DIR (and its CPU s, user+sys
+#                       of larder and its worker; the mean time and output size per stage from the database)
 #   rerun s             best of RUNS: larder ingest again on the finished database
 #   peak RSS            /usr/bin/time -f %M of larder ingest on 100- and 2000-file corpora
 # Goals: larder/pdftotext <= 1.15, rerun/first <= 3%, RSS(2000)/RSS(100) <= 1.2.
@@ -57,21 +58,28 @@ FILES=$(find "$CORPUS" -name '*.pdf' | wc -l)
 echo "bench-ingest: $FILES PDFs in $CORPUS, workers=$W, best of $RUNS runs"
 
 # --- (b) pdftotext baseline --------------------------------------------------------
+# CPU seconds (user + system, the process and every child it waited for) of the last timed command, from
+# /usr/bin/time: on a shared machine they move much less than wall time.
+CPU_FILE="$TMP/last.cpu"
+cpu_of_last() { awk '{ printf "%.3f", $1 + $2 }' "$CPU_FILE"; }
 time_pdftotext() {
   local t0 t1
   t0=$(now)
-  if ! find "$CORPUS" -name '*.pdf' -print0 |
-      xargs -0 -n 8 -P "$W" sh -c 'for f; do pdftotext "$f" /dev/null || exit 255; done' _; then
+  if ! /usr/bin/time -f '%U %S' -o "$CPU_FILE" sh -c 'find "$1" -name "*.pdf" -print0 |
+      xargs -0 -n 8 -P "$2" sh -c '"'"'for f; do pdftotext "$f" /dev/null || exit 255; done'"'"' _' _ "$CORPUS" "$W"; then
     return 1
   fi
   t1=$(now)
   sub "$t1" "$t0"
 }
 PDFTOTEXT_S=""
+PDFTOTEXT_CPU=""
 for i in $(seq 1 "$RUNS"); do
   t=$(time_pdftotext) || die "pdftotext failed on the corpus"
-  echo "  pdftotext run $i: ${t}s"
+  c=$(cpu_of_last)
+  echo "  pdftotext run $i: ${t}s wall, ${c}s CPU"
   PDFTOTEXT_S=$(min "$PDFTOTEXT_S" "$t")
+  PDFTOTEXT_CPU=$(min "$PDFTOTEXT_CPU" "$c")
 done
 
 if [ "$SKIP_LARDER" = "1" ]; then
@@ -86,7 +94,7 @@ fi
 run_larder() {  # db dir log -> seconds
   local t0 t1 rc=0
   t0=$(now)
-  "$LARDER" ingest --db "$1" --workers "$W" "$2" >"$3" 2>&1 || rc=$?
+  /usr/bin/time -f '%U %S' -o "$CPU_FILE" "$LARDER" ingest --db "$1" --workers "$W" "$2" >"$3" 2>&1 || rc=$?
   t1=$(now)
   if [ "$rc" -ne 0 ]; then
     echo "bench-ingest: larder ingest exited $rc; last lines of $3:" >&2
@@ -99,12 +107,25 @@ fresh_db() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
 
 DB="$TMP/bench.sqlite"
 LARDER_S=""
+LARDER_CPU=""
 for i in $(seq 1 "$RUNS"); do
   fresh_db "$DB"
   t=$(run_larder "$DB" "$CORPUS" "$TMP/larder-run$i.log")
-  echo "  larder run $i: ${t}s"
+  c=$(cpu_of_last)
+  echo "  larder run $i: ${t}s wall, ${c}s CPU"
   LARDER_S=$(min "$LARDER_S" "$t")
+  LARDER_CPU=$(min "$LARDER_CPU" "$c")
 done
+# Mean time per stage and output size per document, as the checkpoint database recorded them (last fresh run).
+STAGES=$("$PY" - "$DB" <<'PYEOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("""SELECT stage, AVG(duration_ms), AVG(LENGTH(output)), COUNT(*) FROM stage_run
+                     WHERE status = 'done' GROUP BY stage ORDER BY AVG(duration_ms) DESC""").fetchall()
+print("  ".join("%s %.2f ms (%.1f KB)" % (s, ms, (b or 0) / 1000) for s, ms, b, n in rows))
+PYEOF
+)
+echo "  per stage and document (mean): $STAGES"
 
 # --- (d) rerun of a finished batch (same database as the last fresh run) ------------
 RERUN_S=""
@@ -154,6 +175,9 @@ printf '%-36s %12s  %-10s %s\n' "metric" "value" "goal" "status"
 printf '%-36s %12s  %-10s %s\n' "pdftotext wall s" "$PDFTOTEXT_S" "" ""
 printf '%-36s %12s  %-10s %s\n' "larder wall s" "$LARDER_S" "" ""
 printf '%-36s %12s  %-10s %s\n' "larder / pdftotext" "$RATIO" "<= 1.15" "$(verdict "$RATIO" 1.15)"
+printf '%-36s %12s  %-10s %s\n' "pdftotext CPU s (user+sys)" "$PDFTOTEXT_CPU" "" ""
+printf '%-36s %12s  %-10s %s\n' "larder CPU s (user+sys)" "$LARDER_CPU" "" ""
+printf '%-36s %12s  %-10s %s\n' "larder / pdftotext, CPU" "$(div "$LARDER_CPU" "$PDFTOTEXT_CPU")" "" ""
 printf '%-36s %12s  %-10s %s\n' "rerun of a finished batch s" "$RERUN_S" "" ""
 printf '%-36s %12s  %-10s %s\n' "rerun / first" "$(pct "$RERUN_S" "$LARDER_S")" "<= 3%" "$(verdict "$RERUN_FRAC" 0.03)"
 printf '%-36s %12s  %-10s %s\n' "2000 files: first run s" "$FIRST2000" "" ""

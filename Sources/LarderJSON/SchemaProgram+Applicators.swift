@@ -265,8 +265,29 @@ extension SchemaProgram {
         return (matches, merged)
     }
 
+    /// How many alternatives match, counted without building error messages (up to `limit`): collecting errors
+    /// in alternatives that are then discarded (every `oneOf` branch but one) costs most of a valid document's
+    /// validation. nil when annotations are tracked (then the full pass must run for them).
+    private func quickMatches(_ subs: [Int], _ inst: JSONValue, _ ctx: EvalContext, limit: Int) -> Int? {
+        guard ctx.collect, !trackAnnotations else { return nil }
+        var quick = EvalContext(collect: false, maxDepth: ctx.maxDepth)
+        quick.depth = ctx.depth
+        quick.dynScope = ctx.dynScope
+        var count = 0
+        for s in subs {
+            var childAnn = Annotations()
+            if eval(s, inst, &quick, &childAnn) {
+                count += 1
+                if count >= limit { break }
+            }
+        }
+        return count
+    }
+
     func evalAnyOf(_ subs: [Int], _ kw: Keyword, _ node: SchemaNode, _ inst: JSONValue, _ ctx: inout EvalContext,
                    _ ann: inout Annotations) -> Bool {
+        // A match found without collecting: the full pass would discard every error it collected.
+        if let quick = quickMatches(subs, inst, ctx, limit: 1), quick >= 1 { return true }
         let before = ctx.errors.count
         let track = trackAnnotations
         let (matches, merged) = alternatives(subs, kw, inst, &ctx, stop: { _ in !track })
@@ -281,6 +302,8 @@ extension SchemaProgram {
 
     func evalOneOf(_ subs: [Int], _ kw: Keyword, _ node: SchemaNode, _ inst: JSONValue, _ ctx: inout EvalContext,
                    _ ann: inout Annotations) -> Bool {
+        // Exactly one match found without collecting: the full pass would discard every error it collected.
+        if let quick = quickMatches(subs, inst, ctx, limit: 2), quick == 1 { return true }
         let before = ctx.errors.count
         let collect = ctx.collect
         let (matches, merged) = alternatives(subs, kw, inst, &ctx, stop: { $0 > 1 && !collect })

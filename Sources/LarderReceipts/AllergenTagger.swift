@@ -190,16 +190,61 @@ public struct AllergenTagger: Sendable {
     public func allergens(in name: String) -> Set<Allergen> { Set(tags(for: name).map(\.allergen)) }
 
     static func words(_ s: String) -> [String] {
+        asciiWords(s) ?? foldedWords(s)
+    }
+
+    /// ``words(_:)`` for any text, through Foundation's folding.
+    static func foldedWords(_ s: String) -> [String] {
         s.lowercased().folding(options: .diacriticInsensitive, locale: nil)
             .split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+    }
+
+    /// ``words(_:)`` for ASCII text, on its bytes (lower-casing and folding change nothing else there, and the
+    /// only ASCII letters and numbers are A–Z, a–z and 0–9); nil for any other text.
+    static func asciiWords(_ s: String) -> [String]? {
+        var out: [String] = []
+        var word: [UInt8] = []
+        for byte in s.utf8 {
+            switch byte {
+            case 0x80...: return nil
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): word.append(byte + 32)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): word.append(byte)
+            default:
+                if !word.isEmpty {
+                    out.append(String(decoding: word, as: UTF8.self))
+                    word.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !word.isEmpty { out.append(String(decoding: word, as: UTF8.self)) }
+        return out
     }
 
     static func matches(_ word: String?, _ key: String) -> Bool {
         guard let word else { return false }
         if word == key { return true }
+        // Every plural form ends in "s" (a final starter that no normalisation moves): most words stop here.
+        guard word.utf8.last == UInt8(ascii: "s") else { return false }
+        // The plural forms, compared on bytes without building them when both are ASCII.
+        if let plural = asciiPlural(word, of: key) { return plural }
         if word == key + "s" || word == key + "es" { return true }
         if key.hasSuffix("y"), word == String(key.dropLast()) + "ies" { return true }
         return false
+    }
+
+    /// Whether `word` is `key` + "s", + "es", or (for a key ending in "y") "ies" in its place; nil unless both
+    /// are ASCII (where byte equality is string equality).
+    private static func asciiPlural(_ word: String, of key: String) -> Bool? {
+        let w = word.utf8, k = key.utf8
+        guard w.count > k.count, w.count <= k.count + 2 else { return k.allSatisfy { $0 < 0x80 } && w.allSatisfy { $0 < 0x80 } ? false : nil }
+        guard w.allSatisfy({ $0 < 0x80 }), k.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let s = UInt8(ascii: "s"), e = UInt8(ascii: "e")
+        if w.last != s { return false }
+        if w.count == k.count + 1 { return w.starts(with: k) }
+        // Two more bytes: key + "es", or key minus "y" + "ies".
+        let tail = Array(w.suffix(3))
+        if tail[1] == e, w.starts(with: k) { return true }
+        return k.last == UInt8(ascii: "y") && tail == Array("ies".utf8) && w.starts(with: k.dropLast())
     }
 
     static func occurrences(of phrase: [String], in words: [String?]) -> [Range<Int>] {
@@ -218,6 +263,17 @@ public struct AllergenTagger: Sendable {
     }
 
     static func occurrences(of phrase: [String], in words: [String]) -> [Range<Int>] {
-        occurrences(of: phrase, in: words.map(Optional.some))
+        // The same search as over `[String?]`, without copying the words into optionals first.
+        guard !phrase.isEmpty, phrase.count <= words.count else { return [] }
+        var out: [Range<Int>] = []
+        for start in 0...(words.count - phrase.count) {
+            var ok = true
+            for (i, p) in phrase.enumerated() {
+                let w = words[start + i]
+                if i == phrase.count - 1 ? !matches(w, p) : w != p { ok = false; break }
+            }
+            if ok { out.append(start..<(start + phrase.count)) }
+        }
+        return out
     }
 }

@@ -151,23 +151,23 @@ public struct DietClassifier: Sendable {
         let tags = facts.tags
         let found = Set(tags.map(\.allergen))
         func keyword(_ a: Allergen) -> String { tags.first { $0.allergen == a }?.keyword ?? a.rawValue }
-        func has(_ list: [String]) -> String? {
-            list.first { !AllergenTagger.occurrences(of: AllergenTagger.words($0), in: words).isEmpty }
+        func has(_ list: [Phrase]) -> String? {
+            list.first { !AllergenTagger.occurrences(of: $0.words, in: words).isEmpty }?.text
         }
-        let plant = has(Self.plantBased)
+        let plant = has(Phrase.plantBased)
         switch diet {
         case .vegetarian, .vegan:
             if plant == nil {
-                if let meat = has(Self.meatWords) { return (.no, "meat (\(meat))") }
+                if let meat = has(Phrase.meatWords) { return (.no, "meat (\(meat))") }
                 for a in [Allergen.fish, .shellfish, .molluscs] where found.contains(a) {
                     return (.no, "\(a.rawValue) (\(keyword(a)))")
                 }
             }
             if diet == .vegan && plant == nil {
                 for a in [Allergen.dairy, .eggs] where found.contains(a) { return (.no, "\(a.rawValue) (\(keyword(a)))") }
-                if let word = has(Self.nonVeganWords) { return (.no, "animal product (\(word))") }
+                if let word = has(Phrase.nonVeganWords) { return (.no, "animal product (\(word))") }
             }
-            if let word = has(Self.ambiguousWords), has(Self.plantQualifiers) == nil, plant == nil {
+            if let word = has(Phrase.ambiguousWords), has(Phrase.plantQualifiers) == nil, plant == nil {
                 return (.maybe, "may be made from meat (\(word))")
             }
             return (.yes, "")
@@ -176,11 +176,28 @@ public struct DietClassifier: Sendable {
             return (.yes, "")
         case .dairyFree:
             if found.contains(.dairy) { return (.no, "dairy (\(keyword(.dairy)))") }
-            if let word = has(["margarine"]), plant == nil { return (.maybe, "may contain milk (\(word))") }
+            if let word = has(Phrase.margarine), plant == nil { return (.maybe, "may contain milk (\(word))") }
             return (.yes, "")
         case .nutFree:
             for a in [Allergen.peanuts, .treeNuts] where found.contains(a) { return (.no, "\(a.rawValue) (\(keyword(a)))") }
             return (.yes, "")
         }
+    }
+}
+
+extension DietClassifier {
+    /// A keyword list's phrases split into words once, not once per name judged.
+    struct Phrase {
+        let text: String
+        let words: [String]
+
+        static func list(_ texts: [String]) -> [Phrase] { texts.map { Phrase(text: $0, words: AllergenTagger.words($0)) } }
+
+        static let meatWords = list(DietClassifier.meatWords)
+        static let nonVeganWords = list(DietClassifier.nonVeganWords)
+        static let ambiguousWords = list(DietClassifier.ambiguousWords)
+        static let plantQualifiers = list(DietClassifier.plantQualifiers)
+        static let plantBased = list(DietClassifier.plantBased)
+        static let margarine = list(["margarine"])
     }
 }

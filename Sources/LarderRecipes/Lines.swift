@@ -240,11 +240,57 @@ enum LineReader {
     ]
 
     static func normalizedHeader(_ s: String) -> String {
+        asciiNormalizedHeader(s) ?? unicodeNormalizedHeader(s)
+    }
+
+    /// ``normalizedHeader(_:)`` for any text, through Foundation.
+    static func unicodeNormalizedHeader(_ s: String) -> String {
         var t = s.lowercased().replacingOccurrences(of: "’", with: "'")
         t = t.replacingOccurrences(of: "…", with: "").replacingOccurrences(of: "...", with: "")
         if let p = t.firstIndex(of: "("), t.hasSuffix(")") || t.hasSuffix("):") { t = String(t[..<p]) }
         t = t.trimmingCharacters(in: CharacterSet.whitespaces.union(.punctuationCharacters).union(.symbols))
         return t.split(separator: " ").joined(separator: " ")
+    }
+
+    /// ``normalizedHeader(_:)`` of ASCII text, on its bytes (it runs for every line, several times); nil for other
+    /// text. In ASCII the curly quote and ellipsis do not occur, and the whitespace, punctuation and symbol
+    /// characters trimmed are tab, space and every printable character that is not a letter or digit.
+    static func asciiNormalizedHeader(_ s: String) -> String? {
+        var lower: [UInt8] = []
+        lower.reserveCapacity(s.utf8.count)
+        for byte in s.utf8 {
+            guard byte < 0x80 else { return nil }
+            lower.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        let dot = UInt8(ascii: ".")
+        var t: [UInt8] = []  // "..." removed, left to right
+        t.reserveCapacity(lower.count)
+        var i = 0
+        while i < lower.count {
+            if i + 2 < lower.count, lower[i] == dot, lower[i + 1] == dot, lower[i + 2] == dot {
+                i += 3
+            } else {
+                t.append(lower[i])
+                i += 1
+            }
+        }
+        let close = UInt8(ascii: ")")
+        if let p = t.firstIndex(of: UInt8(ascii: "(")),
+            t.last == close || (t.count >= 2 && t[t.count - 2] == close && t.last == UInt8(ascii: ":"))
+        {
+            t.removeSubrange(p...)
+        }
+        func trimmed(_ byte: UInt8) -> Bool {
+            switch byte {
+            case 0x09, 0x20...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: true
+            default: false
+            }
+        }
+        guard let first = t.firstIndex(where: { !trimmed($0) }), let last = t.lastIndex(where: { !trimmed($0) }) else {
+            return ""
+        }
+        return t[first...last].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+            .joined(separator: " ")
     }
 
     /// The section a header line starts, and any text after "Header:" on the same line.

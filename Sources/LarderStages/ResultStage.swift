@@ -36,20 +36,20 @@ public struct ResultStage: Stage {
         // The parsers' recipes, receipt and pantry; what the `llm` stage structured replaces them. Review reasons
         // are about what the result holds, so they come after the merge.
         var recipeStageRan = false
-        if let recipeOutput = input.earlierOutputs["recipe"] {
-            let found = try JSONDecoder().decode(RecipeStageOutput.self, from: Data(recipeOutput.utf8))
+        if input.earlierOutputs["recipe"] != nil {
+            let found = try input.output(of: "recipe", as: RecipeStageOutput.self)
             result.recipes = found.recipes
             // An export's entries that could not be read, each naming the archive member.
             result.warnings += (found.entryErrors ?? []).map { "entry not imported: \($0)" }
             recipeStageRan = true
         }
-        if let receiptOutput = input.earlierOutputs["receipt"] {
-            let found = try JSONDecoder().decode(ReceiptStageOutput.self, from: Data(receiptOutput.utf8))
+        if input.earlierOutputs["receipt"] != nil {
+            let found = try input.output(of: "receipt", as: ReceiptStageOutput.self)
             result.receipt = found.receipt
             result.pantry = found.pantry
         }
-        if let llmOutput = input.earlierOutputs["llm"] {
-            Self.merge(try JSONDecoder().decode(LLMStageOutput.self, from: Data(llmOutput.utf8)), into: &result)
+        if input.earlierOutputs["llm"] != nil {
+            Self.merge(try input.output(of: "llm", as: LLMStageOutput.self), into: &result)
             // Recipes the model structured get the same allergens, base ingredients and diet labels as parsed ones.
             if result.llm != nil { try RecipeEnrichment.bundled().enrich(&result.recipes) }
         }

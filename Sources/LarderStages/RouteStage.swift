@@ -48,7 +48,8 @@ public struct RouteStage: Stage {
         }
         let lines = text.split(separator: "\n")
         let priced = lines.filter { line in
-            line.range(of: #"\d+[.,]\d\d\s*[a-z]?$"#, options: .regularExpression) != nil
+            let text = String(line)
+            return Self.pricedLine.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }.count
         if lines.count >= 4, priced * 3 >= lines.count {
             receipt += 2

@@ -85,6 +85,13 @@ public final class DecodedOutputs: Sendable {
 
     public init() {}
 
+    /// Records a stage's output value made in this process (``StageOutput/value``), under its dynamic type.
+    func seed(stage: String, output: StageOutput) {
+        guard let value = output.value else { return }
+        let key = Key(stage: stage, type: ObjectIdentifier(type(of: value)))
+        entries.withLock { $0[key] = (output.json, value) }
+    }
+
     func value<T: Sendable>(stage: String, text: String, decode: () throws -> T) throws -> T {
         let key = Key(stage: stage, type: ObjectIdentifier(T.self))
         if let entry = entries.withLock({ $0[key] }), entry.text == text, let value = entry.value as? T { return value }
@@ -95,12 +102,30 @@ public final class DecodedOutputs: Sendable {
 }
 
 /// A stage's result, as JSON text. Warnings worth showing the user belong inside the JSON (`warnings`).
+///
+/// It also keeps the value the JSON encodes, so the later stages of the same document in the same process read
+/// that value instead of decoding the text again (``DecodedOutputs``); a stage that runs in a later process (a
+/// resumed run) decodes the stored text. Only `Equatable` outputs are kept, and the kill-and-resume tests compare
+/// resumed results with uninterrupted ones, so both paths must see the same input. (A debug-build check of the
+/// round trip inside `init` counted against `limits.stage_seconds` and pushed debug recipe stages past 1 s.)
 public struct StageOutput: Sendable {
     public var json: String
+    /// What `json` encodes; nil for an output type that is not `Equatable` (then later stages decode `json`).
+    let value: (any Sendable)?
 
     public init<T: Encodable>(_ value: T) throws {
+        json = try Self.encode(value)
+        self.value = nil
+    }
+
+    public init<T: Codable & Sendable & Equatable>(_ value: T) throws {
+        json = try Self.encode(value)
+        self.value = value
+    }
+
+    private static func encode<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }

@@ -8,10 +8,12 @@ import Logging
 ///   are in flight, so memory does not grow with the batch.
 /// - Stages run on Dispatch threads, never on the Swift concurrency pool: they block in native code.
 /// - Each stage is marked `running` (its attempt counted) before it starts, and its output and `done` commit in
-///   one transaction. Stages found `running` at start belong to a process that died: they run again first, one
-///   document at a time, so a document that crashes the process is the only one blamed and is quarantined
-///   after `max_attempts` crashes.
-/// - ``requestStop()`` lets in-flight documents finish their current stage and starts nothing new.
+///   one transaction — the same one that marks the document's next stage `running` (or settles the document
+///   after its last stage), so each stage costs one write transaction. Stages found `running` at start belong to a
+///   process that died: they run again first, one document at a time, so a document that crashes the process is
+///   the only one blamed and is quarantined after `max_attempts` crashes.
+/// - ``requestStop()`` lets in-flight documents finish their current stage (and a stage already marked running
+///   with the previous one's output) and starts nothing new.
 public final class WorkQueue: @unchecked Sendable {
     // @unchecked: the mutable state (`stopRequested`, `counters`) is behind locks; the rest is immutable.
     private let store: any CheckpointStore
@@ -215,6 +217,9 @@ public final class WorkQueue: @unchecked Sendable {
         var outputs: [String: String] = [:]
         let decoded = DecodedOutputs()  // each earlier output decoded once for all the stages that read it
         var rerunning = false  // once one stage runs, every later stage runs too
+        // The next stage, when the transaction that stored the previous one's output also marked it running.
+        var marked: (startedAt: Double, attempt: Int)?
+        var settled = false  // by the transaction that stored the last stage's output
         for (index, stage) in pipeline.stages.enumerated() {
             let row = rows[stage.name]
             if !rerunning, let row, row.version == stage.version {
@@ -228,16 +233,25 @@ public final class WorkQueue: @unchecked Sendable {
                     return state
                 }
             }
+            // The first stage to run resets every later one in the transaction that stores its output; later
+            // stages then find them pending already.
+            let later = rerunning ? [] : pipeline.stages[(index + 1)...].map(\.name)
             rerunning = true
-            let later = pipeline.stages[(index + 1)...].map(\.name)
             // The stage logs through this logger: its lines carry the document, its path and the stage.
             var logger = logger
             logger[metadataKey: "stage"] = "\(stage.name)"
             while true {
-                if stopRequested { return nil }
-                let startedAt = Date().timeIntervalSince1970
-                let attempt = try store.markRunning(
-                    documentID: document.id, stage: stage.name, version: stage.version, at: startedAt)
+                let startedAt: Double
+                let attempt: Int
+                if let next = marked {
+                    (startedAt, attempt) = next  // marked running with the previous stage's output: it runs
+                    marked = nil
+                } else {
+                    if stopRequested { return nil }
+                    startedAt = Date().timeIntervalSince1970
+                    attempt = try store.markRunning(
+                        documentID: document.id, stage: stage.name, version: stage.version, at: startedAt)
+                }
                 inFlight.withLock {
                     $0[document.id] = InFlight(
                         document: document, stage: stage.name, version: stage.version, startedAt: startedAt,
@@ -265,11 +279,27 @@ public final class WorkQueue: @unchecked Sendable {
                     if !violations.isEmpty {
                         logger.warning("\(stage.name) output breaks \(stage.outputSchema!): \(violations[0]); sent to review")
                     }
-                    try store.complete(
+                    // One transaction stores the output and marks the next stage running (or settles the document).
+                    let finishedAt = Date().timeIntervalSince1970
+                    let then: AfterCompletion =
+                        index + 1 == pipeline.stages.count
+                        ? .settle(state: .done, pipelineVersion: pipeline.version, batchID: batchID)
+                        : stopRequested
+                            ? .nothing
+                            : .markRunning(
+                                stage: pipeline.stages[index + 1].name, version: pipeline.stages[index + 1].version,
+                                at: finishedAt)
+                    let nextAttempt = try store.complete(
                         documentID: document.id, stage: stage.name, version: stage.version, output: output.json,
                         violations: violations, isResult: stage.name == pipeline.resultStage, startedAt: startedAt,
-                        finishedAt: Date().timeIntervalSince1970, laterStages: later)
+                        finishedAt: finishedAt, laterStages: later, then: then)
+                    switch then {
+                    case .markRunning: marked = (finishedAt, nextAttempt ?? 1)
+                    case .settle: settled = true
+                    case .nothing: break
+                    }
                     outputs[stage.name] = output.json
+                    decoded.seed(stage: stage.name, output: output)
                     break
                 } catch let error as LarderError where error.kind == .database {
                     // The checkpoint database failed (a full disk, most often) while saving: never the document's
@@ -297,7 +327,9 @@ public final class WorkQueue: @unchecked Sendable {
                 }
             }
         }
-        try store.settle(documentID: document.id, state: .done, pipelineVersion: pipeline.version, batchID: batchID)
+        if !settled {  // every stage was already done (the document was last settled by another pipeline version)
+            try store.settle(documentID: document.id, state: .done, pipelineVersion: pipeline.version, batchID: batchID)
+        }
         return .done
     }
 }

@@ -49,9 +49,12 @@ public protocol CheckpointStore: Sendable {
     /// Stores a stage's output (with its schema violations, if any) and marks it done in one transaction,
     /// resetting the `laterStages` to pending. For the pipeline's result stage (`isResult`), a result that differs
     /// from the last machine version is kept as a new version in the same transaction.
+    /// `then` runs in the same transaction: marking the next stage running (its attempt number is returned) or
+    /// settling the document, so a document's stages cost one write transaction each, not two.
+    @discardableResult
     func complete(
         documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
-        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String]) throws
+        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String], then: AfterCompletion) throws -> Int?
     /// Records a failure. `status` is `.pending` (to retry), `.failed` or `.quarantined`.
     func recordFailure(
         documentID: Int64, stage: String, version: String, error: LarderError, status: StageStatus,
@@ -217,4 +220,26 @@ public struct ReviewCandidate: Sendable, Equatable {
     public var state: ReviewState
     /// The accepted version was made by a person.
     public var acceptedIsHuman: Bool
+}
+
+/// What ``CheckpointStore/complete(documentID:stage:version:output:violations:isResult:startedAt:finishedAt:laterStages:then:)``
+/// does in the transaction that stores a stage's output.
+public enum AfterCompletion: Sendable, Equatable {
+    case nothing
+    /// Marks the document's next stage running, as ``CheckpointStore/markRunning(documentID:stage:version:at:)``.
+    case markRunning(stage: String, version: String, at: Double)
+    /// Settles the document, as ``CheckpointStore/settle(documentID:state:pipelineVersion:batchID:)``.
+    case settle(state: DocumentState, pipelineVersion: String, batchID: Int64?)
+}
+
+extension CheckpointStore {
+    /// Stores a stage's output and does nothing else in that transaction.
+    public func complete(
+        documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
+        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String]
+    ) throws {
+        try complete(
+            documentID: documentID, stage: stage, version: version, output: output, violations: violations,
+            isResult: isResult, startedAt: startedAt, finishedAt: finishedAt, laterStages: laterStages, then: .nothing)
+    }
 }

@@ -82,11 +82,12 @@ enum RecipeIndex {
 
     /// Rewrites one document's rows from its exportable result (none when it has no exportable result).
     static func update(_ db: Database, documentID: Int64) throws {
-        try db.execute(
-            sql: "DELETE FROM recipe_search WHERE rowid IN (SELECT id FROM recipe_entry WHERE document_id = ?)",
-            arguments: [documentID])
-        try db.execute(sql: "DELETE FROM recipe_entry WHERE document_id = ?", arguments: [documentID])
-        try db.execute(sql: "DELETE FROM pantry_entry WHERE document_id = ?", arguments: [documentID])
+        // Cached statements: this runs in the transaction that stores every new result.
+        try db.cachedStatement(
+            sql: "DELETE FROM recipe_search WHERE rowid IN (SELECT id FROM recipe_entry WHERE document_id = ?)"
+        ).execute(arguments: [documentID])
+        try db.cachedStatement(sql: "DELETE FROM recipe_entry WHERE document_id = ?").execute(arguments: [documentID])
+        try db.cachedStatement(sql: "DELETE FROM pantry_entry WHERE document_id = ?").execute(arguments: [documentID])
         // A result a person wrote by hand may not decode; it is still exported, but not searchable.
         guard let (version, json) = try exportable(db, documentID: documentID),
               let result = try? JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8))
@@ -95,13 +96,11 @@ enum RecipeIndex {
             try insert(db, recipe: recipe, documentID: documentID, version: version, position: position)
         }
         for (position, item) in result.pantry.enumerated() {
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     INSERT INTO pantry_entry (document_id, position, ingredient, product, quantity, unit, purchase_date,
                                               receipt, line, needs_review)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [documentID, position, item.ingredient, item.product, item.quantity, item.unit,
+                    """).execute(arguments: [documentID, position, item.ingredient, item.product, item.quantity, item.unit,
                             item.purchaseDate, item.source.receipt, item.source.line, item.needsReview])
         }
     }
@@ -138,13 +137,11 @@ enum RecipeIndex {
         let diets = (recipe.diets ?? []).filter { $0.status == "yes" }.map(\.diet)
         let minutes = recipe.totalMinutes
             ?? (recipe.prepMinutes == nil && recipe.cookMinutes == nil ? nil : (recipe.prepMinutes ?? 0) + (recipe.cookMinutes ?? 0))
-        try db.execute(
-            sql: """
+        try db.cachedStatement(sql: """
                 INSERT INTO recipe_entry (document_id, result_version, position, title, minutes, meal_type, cuisine,
                                           servings, allergens, diets)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [documentID, version, position, recipe.title, minutes, recipe.mealType, recipe.cuisine,
+                """).execute(arguments: [documentID, version, position, recipe.title, minutes, recipe.mealType, recipe.cuisine,
                         recipe.yields?.servings, "," + allergens.joined(separator: ",") + ",",
                         "," + diets.joined(separator: ",") + ","])
         let id = db.lastInsertedRowID
@@ -152,23 +149,19 @@ enum RecipeIndex {
         for (index, ingredient) in ingredients.enumerated() {
             let base = ingredient.base
             let alternatives = String(decoding: try JSONEncoder().encode(base?.alternatives ?? []), as: UTF8.self)
-            try db.execute(
-                sql: """
+            try db.cachedStatement(sql: """
                     INSERT INTO recipe_entry_ingredient (recipe_id, position, text, base, parent, alternatives, quantity,
                                                          unit, optional)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [id, index, ingredient.text, base?.ingredient, base?.parent, alternatives,
+                    """).execute(arguments: [id, index, ingredient.text, base?.ingredient, base?.parent, alternatives,
                             ingredient.quantity?.value, ingredient.unit, ingredient.optional])
             if let base { bases.formUnion([base.ingredient] + [base.parent].compactMap { $0 } + base.alternatives) }
         }
         for base in bases {
-            try db.execute(sql: "INSERT INTO recipe_entry_base (recipe_id, base) VALUES (?, ?)", arguments: [id, base])
+            try db.cachedStatement(sql: "INSERT INTO recipe_entry_base (recipe_id, base) VALUES (?, ?)").execute(arguments: [id, base])
         }
         let ingredientText = ingredients.map { [$0.text, $0.base?.ingredient ?? ""].joined(separator: " ") }
-        try db.execute(
-            sql: "INSERT INTO recipe_search (rowid, title, ingredients, steps, tags, cuisine) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [id, recipe.title, ingredientText.joined(separator: "\n"),
+        try db.cachedStatement(sql: "INSERT INTO recipe_search (rowid, title, ingredients, steps, tags, cuisine) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [id, recipe.title, ingredientText.joined(separator: "\n"),
                         recipe.steps.map(\.text).joined(separator: "\n"), recipe.tags.joined(separator: ", "),
                         [recipe.cuisine, recipe.mealType].compactMap { $0 }.joined(separator: ", ")])
     }

@@ -536,68 +536,82 @@ public final class SQLiteCheckpointStore: CheckpointStore {
     }
 
     public func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int {
-        try write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO stage_run (document_id, stage, status, attempts, version, started_at)
-                    VALUES (:id, :stage, 'running', 1, :version, :time)
-                    ON CONFLICT (document_id, stage) DO UPDATE SET
-                        status = 'running',
-                        attempts = CASE WHEN version IS :version THEN attempts + 1 ELSE 1 END,
-                        version = :version, started_at = :time
-                    """,
-                arguments: ["id": documentID, "stage": stage, "version": version, "time": time])
-            return try Int.fetchOne(
-                db, sql: "SELECT attempts FROM stage_run WHERE document_id = ? AND stage = ?",
-                arguments: [documentID, stage]) ?? 1
-        }
+        try write { db in try Self.markRunning(db, documentID: documentID, stage: stage, version: version, at: time) }
     }
 
+    private static func markRunning(_ db: Database, documentID: Int64, stage: String, version: String, at time: Double) throws -> Int {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO stage_run (document_id, stage, status, attempts, version, started_at)
+                VALUES (:id, :stage, 'running', 1, :version, :time)
+                ON CONFLICT (document_id, stage) DO UPDATE SET
+                    status = 'running',
+                    attempts = CASE WHEN version IS :version THEN attempts + 1 ELSE 1 END,
+                    version = :version, started_at = :time
+                """
+        ).execute(arguments: ["id": documentID, "stage": stage, "version": version, "time": time])
+        return try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT attempts FROM stage_run WHERE document_id = ? AND stage = ?"),
+            arguments: [documentID, stage]) ?? 1
+    }
+
+    @discardableResult
     public func complete(
         documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
-        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String]
-    ) throws {
-        let violationsJSON = String(decoding: try JSONEncoder().encode(violations), as: UTF8.self)
-        try write { db in
-            try db.execute(
+        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String], then: AfterCompletion
+    ) throws -> Int? {
+        let violationsJSON = violations.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(violations), as: UTF8.self)
+        return try write { db -> Int? in
+            try db.cachedStatement(
                 sql: """
                     UPDATE stage_run SET status = 'done', version = ?, started_at = ?, finished_at = ?,
                         duration_ms = ?, output = ?, error = NULL, validation = ?
                     WHERE document_id = ? AND stage = ?
-                    """,
-                arguments: [
-                    version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, output,
-                    violations.isEmpty ? nil : violationsJSON, documentID, stage,
-                ])
-            if isResult {
-                // A new machine version only when the result changed: a rerun that agrees adds nothing.
-                let last = try String.fetchOne(
-                    db,
-                    sql: "SELECT json FROM result_version WHERE document_id = ? AND origin = 'machine' ORDER BY number DESC LIMIT 1",
-                    arguments: [documentID])
-                if last != output {
-                    let number =
-                        (try Int.fetchOne(
-                            db, sql: "SELECT MAX(number) FROM result_version WHERE document_id = ?",
-                            arguments: [documentID]) ?? 0) + 1
-                    try db.execute(
-                        sql: """
-                            INSERT INTO result_version (document_id, number, origin, json, violations, created_at, note)
-                            VALUES (?, ?, 'machine', ?, ?, ?, ?)
-                            """,
-                        arguments: [documentID, number, output, violationsJSON, finishedAt, version])
-                    try RecipeIndex.update(db, documentID: documentID)
-                }
-            }
-            for later in laterStages {
+                    """
+            ).execute(arguments: [
+                version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, output,
+                violations.isEmpty ? nil : violationsJSON, documentID, stage,
+            ])
+            if isResult { try Self.keepResultVersion(db, documentID: documentID, output: output, violationsJSON: violationsJSON, at: finishedAt, version: version) }
+            if !laterStages.isEmpty {
                 try db.execute(
                     sql: """
                         UPDATE stage_run SET status = 'pending', attempts = 0, output = NULL, error = NULL
-                        WHERE document_id = ? AND stage = ? AND status <> 'pending'
+                        WHERE document_id = ? AND status <> 'pending' AND stage IN (\(databaseQuestionMarks(count: laterStages.count)))
                         """,
-                    arguments: [documentID, later])
+                    arguments: StatementArguments([documentID] + laterStages.map { $0 as (any DatabaseValueConvertible) }))
+            }
+            switch then {
+            case .nothing: return nil
+            case .markRunning(let next, let nextVersion, let time):
+                return try Self.markRunning(db, documentID: documentID, stage: next, version: nextVersion, at: time)
+            case .settle(let state, let pipelineVersion, let batchID):
+                try Self.settle(db, documentID: documentID, state: state, pipelineVersion: pipelineVersion, batchID: batchID)
+                return nil
             }
         }
+    }
+
+    /// A new machine version only when the result changed: a rerun that agrees adds nothing.
+    private static func keepResultVersion(
+        _ db: Database, documentID: Int64, output: String, violationsJSON: String, at time: Double, version: String
+    ) throws {
+        let last = try String.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT json FROM result_version WHERE document_id = ? AND origin = 'machine' ORDER BY number DESC LIMIT 1"),
+            arguments: [documentID])
+        guard last != output else { return }
+        let number =
+            (try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(number) FROM result_version WHERE document_id = ?"),
+                arguments: [documentID]) ?? 0) + 1
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO result_version (document_id, number, origin, json, violations, created_at, note)
+                VALUES (?, ?, 'machine', ?, ?, ?, ?)
+                """
+        ).execute(arguments: [documentID, number, output, violationsJSON, time, version])
+        try RecipeIndex.update(db, documentID: documentID)
     }
 
     public func recordFailure(
@@ -621,13 +635,19 @@ public final class SQLiteCheckpointStore: CheckpointStore {
 
     public func settle(documentID: Int64, state: DocumentState, pipelineVersion: String, batchID: Int64?) throws {
         try write { db in
-            try db.execute(
-                sql: """
-                    UPDATE document SET state = ?, pipeline_version = ?, settled_batch = ?, settled_at = ?
-                    WHERE id = ?
-                    """,
-                arguments: [state.rawValue, pipelineVersion, batchID, Self.now(), documentID])
+            try Self.settle(db, documentID: documentID, state: state, pipelineVersion: pipelineVersion, batchID: batchID)
         }
+    }
+
+    private static func settle(
+        _ db: Database, documentID: Int64, state: DocumentState, pipelineVersion: String, batchID: Int64?
+    ) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE document SET state = ?, pipeline_version = ?, settled_batch = ?, settled_at = ?
+                WHERE id = ?
+                """
+        ).execute(arguments: [state.rawValue, pipelineVersion, batchID, now(), documentID])
     }
 
     public func settledCounts(batchID: Int64, since time: Double) throws -> [DocumentState: Int] {

@@ -94,6 +94,8 @@ final class PDFFile {
         guard scalars.count == Int(count) else { return ([], []) }  // poppler's contract; never seen broken
         var glyphs: [ReadingOrder.Glyph] = []
         glyphs.reserveCapacity(scalars.count)
+        // Once per font run, not per glyph: the locale-aware search cost more than the rest of extract.
+        let bold = spans.map { $0.font.localizedCaseInsensitiveContains("bold") }
         var spanIndex = 0
         for (offset, scalar) in scalars.enumerated() {
             while spanIndex < spans.count - 1, spans[spanIndex].end <= offset { spanIndex += 1 }
@@ -102,7 +104,7 @@ final class PDFFile {
             glyphs.append(
                 ReadingOrder.Glyph(
                     character: Character(scalar), x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2,
-                    size: span?.size ?? 0, bold: span?.font.localizedCaseInsensitiveContains("bold") ?? false))
+                    size: span?.size ?? 0, bold: span == nil ? false : bold[spanIndex]))
         }
         return ReadingOrder.layout(glyphs, pageHeight: height)
     }
