@@ -33,7 +33,11 @@ public struct OCRStage: Stage {
         if detected.format == .pdf {
             let extracted = try input.output(of: "extract", as: ExtractOutput.self)
             if extracted.needsOCR {
-                return try StageOutput(Self.readScan(path: path, pageCount: extracted.pages.count, limits: limits))
+                var (output, warnings) = try PopplerMessages.collecting(file: path) {
+                    try Self.readScan(path: path, pageCount: extracted.pages.count, limits: limits)
+                }
+                if !warnings.isEmpty { output.warnings = warnings }
+                return try StageOutput(output)
             }
         }
         guard detected.format.isImage else {
@@ -46,7 +50,17 @@ public struct OCRStage: Stage {
             throw Self.larderError(error, path: path, page: nil)
         }
         return try StageOutput(
-            OCRStageOutput(skipped: false, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps))
+            OCRStageOutput(
+                skipped: false, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps,
+                warnings: result.decoderWarnings.map { Self.warnings($0, path: path) }))
+    }
+
+    /// The image codec's warnings as the document's, naming the file (escaped).
+    static func warnings(_ decoder: [String], path: String) -> [String] {
+        let name = LarderError.displayPath(URL(fileURLWithPath: path).lastPathComponent)
+        return decoder.map {
+            "\(name): the image decoder reported \"\(LarderError.displayPath($0))\" (the file may be damaged: check the text OCR read from it)"
+        }
     }
 
     /// Renders and reads every page of a PDF without a text layer, one page in memory at a time.

@@ -13,9 +13,9 @@ public struct StageDeclaration: Sendable, Equatable, Hashable {
     /// Declared here rather than beside the stage because `extract` lives in `LarderNative` (it calls poppler),
     /// which the `larder` command does not link; the command still needs the name and version to register
     /// documents and count their work. Bump the version here when `ExtractStage` changes what it outputs.
-    public static let extract = StageDeclaration(name: "extract", version: "extract@4")
+    public static let extract = StageDeclaration(name: "extract", version: "extract@5")
     /// `ocr` calls tesseract and lives in `LarderNative` too.
-    public static let ocr = StageDeclaration(name: "ocr", version: "ocr@4")
+    public static let ocr = StageDeclaration(name: "ocr", version: "ocr@5")
 
     /// The prompts the `llm` stage uses, each with the first 12 hex digits of its schema's hash. `llm` lives in
     /// `LarderLLM` (it calls libcurl); the worker refuses to start if this disagrees with its prompt library, and

@@ -101,13 +101,21 @@ public struct OCRStageOutput: Codable, Sendable, Equatable {
     public var steps: [String]
     /// A scanned PDF's pages as rendered for OCR; empty for photos.
     public var pages: [OCRPage]
+    /// What the image codecs (libjpeg, libpng) or poppler reported while decoding the file ("Corrupt JPEG data:
+    /// premature end of data segment"), each naming the file; the result lists them as the document's warnings.
+    /// Absent when there were none.
+    public var warnings: [String]?
 
-    public init(skipped: Bool, lines: [OCRLine], meanConfidence: Double, steps: [String], pages: [OCRPage] = []) {
+    public init(
+        skipped: Bool, lines: [OCRLine], meanConfidence: Double, steps: [String], pages: [OCRPage] = [],
+        warnings: [String]? = nil
+    ) {
         self.skipped = skipped
         self.lines = lines
         self.meanConfidence = meanConfidence
         self.steps = steps
         self.pages = pages
+        self.warnings = warnings
     }
 
     public init(from decoder: any Decoder) throws {
@@ -117,6 +125,7 @@ public struct OCRStageOutput: Codable, Sendable, Equatable {
         meanConfidence = try c.decode(Double.self, forKey: .meanConfidence)
         steps = try c.decode([String].self, forKey: .steps)
         pages = try c.decodeIfPresent([OCRPage].self, forKey: .pages) ?? []
+        warnings = try c.decodeIfPresent([String].self, forKey: .warnings)
     }
 }
 

@@ -7,7 +7,7 @@ import LarderRecipes
 /// says whether a person should look at it and why. Its output is the document's result: validated against the
 /// schema, kept as a version whenever it changes, reviewed, exported and compared with goldens.
 public struct ResultStage: Stage {
-    public static let declaration = StageDeclaration(name: "result", version: "result@8")
+    public static let declaration = StageDeclaration(name: "result", version: "result@9")
     public let name = declaration.name
     public let version = declaration.version
     public let outputSchema: String? = "result.schema.json"
@@ -31,7 +31,7 @@ public struct ResultStage: Stage {
                 file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
                 format: detected.format, pages: extracted.pages.count),
             kind: routed.route, recipes: [], receipt: nil, pantry: [], llm: nil, review: .init(needed: false, reasons: []),
-            warnings: detected.warnings)
+            warnings: detected.warnings + (extracted.warnings ?? []) + (ocr?.warnings ?? []))
         // The parsers' recipes, receipt and pantry; what the `llm` stage structured replaces them. Review reasons
         // are about what the result holds, so they come after the merge.
         var recipeStageRan = false
