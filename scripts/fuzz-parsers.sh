@@ -1,39 +1,119 @@
 #!/usr/bin/env bash
-# Fuzzes Larder's text parsers (ingredient lines, recipe documents as text and Markdown, receipts as text and as
-# OCR lines) with libFuzzer: builds scripts/fuzz/FuzzParsers.swift with `swiftc -sanitize=fuzzer` together with
-# the parser modules (LarderIngredients, LarderRecipes, LarderReceipts), seeds the corpus from samples/, and runs
-# a fixed number of inputs. A Swift trap or a hang (over 10 s on one input) stops it with the input saved.
+# Fuzzes Larder's parsers in-process with libFuzzer (no worker, no database): ingredient lines, recipe documents
+# (text and Markdown), receipts (text and OCR lines), JSON (parse → serialise → parse), JSON Schema (a fuzzed
+# schema compiled and applied), recipe-app exports (MealMaster, Cooklang, MasterCook, CSV, JSON apps, YAML),
+# the pipeline.yml loader, and the saved-page reader (libxml2's HTML parser, JSON-LD, microdata).
 #
-# Usage: scripts/fuzz-parsers.sh [RUNS]      (default 1000000)
-# OUT=folder keeps the build and the corpus there (default .build/fuzz).
+# Builds scripts/fuzz/FuzzParsers.swift with `swiftc -sanitize=fuzzer` together with the parser modules (Yams,
+# libyaml and libxml2 are linked uninstrumented), seeds one corpus per target from samples/, then runs each target
+# in turn for RUNS inputs or SECONDS seconds, whichever ends first. A Swift trap or a hang (over 10 s on one
+# input) stops that target with the input saved as $OUT/<target>-crash-… (or timeout-…); the others still run.
+# Prints one line per target (inputs, corpus, crash/hang) and a total.
+#
+# Usage: scripts/fuzz-parsers.sh [RUNS] [SECONDS] [TARGET ...]   (defaults 2000000 180, every target)
+# OUT=folder keeps the build and the corpora there (default .build/fuzz). Run it with `nice -n 10`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS="${1:-1000000}"
+RUNS="${1:-2000000}"
+SECONDS_PER_TARGET="${2:-180}"
+shift $(( $# > 2 ? 2 : $# ))
+TARGETS=("$@")
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(json schema config ingredient formats receipt-text receipt-ocr recipe-text recipe-markdown html)
 OUT="${OUT:-.build/fuzz}"
-mkdir -p "$OUT/obj" "$OUT/corpus"
-flags=(-sanitize=fuzzer -parse-as-library -O -wmo -module-cache-path "$OUT/module-cache")
-build_module() {  # name sources...
-  local name="$1"; shift
-  swiftc "${flags[@]}" -c -module-name "$name" -I "$OUT/obj" -emit-module -emit-module-path "$OUT/obj/$name.swiftmodule" \
+YAMS=.build/checkouts/Yams/Sources
+[ -d "$YAMS" ] || { echo "fuzz-parsers: run 'swift package resolve' first (needs $YAMS)" >&2; exit 2; }
+mkdir -p "$OUT/obj"
+OUT="$(cd "$OUT" && pwd)"
+flags=(-parse-as-library -O -wmo -module-cache-path "$OUT/module-cache" -I "$OUT/obj")
+build_module() {  # name [instrument] sources...
+  local name="$1" instrument="$2"; shift 2
+  # Up to date: the object is newer than every source given.
+  if [ -f "$OUT/obj/$name.o" ] && [ -z "$(find "$@" -newer "$OUT/obj/$name.o" -name '*.swift' 2>/dev/null)" ]; then return 0; fi
+  local extra=()
+  [ "$instrument" = yes ] && extra=(-sanitize=fuzzer)
+  swiftc "${flags[@]}" "${extra[@]}" -c -module-name "$name" -emit-module -emit-module-path "$OUT/obj/$name.swiftmodule" \
     "$@" -o "$OUT/obj/$name.o"
 }
-# LarderReceipts reads its lexicon through SwiftPM's Bundle.module; outside SwiftPM the fuzzer stands in for it
-# (the parsers fuzzed here do not read the lexicon).
-printf 'import Foundation\nextension Bundle { static let module = Bundle.main }\n' > "$OUT/BundleModule.swift"
-build_module LarderIngredients Sources/LarderIngredients/*.swift
-build_module LarderRecipes Sources/LarderRecipes/*.swift
-build_module LarderReceipts Sources/LarderReceipts/*.swift "$OUT/BundleModule.swift"
-swiftc "${flags[@]}" -module-name FuzzParsers -I "$OUT/obj" scripts/fuzz/FuzzParsers.swift \
-  "$OUT/obj/LarderIngredients.o" "$OUT/obj/LarderRecipes.o" "$OUT/obj/LarderReceipts.o" -o "$OUT/fuzz-parsers"
-# Seeds: each sample text and receipt label, once per parser (the first byte picks the parser).
-i=0
-for file in samples/recipes/*.txt samples/recipes/*.md samples/expected/receipts/*; do
-  [ -f "$file" ] || continue
-  for selector in 0 1 2 3 4; do
-    { printf "\\x0$selector"; head -c 4000 "$file"; } > "$OUT/corpus/seed-$i-$selector"
-  done
-  i=$((i + 1))
+# Bundle.module (SwiftPM's resource accessor) stands in for the modules that read a resource.
+for module in LarderIngredients LarderReceipts; do
+  printf 'import Foundation\nextension Bundle { static let module = Bundle(path: "%s")! }\n' \
+    "$PWD/Sources/$module/Resources" > "$OUT/Bundle-$module.swift"
 done
-echo "fuzz-parsers: $RUNS runs, corpus $OUT/corpus"
-"$OUT/fuzz-parsers" -runs="$RUNS" -timeout=10 -max_len=4096 -print_final_stats=1 -artifact_prefix="$OUT/" \
-  "$OUT/corpus"
+# libyaml (C) and Yams, uninstrumented: a crash inside them still stops the run, but they guide nothing.
+for c in "$YAMS"/CYaml/src/*.c; do
+  [ "$OUT/obj/cyaml-$(basename "$c" .c).o" -nt "$c" ] && continue
+  clang -O2 -c -I "$YAMS/CYaml/include" -DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2 -DYAML_VERSION_PATCH=5 \
+    -DYAML_VERSION_STRING='"0.2.5"' "$c" -o "$OUT/obj/cyaml-$(basename "$c" .c).o"
+done
+build_module Yams no -D SWIFT_PACKAGE -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" \
+  -I "$YAMS/CYaml/include" "$YAMS"/Yams/*.swift
+build_module LarderJSON yes Sources/LarderJSON/*.swift
+build_module LarderIngredients yes Sources/LarderIngredients/*.swift "$OUT/Bundle-LarderIngredients.swift"
+build_module LarderRecipes yes Sources/LarderRecipes/*.swift
+build_module LarderReceipts yes Sources/LarderReceipts/*.swift "$OUT/Bundle-LarderReceipts.swift"
+build_module LarderFormats yes -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" Sources/LarderFormats/*.swift
+build_module LarderPages yes -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 Sources/LarderPages/*.swift
+# The pipeline.yml loader: LarderCore's Config folder and LarderError, without the store, GRDB and the stages.
+build_module LarderConfigFuzz yes -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" \
+  Sources/LarderCore/Config/*.swift Sources/LarderCore/Model/LarderError.swift Sources/LarderCore/Support/FilePath.swift
+swiftc "${flags[@]}" -sanitize=fuzzer -module-name FuzzParsers -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 \
+  -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" scripts/fuzz/FuzzParsers.swift \
+  "$OUT"/obj/*.o -lxml2 -o "$OUT/fuzz-parsers"
+
+# Seeds, one corpus per target, from the samples and a few lines written here.
+seed() {  # target file...
+  local target="$1"; shift
+  mkdir -p "$OUT/corpus/$target"
+  local file
+  for file in "$@"; do
+    [ -f "$file" ] && head -c 4000 "$file" > "$OUT/corpus/$target/seed-$(basename "$file")"
+  done
+  return 0
+}
+seed ingredient samples/recipes/*.txt
+printf '1 1/2 cups flour, sifted\n2-3 large eggs (beaten)\n½ tsp salt\n200 g / 7 oz butter\n' > "$OUT/corpus/ingredient/seed-lines"
+seed recipe-text samples/recipes/*.txt
+seed recipe-markdown samples/recipes/*.md
+seed receipt-text samples/expected/receipts/*
+seed receipt-ocr samples/expected/receipts/*
+seed json schemas/*.json samples/recipes/*.json
+seed schema schemas/*.json
+seed config pipeline.yml
+mkdir -p "$OUT/corpus/formats"
+for file in samples/recipes/*; do
+  case "$file" in
+    *.mmf) p='\x00' ;; *.cook) p='\x01' ;; *.mxp) p='\x02' ;; *.csv) p='\x03' ;; *.json) p='\x04' ;;
+    *.yaml|*.yml) p='\x05' ;; *.html) p='\x07' ;; *) continue ;;
+  esac
+  { printf "$p"; head -c 4000 "$file"; } > "$OUT/corpus/formats/seed-$(basename "$file")"
+done
+printf '\x00MMMMM----- Recipe via Meal-Master (tm) v8.05\n\n      Title: Pancakes\n Categories: Breakfast\n      Yield: 4 servings\n\n      1 c  Flour\n      2    Eggs\n\n  Mix and fry.\n\nMMMMM\n' \
+  > "$OUT/corpus/formats/seed-mmf"
+printf '\x01>> servings: 2\nCrack @eggs{2} into a #bowl{} and whisk for ~{2%%minutes}.\n\n== Sauce ==\nAdd @salt{1%%tsp}.\n' \
+  > "$OUT/corpus/formats/seed-cook"
+printf '\x03name,ingredients,directions,servings\nToast,"1 slice bread\n1 tsp butter",Toast it.,1\n' \
+  > "$OUT/corpus/formats/seed-csv"
+printf '\x05name: Tea\nrecipeIngredient: [1 tea bag, water]\nrecipeInstructions: [Steep.]\n' > "$OUT/corpus/formats/seed-yaml"
+seed html samples/recipes/*.html
+printf '<html><script type="application/ld+json">{"@type":"Recipe","name":"x","recipeIngredient":["1 egg"]}</script></html>' \
+  > "$OUT/corpus/html/seed-ld"
+
+echo "fuzz-parsers: up to $RUNS inputs or $SECONDS_PER_TARGET s per target, $(date -u '+%Y-%m-%d %H:%M UTC'), OUT=$OUT"
+total=0
+for target in "${TARGETS[@]}"; do
+  mkdir -p "$OUT/corpus/$target"
+  log="$OUT/$target.log"
+  set +e
+  FUZZ_TARGET="$target" "$OUT/fuzz-parsers" -runs="$RUNS" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
+    -max_len=4096 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$OUT/$target-" "$OUT/corpus/$target" \
+    > "$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  units=$(ls "$OUT/corpus/$target" | wc -l)
+  found=$(grep -m1 -oE 'ERROR: libFuzzer: [a-z-]+|Fatal error: .*|ALARM: .*' "$log" || true)
+  printf 'fuzz-parsers: %-16s %10s inputs  corpus %5s  rc %d  %s\n' "$target" "${runs:-?}" "$units" "$rc" \
+    "${found:-no crash, no hang}"
+  total=$((total + ${runs:-0}))
+done
+echo "fuzz-parsers: $total inputs in all"

@@ -47,4 +47,12 @@ for f in failures:
     kinds[key] = kinds.get(key, 0) + 1
 for key, count in sorted(kinds.items(), key=lambda item: -item[1])[:12]:
     print("  %4d  %s" % (count, key))
+# Lines on standard error that are not Larder's own (progress, larder/larder-worker messages, the logger's
+# "<timestamp> <level> larder…" lines): a native library printing past Larder (issue 11 item 14).
+import re
+own = re.compile(r"^(progress |larder|\S+T\S+ (trace|debug|info|notice|warning|error|critical) larder)")
+stray = [line for line in stderr.splitlines() if line.strip() and not own.match(line)]
+print("standard-error lines not from Larder: %d" % len(stray))
+for line in stray[:5]:
+    print("    " + line[:160])
 PY

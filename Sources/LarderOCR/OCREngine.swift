@@ -253,31 +253,91 @@ public final class OCREngine {
     ///   `.recognitionFailed`.
     public func recognize(imageAt path: String, limits: OCRLimits = .default) throws -> OCRResult {
         let t0 = ContinuousClock.now
-        // Check the size from the header before decoding anything.
+        let decoded = try Self.decode(imageAt: path, maxPixels: limits.maxPixels)
+        var original: UnsafeMutablePointer<PIX>? = decoded.pix
+        defer { pixDestroy(&original) }
+        let gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
+        guard gray != nil else { throw failure(path, "grayscale conversion failed") }
+        var result = try recognize(
+            gray, path: path, originalWidth: decoded.width, originalHeight: decoded.height, limits: limits,
+            pageSegmentation: pageSegmentation, started: t0, steps: ["gray8"])
+        if !decoded.warnings.isEmpty { result.decoderWarnings = decoded.warnings }
+        return result
+    }
+
+    /// An image file decoded by leptonica's codecs, with what the codec reported.
+    private struct DecodedImage {
+        var pix: UnsafeMutablePointer<PIX>
+        var width: Int
+        var height: Int
+        /// libjpeg's or libpng's warnings, as the codec said them (the first four).
+        var warnings: [String]
+    }
+
+    /// Reads and decodes an image, checking its size before decoding the pixels. JPEG and PNG go through the
+    /// shim's decoders (`larder_jpeg_decode`, `larder_png_decode`: the same codecs and settings as leptonica, but
+    /// the codecs' warnings are kept instead of printed on standard error); other formats (TIFF, BMP, …) through
+    /// leptonica's `pixRead`.
+    private static func decode(imageAt path: String, maxPixels: Int) throws -> DecodedImage {
+        guard let data = readFile(path) else {
+            throw ReceiptError(.imageUnreadable, path: path, message: "cannot read the image file",
+                               hint: "Check that the file exists and can be read.")
+        }
+        let isJPEG = data.starts(with: [0xFF, 0xD8, 0xFF])
+        let isPNG = data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        guard isJPEG || isPNG else { return try decodeWithLeptonica(path, maxPixels: maxPixels) }
+        var messages = larder_image_messages()
+        var pix: UnsafeMutablePointer<PIX>?
+        var w: Int32 = 0, h: Int32 = 0
+        let status = data.withUnsafeBytes { raw -> Int32 in
+            let bytes = raw.bindMemory(to: UInt8.self).baseAddress
+            return isJPEG
+                ? larder_jpeg_decode(bytes, UInt(raw.count), maxPixels, &messages, &pix, &w, &h)
+                : larder_png_decode(bytes, UInt(raw.count), maxPixels, &messages, &pix, &w, &h)
+        }
+        let codec = isJPEG ? "libjpeg" : "libpng"
+        if status == 2 { throw tooLarge(path, width: Int(w), height: Int(h), maxPixels: maxPixels) }
+        guard status == 0, let pix else {
+            let reason = withUnsafeBytes(of: messages.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw ReceiptError(.imageUnreadable, path: path,
+                               message: "\(codec) could not decode the image: the file is corrupt or truncated (\(reason))",
+                               hint: "Re-save the image as PNG or JPEG; if it was copied or downloaded, get the whole file again.")
+        }
+        let warnings = withUnsafeBytes(of: messages.warnings) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            .split(separator: "\n").map(String.init)
+        let more = Int(messages.warning_count) - warnings.count
+        return DecodedImage(
+            pix: pix, width: Int(w), height: Int(h),
+            warnings: warnings + (more > 0 ? ["\(more) more \(codec) warning(s)"] : []))
+    }
+
+    /// Any other format through leptonica (which prints nothing: its messages are off, see `init`).
+    private static func decodeWithLeptonica(_ path: String, maxPixels: Int) throws -> DecodedImage {
         var format: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
-        guard FileManager.default.isReadableFile(atPath: path),
-              pixReadHeader(fileSystemPath(path), &format, &w, &h, &bps, &spp, &cmap) == 0 else {
+        guard pixReadHeader(fileSystemPath(path), &format, &w, &h, &bps, &spp, &cmap) == 0 else {
             throw ReceiptError(.imageUnreadable, path: path, message: "cannot read the image header",
                                hint: "Check that the file exists and is a PNG, JPEG or TIFF image.")
         }
-        let pixels = Int(w) * Int(h)
-        if pixels > limits.maxPixels {
-            throw ReceiptError(.imageTooLarge, path: path,
-                               message: "image is \(w)×\(h) = \(pixels) pixels, over the limit of \(limits.maxPixels)",
-                               hint: "Downscale the photo (receipts read well at 1000–2000 px wide) or raise maxPixels.")
-        }
-        var original: UnsafeMutablePointer<PIX>? = pixRead(fileSystemPath(path))
-        guard original != nil else {
+        if Int(w) * Int(h) > maxPixels { throw tooLarge(path, width: Int(w), height: Int(h), maxPixels: maxPixels) }
+        guard let pix = pixRead(fileSystemPath(path)) else {
             throw ReceiptError(.imageUnreadable, path: path,
                                message: "leptonica could not decode the image: the file is corrupt or truncated",
                                hint: "Re-save the image as PNG or JPEG; if it was copied or downloaded, get the whole file again.")
         }
-        defer { pixDestroy(&original) }
-        let gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
-        guard gray != nil else { throw failure(path, "grayscale conversion failed") }
-        return try recognize(
-            gray, path: path, originalWidth: Int(w), originalHeight: Int(h), limits: limits,
-            pageSegmentation: pageSegmentation, started: t0, steps: ["gray8"])
+        return DecodedImage(pix: pix, width: Int(w), height: Int(h), warnings: [])
+    }
+
+    private static func tooLarge(_ path: String, width: Int, height: Int, maxPixels: Int) -> ReceiptError {
+        ReceiptError(.imageTooLarge, path: path,
+                     message: "image is \(width)×\(height) = \(width * height) pixels, over the limit of \(maxPixels)",
+                     hint: "Downscale the photo (receipts read well at 1000–2000 px wide) or raise maxPixels.")
+    }
+
+    /// The file's bytes (its path's raw bytes, see ``fileSystemPath(_:)``), or nil if it cannot be read.
+    private static func readFile(_ path: String) -> Data? {
+        let descriptor = open(fileSystemPath(path), O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        return try? FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readToEnd() ?? Data()
     }
 
     /// Recognises an 8-bit grayscale image already in memory: a scanned PDF page rendered by poppler.

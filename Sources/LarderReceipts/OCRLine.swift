@@ -71,6 +71,9 @@ public struct OCRResult: Sendable, Codable, Equatable {
     public var preprocessSeconds: Double
     /// Wall-clock seconds in `TessBaseAPIRecognize`.
     public var recognizeSeconds: Double
+    /// What the image codec reported while decoding the file (libjpeg's "Corrupt JPEG data: premature end of
+    /// data segment", a libpng warning), as the codec said it; nil when it reported nothing.
+    public var decoderWarnings: [String]?
 
     public init(
         path: String, lines: [OCRLine], meanConfidence: Double, originalSize: OCRBox, processedSize: OCRBox,

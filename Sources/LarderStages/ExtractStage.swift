@@ -98,6 +98,15 @@ public struct ExtractStage: Stage {
     static func isBinary(_ data: Data) -> Bool { data.prefix(8192).contains(0) }
 
     public static func extractPDF(path: String, maxPages: Int) throws -> ExtractOutput {
+        var (output, warnings) = try PopplerMessages.collecting(file: path) {
+            try readPDF(path: path, maxPages: maxPages)
+        }
+        if !warnings.isEmpty { output.warnings = warnings }
+        return output
+    }
+
+    /// The PDF's pages through poppler (``extractPDF(path:maxPages:)`` catches what poppler reports meanwhile).
+    static func readPDF(path: String, maxPages: Int) throws -> ExtractOutput {
         if !Self.hasEndOfFileMarker(path: path) {
             throw LarderError(
                 .badInput, "truncated PDF: the file ends before its end-of-file marker (%%EOF)",

@@ -33,7 +33,11 @@ public struct OCRStage: Stage {
         if detected.format == .pdf {
             let extracted = try input.output(of: "extract", as: ExtractOutput.self)
             if extracted.needsOCR {
-                return try StageOutput(Self.readScan(path: path, pageCount: extracted.pages.count, limits: limits))
+                var (output, warnings) = try PopplerMessages.collecting(file: path) {
+                    try Self.readScan(path: path, pageCount: extracted.pages.count, limits: limits)
+                }
+                if !warnings.isEmpty { output.warnings = warnings }
+                return try StageOutput(output)
             }
         }
         guard detected.format.isImage else {
@@ -47,7 +51,17 @@ public struct OCRStage: Stage {
             throw Self.larderError(error, path: path, page: nil)
         }
         return try StageOutput(
-            OCRStageOutput(skipped: nil, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps))
+            OCRStageOutput(
+                skipped: nil, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps,
+                warnings: result.decoderWarnings.map { Self.warnings($0, path: path) }))
+    }
+
+    /// The image codec's warnings as the document's, naming the file (escaped).
+    static func warnings(_ decoder: [String], path: String) -> [String] {
+        let name = LarderError.displayPath(URL(fileURLWithPath: path).lastPathComponent)
+        return decoder.map {
+            "\(name): the image decoder reported \"\(LarderError.displayPath($0))\" (the file may be damaged: check the text OCR read from it)"
+        }
     }
 
     /// Renders and reads every page of a PDF without a text layer, one page in memory at a time.
@@ -162,13 +176,21 @@ public struct OCRStageOutput: Codable, Sendable, Equatable {
     public var steps: [String]
     /// A scanned PDF's pages as rendered for OCR; empty for photos.
     public var pages: [OCRPage]
+    /// What the image codecs (libjpeg, libpng) or poppler reported while decoding the file ("Corrupt JPEG data:
+    /// premature end of data segment"), each naming the file; the result lists them as the document's warnings.
+    /// Absent when there were none.
+    public var warnings: [String]?
 
-    public init(skipped: String?, lines: [OCRLine], meanConfidence: Double, steps: [String], pages: [OCRPage] = []) {
+    public init(
+        skipped: String?, lines: [OCRLine], meanConfidence: Double, steps: [String], pages: [OCRPage] = [],
+        warnings: [String]? = nil
+    ) {
         self.skipped = skipped
         self.lines = lines
         self.meanConfidence = meanConfidence
         self.steps = steps
         self.pages = pages
+        self.warnings = warnings
     }
 
     public init(from decoder: any Decoder) throws {
@@ -183,6 +205,7 @@ public struct OCRStageOutput: Codable, Sendable, Equatable {
         meanConfidence = try c.decode(Double.self, forKey: .meanConfidence)
         steps = try c.decode([String].self, forKey: .steps)
         pages = try c.decodeIfPresent([OCRPage].self, forKey: .pages) ?? []
+        warnings = try c.decodeIfPresent([String].self, forKey: .warnings)
     }
 }
 

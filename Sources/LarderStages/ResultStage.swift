@@ -32,7 +32,7 @@ public struct ResultStage: Stage {
                 file: URL(fileURLWithPath: input.document.path).lastPathComponent, sha256: input.document.sha256,
                 format: detected.format, pages: extracted.pages.count),
             kind: routed.route, recipes: [], receipt: nil, pantry: [], llm: nil, review: .init(needed: false, reasons: []),
-            warnings: detected.warnings)
+            warnings: detected.warnings + (extracted.warnings ?? []) + (ocr?.warnings ?? []))
         // The parsers' recipes, receipt and pantry; what the `llm` stage structured replaces them. Review reasons
         // are about what the result holds, so they come after the merge.
         var recipeStageRan = false

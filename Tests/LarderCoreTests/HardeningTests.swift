@@ -333,6 +333,44 @@ struct HardeningTests {
         #expect(show.stdout.contains("caf\\xE9.txt"), "\(show.stdout)")
     }
 
+    /// A torn JPEG (libjpeg: "Premature end of JPEG file") and a PDF with an unknown operator (poppler: "Syntax
+    /// error … Unknown operator"), through the real worker: libjpeg's line no longer reaches standard error, and
+    /// both (poppler's went to GLib's log, dropped) become warnings in the document's result, naming the file.
+    @Test func nativeLibraryWarningsBecomeTheDocumentsWarnings() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let batch = folder + "/in"
+        try FileManager.default.createDirectory(atPath: batch, withIntermediateDirectories: true)
+        let photo = try Data(contentsOf: URL(fileURLWithPath: TestSupport.repoPath("samples/receipts/corner-grocer.jpg")))
+        FileManager.default.createFile(atPath: batch + "/torn receipt.jpg", contents: photo.prefix(photo.count * 3 / 4))
+        let pdf = Self.pdf(mediaBox: "0 0 300 200", content: "BT /F1 12 Tf 20 150 Td (Pancakes) Tj ET zork")
+        FileManager.default.createFile(atPath: batch + "/bad operator.pdf", contents: pdf)
+
+        // G_MESSAGES_DEBUG=all makes GLib print poppler's messages, unless Larder takes them.
+        let run = try TestSupport.larder(
+            ["ingest", "--db", folder + "/db.sqlite", batch], environment: ["G_MESSAGES_DEBUG": "all"])
+        #expect(run.status == 0, "\(run.stderr)\n\(run.stdout)")
+        for library in ["JPEG", "libpng", "Poppler", "zork"] {
+            #expect(!run.stderr.contains(library), "a native library's line reached stderr: \(run.stderr)")
+        }
+        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
+        var warnings: [String: [String]] = [:]
+        for id in [Int64(1), 2] {
+            let document = try #require(try store.document(id: id))
+            let result = try #require(try store.stages(of: id).first { $0.stage == "result" }?.output)
+            let decoded = try JSONDecoder().decode(DocumentResult.self, from: Data(result.utf8))
+            warnings[URL(fileURLWithPath: document.path).lastPathComponent] = decoded.warnings
+        }
+        let jpeg = try #require(warnings["torn receipt.jpg"])
+        #expect(jpeg.contains { $0.hasPrefix("torn receipt.jpg: the image decoder reported \"Premature end of JPEG file\"") }, "\(jpeg)")
+        let poppler = try #require(warnings["bad operator.pdf"])
+        #expect(poppler == [
+            "bad operator.pdf: poppler reported \"Syntax error at position -1: Unknown operator 'zork'\" (the PDF may be damaged: check the text read from it)"
+        ])
+        let show = try TestSupport.larder(["show", "--db", folder + "/db.sqlite", "1"])
+        #expect(show.status == 0 && show.stderr.isEmpty, "\(show.stderr)")
+    }
+
     @Test func aFileNameCannotForgeASummaryLine() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }

@@ -79,6 +79,54 @@ struct OCRTests {
         // The engine is still usable afterwards.
         #expect(try engine.recognize(imageAt: path).lines.count > 10)
     }
+
+    /// What a test's body wrote on file descriptor 2 (the codecs print with `fprintf(stderr, …)`).
+    static func standardError(of body: () throws -> Void) rethrows -> String {
+        let file = NSTemporaryDirectory() + "larder-stderr-\(getpid()).txt"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        fflush(nil)
+        let saved = dup(2)
+        let capture = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        dup2(capture, 2)
+        close(capture)
+        defer {
+            fflush(nil)
+            dup2(saved, 2)
+            close(saved)
+        }
+        try body()
+        fflush(nil)
+        return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+    }
+
+    /// Issue 11 item 14: a PNG with a damaged ancillary chunk (leptonica let libpng print "libpng warning: tEXt:
+    /// CRC error") and a torn JPEG (libjpeg's "Premature end of JPEG file") are read, nothing is printed, and the
+    /// codec's words come back with the result.
+    @Test func codecWarningsComeBackInsteadOfBeingPrinted() throws {
+        let root = try #require(TestData.samplesFolder)
+        let folder = NSTemporaryDirectory() + "larder-codec-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var png = try Data(contentsOf: URL(fileURLWithPath: "\(root)/receipts/freshway-market.png"))
+        // After the signature (8 bytes) and IHDR (25): a tEXt chunk whose CRC is wrong.
+        png.insert(contentsOf: [0, 0, 0, 10] + Array("tEXtComment".utf8) + [0] + Array("hi".utf8) + [0, 0, 0, 0], at: 33)
+        try png.write(to: URL(fileURLWithPath: folder + "/crc.png"))
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: "\(root)/receipts/corner-grocer.jpg"))
+        try jpeg.prefix(jpeg.count * 3 / 4).write(to: URL(fileURLWithPath: folder + "/torn.jpg"))
+
+        let engine = try OCREngine()
+        var results: [OCRResult] = []
+        let printed = try Self.standardError {
+            results.append(try engine.recognize(imageAt: folder + "/crc.png"))
+            results.append(try engine.recognize(imageAt: folder + "/torn.jpg"))
+        }
+        #expect(printed.isEmpty, "printed: \(printed)")
+        #expect(results[0].decoderWarnings == ["tEXt: CRC error"])
+        #expect(ReceiptParser().parse(lines: results[0].lines).total == Decimal(string: "30.96"), "the image reads as before")
+        #expect(results[1].decoderWarnings?.first == "Premature end of JPEG file", "\(results[1].decoderWarnings ?? [])")
+        // A sound file reports nothing.
+        #expect(try engine.recognize(imageAt: "\(root)/receipts/corner-grocer.jpg").decoderWarnings == nil)
+    }
 }
 
 @Suite("Re-reading misread dates")

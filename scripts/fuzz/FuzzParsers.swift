@@ -1,39 +1,82 @@
-// libFuzzer entry point for Larder's text parsers (issue 11). Built by scripts/fuzz-parsers.sh with
+// libFuzzer entry point for Larder's parsers (issue 11). Built by scripts/fuzz-parsers.sh with
 // `swiftc -sanitize=fuzzer` together with the parser modules; not part of the Swift package.
 //
-// The first byte picks the parser; the rest is the text: an ingredient line, a recipe document (as text and as
-// markdown), a receipt (as text and as OCR lines), and a JSON-LD recipe page. A Swift trap (overflow, bad index,
-// failed conversion) or a hang is a finding; a parser may return anything else.
+// One binary, one target per run: `FUZZ_TARGET` names the parser, the input is its text (or bytes). A Swift trap
+// (overflow, bad index, failed conversion), a broken invariant checked here, or a hang is a finding; a parser may
+// otherwise return anything, or throw its own error.
 import Foundation
+import LarderConfigFuzz
+import LarderFormats
 import LarderIngredients
+import LarderJSON
+import LarderPages
 import LarderReceipts
 import LarderRecipes
 
+/// The parsers, by `FUZZ_TARGET` name.
+enum Target: String, CaseIterable {
+    case ingredient, recipeText = "recipe-text", recipeMarkdown = "recipe-markdown", receiptText = "receipt-text"
+    case receiptOCR = "receipt-ocr", json, schema, formats, config, html
+}
+
+private let target: Target = {
+    let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+    guard let target = Target(rawValue: name) else {
+        FileHandle.standardError.write(Data(
+            "FUZZ_TARGET must be one of: \(Target.allCases.map(\.rawValue).joined(separator: ", "))\n".utf8))
+        exit(2)
+    }
+    return target
+}()
 private let ingredients = IngredientParser()
 private let recipes = RecipeParser()
 private let receipts = ReceiptParser()
+private let pages = PageReader()
+/// Instances every fuzzed schema is applied to.
+private let instanceTexts: [String] = [
+    "{\"a\": [1, 2.5, \"x\", null, true], \"b\": {\"c\": \"2026-11-23\"}}", "[]", "\"caf\u{E9}\"", "-0", "1e308",
+]
+private let instances: [JSONValue] = instanceTexts.map { (text: String) in try! JSONValue(parsing: text) }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard size > 0 else { return 0 }
-    let selector = data[0] % 5
-    let text = String(decoding: UnsafeBufferPointer(start: data + 1, count: size - 1), as: UTF8.self)
-    switch selector {
-    case 0:
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(64) {
+    let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+    let text = String(decoding: bytes, as: UTF8.self)
+    switch target {
+    case .ingredient:
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(16) {
             _ = ingredients.parse(String(line))
         }
-    case 1:
+    case .recipeText:
         _ = recipes.parse(RecipeSource(file: "fuzz.txt", sha256: "0", format: "text", text: text))
-    case 2:
+    case .recipeMarkdown:
         _ = recipes.parse(RecipeSource(file: "fuzz.md", sha256: "0", format: "markdown", text: text))
-    case 3:
+    case .receiptText:
         _ = receipts.parse(text: text)
-    default:
+    case .receiptOCR:
         let lines = text.split(separator: "\n").prefix(200).enumerated().map { index, line in
             OCRLine(text: String(line), confidence: Double(index % 101), box: OCRBox(x: 0, y: index * 20, width: 400, height: 18))
         }
         _ = receipts.parse(lines: Array(lines))
+    case .json:
+        // What parses must survive its own serialisation unchanged.
+        guard let value = try? JSONValue(parsing: bytes) else { return 0 }
+        let again = try? JSONValue(parsing: value.serializedData())
+        if again == nil { fatalError("serialised JSON does not parse again: \(value.serialized())") }
+    case .schema:
+        guard let value = try? JSONValue(parsing: bytes), let schema = try? JSONSchema(value) else { return 0 }
+        for instance in instances { _ = schema.validate(instance) }
+    case .formats:
+        // The first byte picks the file type the member is read as; the rest is the member.
+        guard size > 0 else { return 0 }
+        let names = ["r.mmf", "r.cook", "r.mxp", "r.csv", "r.json", "r.yaml", "r.txt", "r.html"]
+        let member = ExportMember(path: names[Int(data[0]) % names.count], data: bytes.dropFirst())
+        _ = RecipeImport.read([member])
+    case .config:
+        _ = try? PipelineConfig.parse(yaml: text)
+    case .html:
+        if let reading = try? pages.read(bytes) { _ = reading.lines.count }
+        _ = try? pages.recipes(in: bytes, file: "fuzz.html", sha256: "0")
     }
     return 0
 }

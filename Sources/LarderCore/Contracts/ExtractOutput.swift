@@ -12,6 +12,9 @@ public struct ExtractOutput: Codable, Sendable, Equatable {
     /// For an archive: its members that could not be read ("member: why"), each a per-entry error; the other
     /// members are the pages. Absent for other documents.
     public var memberErrors: [String]?
+    /// What a native library reported about the file while reading it (poppler's syntax errors in a damaged PDF),
+    /// each naming the file; the result lists them as the document's warnings. Absent when there were none.
+    public var warnings: [String]?
 
     public init(format: DocumentFormat, pages: [PDFPageText], needsOCR: Bool, webPage: WebPage? = nil) {
         self.format = format
