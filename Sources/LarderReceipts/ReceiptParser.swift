@@ -56,10 +56,41 @@ public struct ReceiptParser: Sendable {
 
     /// Parses OCR lines (top to bottom).
     public func parse(lines input: [OCRLine]) -> Receipt {
-        let texts = input.map { Self.clean($0.text) }
-        let (currency, currencyEvidence) = detectCurrency(texts)
-        var receipt = Receipt(currency: currency, currencyEvidence: currencyEvidence)
-        var kinds = [ReceiptLineKind](repeating: .ignored, count: texts.count)
+        var state = makeState(input)
+        for (i, raw) in state.texts.enumerated() {
+            if raw.isEmpty { continue }
+            let line = prepareLine(i, raw, wholeUnits: state.wholeUnits)
+            if readDateOrTime(line, &state) { continue }
+            if readSummary(line, &state) { continue }
+            if state.sawTotal {
+                // Anything after the total (tenders aside) is footer: tax summaries, thanks, barcodes.
+                continue
+            }
+            if readDiscount(line, &state) { continue }
+            if readIgnorable(line, &state) { continue }
+            if readDetail(line, &state) { continue }
+            if readNameThenPrice(line, &state) { continue }
+            if readItem(line, &state) { continue }
+            readPendingName(line, &state)
+        }
+        applyRoundingAfterTotal(&state)
+        reconcileTotalWithTender(&state)
+        state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
+        readHeader(&state)
+        return assemble(state)
+    }
+
+    // MARK: - Parse passes
+
+    /// The mutable state the passes of ``parse(lines:)`` share.
+    private struct ParseState {
+        let input: [OCRLine]
+        let texts: [String]
+        let currency: String
+        let wholeUnits: Bool
+        let sawChangeWord: Bool  // a change line was printed (see makeState)
+        var receipt: Receipt
+        var kinds: [ReceiptLineKind]
         var pendingName: (index: Int, text: String)?  // an item name waiting for its quantity/weight line
         var firstBodyLine: Int?  // first line that is not header
         var sawTotal = false
@@ -69,309 +100,371 @@ public struct ReceiptParser: Sendable {
         var taxAfterTotal = false       // a tax or service line after the total: a later total is the final one
         var roundingAfterTotal: Decimal?  // "TOTAL 41.48" then "ROUNDING 0.02": the amount due is 41.50
         var lastItemLeft: Int?          // left edge of the last item line, to tell indented modifiers apart
+    }
+
+    /// One body line as the passes read it: its index, repaired text, upper-case text and trailing amount.
+    private struct ParseLine {
+        let i: Int
+        let text: String
+        let upper: String
+        let amount: Amount?
+    }
+
+    private func makeState(_ input: [OCRLine]) -> ParseState {
+        let texts = input.map { Self.clean($0.text) }
+        let (currency, currencyEvidence) = detectCurrency(texts)
         let wholeUnits = Self.wholeUnitCurrencies.contains(currency)
         // A change line was printed (even one OCR could not read the amount of): a lone tender is then not
         // the exact amount paid.
         let sawChangeWord = texts.contains { Self.hasWord($0.uppercased(), "CHANGE") || Self.hasWord($0.uppercased(), "KEMBALI") }
+        return ParseState(
+            input: input, texts: texts, currency: currency, wholeUnits: wholeUnits, sawChangeWord: sawChangeWord,
+            receipt: Receipt(currency: currency, currencyEvidence: currencyEvidence),
+            kinds: [ReceiptLineKind](repeating: .ignored, count: texts.count))
+    }
 
-        for (i, raw) in texts.enumerated() {
-            var text = raw
-            if text.isEmpty { continue }
-            // "TOTAL 42 50" / "CHANGE 38 00": a lost decimal point on a money line.
-            if !wholeUnits, Self.moneyLineWords.contains(where: { text.uppercased().contains($0) }) {
-                text = text.replacingOccurrences(of: #"(\s\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
-            }
-            // "18 000": a space as the thousands separator of a currency without minor units.
-            if wholeUnits {
-                text = text.replacingOccurrences(of: #"(^|\s)(\d{1,3}) (\d{3})$"#, with: "$1$2$3", options: .regularExpression)
-            }
-            let upper = Self.repairTotalWord(text.uppercased())
-            let amount = Self.trailingAmount(in: text, wholeUnits: wholeUnits)
-
-            // Date and time (take the first found; prefer lines that say DATE).
-            if amount == nil || upper.contains("DATE"), let date = parseDate(upper, currency: currency) {
-                if receipt.date == nil { receipt.date = date }
-                if receipt.time == nil { receipt.time = Self.parseTime(upper) }
-                kinds[i] = .date
-                firstBodyLine = firstBodyLine ?? i
-                continue
-            }
-            if receipt.time == nil, amount == nil, let time = Self.parseTime(upper) {
-                receipt.time = time
-            }
-
-            // Summary lines.
-            if let amount, let kind = Self.summaryKind(upper) {
-                firstBodyLine = firstBodyLine ?? i
-                pendingName = nil
-                let afterTender = !receipt.tenders.isEmpty
-                var kind = kind
-                // "ROUNDING RM 52.10" after "ROUNDING ADJUSTMENT": a cash-rounded total, not an adjustment
-                // (an adjustment is less than the smallest coin, so RM 1.00 and more is never one).
-                if kind == .rounding, amount.value > Decimal(10) / 100, let total = receipt.total,
-                   abs(amount.value - total) <= Decimal(10) / 100 || amount.value >= 1 {
-                    kind = .total
-                }
-                switch kind {
-                case .subtotal:
-                    if receipt.subtotal == nil { receipt.subtotal = amount.value }
-                    totalCandidates.append(amount.value)
-                case .tax:
-                    if !afterTender { receipt.tax = (receipt.tax ?? 0) + amount.signed }
-                    if sawTotal && !afterTender { taxAfterTotal = true }
-                case .rounding:
-                    if !afterTender { receipt.rounding = (receipt.rounding ?? 0) + amount.signed }
-                    if sawTotal && !afterTender { roundingAfterTotal = (roundingAfterTotal ?? 0) + amount.signed }
-                case .total:
-                    let compact = upper.replacingOccurrences(of: " ", with: "")
-                    let strong = ["GRAND", "AFTERADJ", "ADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
-                                  "AMOUNTDUE", "TOTALDUE"].contains(where: compact.contains)
-                    if !afterTender { totalCandidates.append(amount.value) }
-                    if !sawTotal {
-                        receipt.total = amount.value
-                        totalEvidence = afterTender ? "total line after payment" : "printed total"
-                        strongTotal = strong
-                    } else if (strong || taxAfterTotal) && !afterTender {
-                        // "NET TOTAL 194,726", "SERVICE 9,736", "TAX 20,446", "TOTAL 224,908": charges added
-                        // after a total make the next total the final one.
-                        receipt.total = amount.value
-                        totalEvidence = "printed total (\(compact.contains("ROUND") ? "rounded" : "final"))"
-                        strongTotal = strongTotal || strong
-                        roundingAfterTotal = nil
-                        taxAfterTotal = false
-                    }
-                    sawTotal = true
-                case .change: if receipt.change == nil { receipt.change = amount.value }
-                case .tender:
-                    let kind = Self.cashWords.contains(where: { Self.hasWord(upper, $0) }) ? "cash" : "card"
-                    receipt.tenders.append(ReceiptTender(kind: kind, text: text, amount: amount.value))
-                default: break
-                }
-                kinds[i] = kind
-                continue
-            }
-            if sawTotal {
-                // Anything after the total (tenders aside) is footer: tax summaries, thanks, barcodes.
-                continue
-            }
-
-            // Discounts ("DISCOUNT 0" is no discount, and no item either).
-            if let amount, amount.value == 0, Self.isDiscountText(upper) {
-                kinds[i] = .ignored
-                continue
-            }
-            if let amount, amount.value != 0, amount.negative || Self.isDiscountText(upper) {
-                firstBodyLine = firstBodyLine ?? i
-                pendingName = nil
-                let description = Self.repairDescription(Self.stripItemColumns(amount.rest, wholeUnits: wholeUnits).description)
-                let (index, how) = attachDiscount(description, to: receipt.items)
-                if let index { receipt.items[index].discount += amount.value }
-                receipt.discounts.append(ReceiptDiscount(lineNumber: i + 1, description: description,
-                                                         amount: amount.value, itemIndex: index, attachment: how))
-                kinds[i] = .discount
-                continue
-            }
-            if Self.isIgnorable(upper) {
-                if amount != nil || firstBodyLine != nil { firstBodyLine = firstBodyLine ?? i }
-                continue
-            }
-
-            // Quantity / weight detail lines ("2.134 lb @ 3.99/lb 8.51", "3 @ 0.50 1.50", "QTY 3").
-            if let detail = Self.parseDetail(text, wholeUnits: wholeUnits), detail.descriptionPrefix.isEmpty {
-                firstBodyLine = firstBodyLine ?? i
-                if let pending = pendingName, let total = detail.total {
-                    firstBodyLine = min(firstBodyLine ?? pending.index, pending.index)
-                    receipt.items.append(ReceiptItem(
-                        lineNumbers: [pending.index + 1, i + 1], description: pending.text,
-                        quantity: detail.quantity, unit: detail.unit, unitPrice: detail.unitPrice, total: total,
-                        confidence: min(input[pending.index].confidence, input[i].confidence) / 100))
-                    kinds[pending.index] = .item
-                    kinds[i] = .itemDetail
-                    lastItemLeft = input[pending.index].box.x
-                    pendingName = nil
-                    continue
-                }
-                if let pending = pendingName, let amount, detail.total == nil {
-                    // "NAME" then "2x 4.000": the amount on the detail line is the item's.
-                    firstBodyLine = min(firstBodyLine ?? pending.index, pending.index)
-                    receipt.items.append(ReceiptItem(
-                        lineNumbers: [pending.index + 1, i + 1], description: pending.text,
-                        quantity: detail.quantity, unit: detail.unit, unitPrice: detail.unitPrice,
-                        total: detail.unit == "each" ? (detail.unitPrice ?? amount.value) * (detail.quantity ?? 1) : amount.value,
-                        confidence: min(input[pending.index].confidence, input[i].confidence) / 100))
-                    kinds[pending.index] = .item
-                    kinds[i] = .itemDetail
-                    lastItemLeft = input[pending.index].box.x
-                    pendingName = nil
-                    continue
-                }
-                if detail.total == nil, pendingName == nil, let last = receipt.items.indices.last, receipt.items[last].quantity == nil {
-                    // "NAME 3.98" then "2 @ 1.99": the detail explains the previous item.
-                    receipt.items[last].quantity = detail.quantity
-                    receipt.items[last].unit = detail.unit
-                    receipt.items[last].unitPrice = detail.unitPrice
-                    receipt.items[last].lineNumbers.append(i + 1)
-                    kinds[i] = .itemDetail
-                    continue
-                }
-            }
-
-            // Name line, then a line of codes/quantities ending in the price ("8809059 7,90*3 23.70 Z").
-            if let amount, let pending = pendingName, Self.letterCount(amount.rest) < 2,
-               firstBodyLine != nil || receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: wholeUnits) {
-                firstBodyLine = min(firstBodyLine ?? pending.index, pending.index)
-                receipt.items.append(ReceiptItem(
-                    lineNumbers: [pending.index + 1, i + 1], description: pending.text, total: amount.value,
-                    confidence: min(input[pending.index].confidence, input[i].confidence) / 100))
-                kinds[pending.index] = .item
-                kinds[i] = .itemDetail
-                lastItemLeft = input[pending.index].box.x
-                pendingName = nil
-                continue
-            }
-
-            // Item lines: a description and a price.
-            if let amount, Self.letterCount(amount.rest) >= 2 {
-                firstBodyLine = firstBodyLine ?? i
-                pendingName = nil
-                // An indented zero-price line under an item is a modifier ("  Less Ice 0", "  Top Oreo 0").
-                let box = input[i].box
-                if amount.value == 0, let left = lastItemLeft,
-                   (box.width > 0 || box.x > 0) && box.x - left > max(5, box.height * 3 / 10)
-                    || amount.rest.range(of: #"^(\d{1,2}\s+)?[*+>-]"#, options: .regularExpression) != nil {
-                    kinds[i] = .itemDetail
-                    continue
-                }
-                var description = amount.rest
-                var item = ReceiptItem(lineNumbers: [i + 1], description: "", total: amount.value,
-                                       confidence: input[i].confidence / 100)
-                if let detail = Self.parseDetail(description + " " + amount.token, wholeUnits: wholeUnits),
-                   !detail.descriptionPrefix.isEmpty {
-                    description = detail.descriptionPrefix
-                    item.quantity = detail.quantity
-                    item.unit = detail.unit
-                    item.unitPrice = detail.unitPrice
-                }
-                // Quantity and unit-price columns between the name and the line total ("NAME 2 35.00 70.00");
-                // after a leading count ("2 SERBU 1 40,000") a trailing number belongs to the name.
-                let leading = description.range(of: Self.leadingCount, options: .regularExpression) != nil
-                let columns = Self.stripItemColumns(description, wholeUnits: wholeUnits, counts: !leading)
-                description = columns.description
-                if item.quantity == nil, let n = columns.quantity {
-                    item.quantity = n
-                    item.unitPrice = columns.unitPrice ?? (n > 1 ? amount.value / n : nil)
-                } else if item.unitPrice == nil, let unitPrice = columns.unitPrice {
-                    item.unitPrice = unitPrice
-                }
-                // A leading count, as restaurant and bakery receipts print it: "2 EGG TART 26,000", "1PRS SOP".
-                if item.quantity == nil, let count = description.range(of: Self.leadingCount, options: .regularExpression),
-                    let n = Int(description[count].filter(\.isNumber)), n > 0
-                {
-                    item.quantity = Decimal(n)
-                    if n > 1 { item.unitPrice = amount.value / Decimal(n) }
-                    description = String(description[count.upperBound...])
-                }
-                item.description = Self.repairDescription(description)
-                if item.description.isEmpty { continue }
-                receipt.items.append(item)
-                kinds[i] = .item
-                lastItemLeft = box.x
-                continue
-            }
-
-            // A name line without a price: maybe an item whose weight line follows, maybe header text.
-            if amount == nil, Self.letterCount(text) >= 3 {
-                pendingName = (i, Self.repairDescription(Self.stripItemColumns(text, wholeUnits: wholeUnits).description))
-            }
+    private func prepareLine(_ i: Int, _ raw: String, wholeUnits: Bool) -> ParseLine {
+        var text = raw
+        // "TOTAL 42 50" / "CHANGE 38 00": a lost decimal point on a money line.
+        if !wholeUnits, Self.moneyLineWords.contains(where: { text.uppercased().contains($0) }) {
+            text = text.replacingOccurrences(of: #"(\s\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
         }
+        // "18 000": a space as the thousands separator of a currency without minor units.
+        if wholeUnits {
+            text = text.replacingOccurrences(of: #"(^|\s)(\d{1,3}) (\d{3})$"#, with: "$1$2$3", options: .regularExpression)
+        }
+        let upper = Self.repairTotalWord(text.uppercased())
+        let amount = Self.trailingAmount(in: text, wholeUnits: wholeUnits)
+        return ParseLine(i: i, text: text, upper: upper, amount: amount)
+    }
 
+    /// Date and time lines. Returns whether the line was consumed (a date line); a time alone is noted and
+    /// the line passed on.
+    private func readDateOrTime(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        let (i, upper, amount) = (line.i, line.upper, line.amount)
+        // Date and time (take the first found; prefer lines that say DATE).
+        if amount == nil || upper.contains("DATE"), let date = parseDate(upper, currency: s.currency) {
+            if s.receipt.date == nil { s.receipt.date = date }
+            if s.receipt.time == nil { s.receipt.time = Self.parseTime(upper) }
+            s.kinds[i] = .date
+            s.firstBodyLine = s.firstBodyLine ?? i
+            return true
+        }
+        if s.receipt.time == nil, amount == nil, let time = Self.parseTime(upper) {
+            s.receipt.time = time
+        }
+        return false
+    }
+
+    /// Summary lines: subtotal, tax, rounding, total, change, tenders.
+    private func readSummary(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        let (i, text, upper) = (line.i, line.text, line.upper)
+        // Summary lines.
+        guard let amount = line.amount, let summary = Self.summaryKind(upper) else { return false }
+        s.firstBodyLine = s.firstBodyLine ?? i
+        s.pendingName = nil
+        let afterTender = !s.receipt.tenders.isEmpty
+        var kind = summary
+        // "ROUNDING RM 52.10" after "ROUNDING ADJUSTMENT": a cash-rounded total, not an adjustment
+        // (an adjustment is less than the smallest coin, so RM 1.00 and more is never one).
+        if kind == .rounding, amount.value > Decimal(10) / 100, let total = s.receipt.total,
+           abs(amount.value - total) <= Decimal(10) / 100 || amount.value >= 1 {
+            kind = .total
+        }
+        switch kind {
+        case .subtotal:
+            if s.receipt.subtotal == nil { s.receipt.subtotal = amount.value }
+            s.totalCandidates.append(amount.value)
+        case .tax:
+            if !afterTender { s.receipt.tax = (s.receipt.tax ?? 0) + amount.signed }
+            if s.sawTotal && !afterTender { s.taxAfterTotal = true }
+        case .rounding:
+            if !afterTender { s.receipt.rounding = (s.receipt.rounding ?? 0) + amount.signed }
+            if s.sawTotal && !afterTender { s.roundingAfterTotal = (s.roundingAfterTotal ?? 0) + amount.signed }
+        case .total:
+            readTotal(amount, upper: upper, afterTender: afterTender, &s)
+        case .change: if s.receipt.change == nil { s.receipt.change = amount.value }
+        case .tender:
+            let kind = Self.cashWords.contains(where: { Self.hasWord(upper, $0) }) ? "cash" : "card"
+            s.receipt.tenders.append(ReceiptTender(kind: kind, text: text, amount: amount.value))
+        default: break
+        }
+        s.kinds[i] = kind
+        return true
+    }
+
+    /// A total line: the first one printed, or a later final one.
+    private func readTotal(_ amount: Amount, upper: String, afterTender: Bool, _ s: inout ParseState) {
+        let compact = upper.replacingOccurrences(of: " ", with: "")
+        let strong = ["GRAND", "AFTERADJ", "ADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
+                      "AMOUNTDUE", "TOTALDUE"].contains(where: compact.contains)
+        if !afterTender { s.totalCandidates.append(amount.value) }
+        if !s.sawTotal {
+            s.receipt.total = amount.value
+            s.totalEvidence = afterTender ? "total line after payment" : "printed total"
+            s.strongTotal = strong
+        } else if (strong || s.taxAfterTotal) && !afterTender {
+            // "NET TOTAL 194,726", "SERVICE 9,736", "TAX 20,446", "TOTAL 224,908": charges added
+            // after a total make the next total the final one.
+            s.receipt.total = amount.value
+            s.totalEvidence = "printed total (\(compact.contains("ROUND") ? "rounded" : "final"))"
+            s.strongTotal = s.strongTotal || strong
+            s.roundingAfterTotal = nil
+            s.taxAfterTotal = false
+        }
+        s.sawTotal = true
+    }
+
+    /// Discount lines, attached to the item they name (or the last one).
+    private func readDiscount(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        let (i, upper) = (line.i, line.upper)
+        // Discounts ("DISCOUNT 0" is no discount, and no item either).
+        if let amount = line.amount, amount.value == 0, Self.isDiscountText(upper) {
+            s.kinds[i] = .ignored
+            return true
+        }
+        if let amount = line.amount, amount.value != 0, amount.negative || Self.isDiscountText(upper) {
+            s.firstBodyLine = s.firstBodyLine ?? i
+            s.pendingName = nil
+            let description = Self.repairDescription(Self.stripItemColumns(amount.rest, wholeUnits: s.wholeUnits).description)
+            let (index, how) = attachDiscount(description, to: s.receipt.items)
+            if let index { s.receipt.items[index].discount += amount.value }
+            s.receipt.discounts.append(ReceiptDiscount(lineNumber: i + 1, description: description,
+                                                       amount: amount.value, itemIndex: index, attachment: how))
+            s.kinds[i] = .discount
+            return true
+        }
+        return false
+    }
+
+    private func readIgnorable(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        guard Self.isIgnorable(line.upper) else { return false }
+        if line.amount != nil || s.firstBodyLine != nil { s.firstBodyLine = s.firstBodyLine ?? line.i }
+        return true
+    }
+
+    /// A two-line item: the pending name line and this line (lines `pending.index + 1` and `i + 1`).
+    private func appendTwoLineItem(_ pending: (index: Int, text: String), _ i: Int, _ s: inout ParseState,
+                                   quantity: Decimal? = nil, unit: String? = nil, unitPrice: Decimal? = nil,
+                                   total: Decimal) {
+        s.firstBodyLine = min(s.firstBodyLine ?? pending.index, pending.index)
+        s.receipt.items.append(ReceiptItem(
+            lineNumbers: [pending.index + 1, i + 1], description: pending.text,
+            quantity: quantity, unit: unit, unitPrice: unitPrice, total: total,
+            confidence: min(s.input[pending.index].confidence, s.input[i].confidence) / 100))
+        s.kinds[pending.index] = .item
+        s.kinds[i] = .itemDetail
+        s.lastItemLeft = s.input[pending.index].box.x
+        s.pendingName = nil
+    }
+
+    private func readDetail(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        let (i, text, amount) = (line.i, line.text, line.amount)
+        // Quantity / weight detail lines ("2.134 lb @ 3.99/lb 8.51", "3 @ 0.50 1.50", "QTY 3").
+        guard let detail = Self.parseDetail(text, wholeUnits: s.wholeUnits), detail.descriptionPrefix.isEmpty else { return false }
+        s.firstBodyLine = s.firstBodyLine ?? i
+        if let pending = s.pendingName, let total = detail.total {
+            appendTwoLineItem(pending, i, &s, quantity: detail.quantity, unit: detail.unit, unitPrice: detail.unitPrice,
+                              total: total)
+            return true
+        }
+        if let pending = s.pendingName, let amount, detail.total == nil {
+            // "NAME" then "2x 4.000": the amount on the detail line is the item's.
+            appendTwoLineItem(pending, i, &s, quantity: detail.quantity, unit: detail.unit, unitPrice: detail.unitPrice,
+                              total: detail.unit == "each" ? (detail.unitPrice ?? amount.value) * (detail.quantity ?? 1) : amount.value)
+            return true
+        }
+        if detail.total == nil, s.pendingName == nil, let last = s.receipt.items.indices.last, s.receipt.items[last].quantity == nil {
+            // "NAME 3.98" then "2 @ 1.99": the detail explains the previous item.
+            s.receipt.items[last].quantity = detail.quantity
+            s.receipt.items[last].unit = detail.unit
+            s.receipt.items[last].unitPrice = detail.unitPrice
+            s.receipt.items[last].lineNumbers.append(i + 1)
+            s.kinds[i] = .itemDetail
+            return true
+        }
+        return false
+    }
+
+    private func readNameThenPrice(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        // Name line, then a line of codes/quantities ending in the price ("8809059 7,90*3 23.70 Z").
+        guard let amount = line.amount, let pending = s.pendingName, Self.letterCount(amount.rest) < 2,
+              s.firstBodyLine != nil || s.receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: s.wholeUnits)
+        else { return false }
+        appendTwoLineItem(pending, line.i, &s, total: amount.value)
+        return true
+    }
+
+    private func readItem(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        let i = line.i
+        // Item lines: a description and a price.
+        guard let amount = line.amount, Self.letterCount(amount.rest) >= 2 else { return false }
+        s.firstBodyLine = s.firstBodyLine ?? i
+        s.pendingName = nil
+        // An indented zero-price line under an item is a modifier ("  Less Ice 0", "  Top Oreo 0").
+        let box = s.input[i].box
+        if amount.value == 0, let left = s.lastItemLeft,
+           (box.width > 0 || box.x > 0) && box.x - left > max(5, box.height * 3 / 10)
+            || amount.rest.range(of: #"^(\d{1,2}\s+)?[*+>-]"#, options: .regularExpression) != nil {
+            s.kinds[i] = .itemDetail
+            return true
+        }
+        let item = itemLine(amount, lineIndex: i, confidence: s.input[i].confidence, wholeUnits: s.wholeUnits)
+        if item.description.isEmpty { return true }
+        s.receipt.items.append(item)
+        s.kinds[i] = .item
+        s.lastItemLeft = box.x
+        return true
+    }
+
+    /// The item on a one-line item: description, quantity and unit price from the text before the price.
+    private func itemLine(_ amount: Amount, lineIndex i: Int, confidence: Double, wholeUnits: Bool) -> ReceiptItem {
+        var description = amount.rest
+        var item = ReceiptItem(lineNumbers: [i + 1], description: "", total: amount.value,
+                               confidence: confidence / 100)
+        if let detail = Self.parseDetail(description + " " + amount.token, wholeUnits: wholeUnits),
+           !detail.descriptionPrefix.isEmpty {
+            description = detail.descriptionPrefix
+            item.quantity = detail.quantity
+            item.unit = detail.unit
+            item.unitPrice = detail.unitPrice
+        }
+        // Quantity and unit-price columns between the name and the line total ("NAME 2 35.00 70.00");
+        // after a leading count ("2 SERBU 1 40,000") a trailing number belongs to the name.
+        let leading = description.range(of: Self.leadingCount, options: .regularExpression) != nil
+        let columns = Self.stripItemColumns(description, wholeUnits: wholeUnits, counts: !leading)
+        description = columns.description
+        if item.quantity == nil, let n = columns.quantity {
+            item.quantity = n
+            item.unitPrice = columns.unitPrice ?? (n > 1 ? amount.value / n : nil)
+        } else if item.unitPrice == nil, let unitPrice = columns.unitPrice {
+            item.unitPrice = unitPrice
+        }
+        // A leading count, as restaurant and bakery receipts print it: "2 EGG TART 26,000", "1PRS SOP".
+        if item.quantity == nil, let count = description.range(of: Self.leadingCount, options: .regularExpression),
+            let n = Int(description[count].filter(\.isNumber)), n > 0
+        {
+            item.quantity = Decimal(n)
+            if n > 1 { item.unitPrice = amount.value / Decimal(n) }
+            description = String(description[count.upperBound...])
+        }
+        item.description = Self.repairDescription(description)
+        return item
+    }
+
+    private func readPendingName(_ line: ParseLine, _ s: inout ParseState) {
+        // A name line without a price: maybe an item whose weight line follows, maybe header text.
+        if line.amount == nil, Self.letterCount(line.text) >= 3 {
+            s.pendingName = (line.i, Self.repairDescription(Self.stripItemColumns(line.text, wholeUnits: s.wholeUnits).description))
+        }
+    }
+
+    private func applyRoundingAfterTotal(_ s: inout ParseState) {
         // "TOTAL 41.48" then "ROUNDING 0.02" (and no later total): the amount due is the rounded one.
-        if let adjustment = roundingAfterTotal, adjustment != 0, let total = receipt.total, abs(adjustment) < 1 {
-            receipt.total = total + adjustment
-            totalEvidence = "printed total \(Self.format(total)) + rounding \(Self.format(adjustment))"
+        if let adjustment = s.roundingAfterTotal, adjustment != 0, let total = s.receipt.total, abs(adjustment) < 1 {
+            s.receipt.total = total + adjustment
+            s.totalEvidence = "printed total \(Self.format(total)) + rounding \(Self.format(adjustment))"
         }
+    }
+
+    private func reconcileTotalWithTender(_ s: inout ParseState) {
         // Reconcile the total with what was paid: cash tendered − change, both printed and independent of an
         // OCR slip in the total line; or a lone tender with no change (card payments are exact).
         var paid: Decimal?
         var paidByCash = false
         var paidEvidence = ""
-        if let cash = receipt.tenders.first(where: { $0.kind == "cash" }), let change = receipt.change, cash.amount >= change {
+        if let cash = s.receipt.tenders.first(where: { $0.kind == "cash" }), let change = s.receipt.change, cash.amount >= change {
             paid = cash.amount - change
             paidByCash = true
             paidEvidence = "cash \(Self.format(cash.amount)) − change \(Self.format(change))"
-        } else if receipt.tenders.count == 1, receipt.change == 0 || receipt.change == nil && !sawChangeWord,
-                  let tender = receipt.tenders.first {
+        } else if s.receipt.tenders.count == 1, s.receipt.change == 0 || s.receipt.change == nil && !s.sawChangeWord,
+                  let tender = s.receipt.tenders.first {
             paid = tender.amount
             paidEvidence = "\(tender.kind) payment \(Self.format(tender.amount))"
         }
-        if let paid, paid > 0, receipt.total != paid {
-            let net = receipt.items.reduce(Decimal(0)) { $0 + $1.total } - receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
-            let tol = configuration.totalTolerance
-            func agreesWithItems(_ x: Decimal) -> Bool {
-                !receipt.items.isEmpty && (abs(net + (receipt.tax ?? 0) + (receipt.rounding ?? 0) - x) <= tol
-                                           || abs(net + (receipt.rounding ?? 0) - x) <= tol)
-            }
-            var use = false
-            if let total = receipt.total {
-                if total == 0 || totalEvidence == "total line after payment" {
-                    use = paidByCash
-                } else if strongTotal && totalCandidates.contains(paid) {
-                    use = false  // paid matches the figure before rounding/adjustment: cash or change was misread
-                } else if agreesWithItems(paid) && !agreesWithItems(total) {
-                    use = true  // two printed numbers and the items agree against one OCR reading
-                } else if paidByCash, !strongTotal, totalCandidates.contains(paid) {
-                    use = true
-                } else if paidByCash, !wholeUnits, abs(paid - total) < Decimal(5) / 100,
-                          Self.isMultiple(paid, of: Decimal(5) / 100), !Self.isMultiple(total, of: Decimal(5) / 100) {
-                    use = true  // cash rounding to 5 cents: 41.48 due, 41.50 paid in cash
-                }
-            } else {
-                use = true
-            }
-            if use {
-                receipt.total = paid
-                totalEvidence = paidEvidence
-            }
+        if let paid, paid > 0, s.receipt.total != paid,
+           shouldUsePaid(paid, byCash: paidByCash, s) {
+            s.receipt.total = paid
+            s.totalEvidence = paidEvidence
         }
-        receipt.totalEvidence = receipt.total == nil ? nil : totalEvidence
+    }
 
+    /// Whether the amount paid should replace the printed total.
+    private func shouldUsePaid(_ paid: Decimal, byCash paidByCash: Bool, _ s: ParseState) -> Bool {
+        let receipt = s.receipt
+        let net = receipt.items.reduce(Decimal(0)) { $0 + $1.total } - receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
+        let tol = configuration.totalTolerance
+        func agreesWithItems(_ x: Decimal) -> Bool {
+            !receipt.items.isEmpty && (abs(net + (receipt.tax ?? 0) + (receipt.rounding ?? 0) - x) <= tol
+                                       || abs(net + (receipt.rounding ?? 0) - x) <= tol)
+        }
+        var use = false
+        if let total = receipt.total {
+            if total == 0 || s.totalEvidence == "total line after payment" {
+                use = paidByCash
+            } else if s.strongTotal && s.totalCandidates.contains(paid) {
+                use = false  // paid matches the figure before rounding/adjustment: cash or change was misread
+            } else if agreesWithItems(paid) && !agreesWithItems(total) {
+                use = true  // two printed numbers and the items agree against one OCR reading
+            } else if paidByCash, !s.strongTotal, s.totalCandidates.contains(paid) {
+                use = true
+            } else if paidByCash, !s.wholeUnits, abs(paid - total) < Decimal(5) / 100,
+                      Self.isMultiple(paid, of: Decimal(5) / 100), !Self.isMultiple(total, of: Decimal(5) / 100) {
+                use = true  // cash rounding to 5 cents: 41.48 due, 41.50 paid in cash
+            }
+        } else {
+            use = true
+        }
+        return use
+    }
+
+    private func readHeader(_ s: inout ParseState) {
         // Header: store name and address from the lines before the body.
-        let headerEnd = firstBodyLine ?? min(texts.count, 6)
-        // Store: the best of the first name-like lines (confident OCR, store words, early position).
-        var best: (index: Int, score: Double)?
-        var considered = 0
-        for i in 0..<headerEnd where kinds[i] == .ignored && considered < 6 {
-            let text = texts[i]
-            let upper = text.uppercased()
-            guard input[i].confidence >= 40, Self.looksLikeName(text) else { continue }
-            considered += 1
-            let storeWord = Self.hasStoreWord(upper)
-            if !storeWord && Self.looksLikeAddress(upper) { continue }
-            let score = input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
-            if score > (best?.score ?? -1) { best = (i, score) }
-        }
+        let headerEnd = s.firstBodyLine ?? min(s.texts.count, 6)
+        let best = bestStoreLine(s, headerEnd: headerEnd)
         var addressLines: [String] = []
-        let storeIndex = best?.index ?? headerEnd
+        let storeIndex = best ?? headerEnd
         if let best {
-            receipt.store = Self.storeName(texts[best.index])
-            kinds[best.index] = .store
+            s.receipt.store = Self.storeName(s.texts[best])
+            s.kinds[best] = .store
         }
-        for i in storeIndex..<headerEnd where kinds[i] == .ignored {
-            let text = texts[i]
+        for i in storeIndex..<headerEnd where s.kinds[i] == .ignored {
+            let text = s.texts[i]
             let upper = text.uppercased()
-            if Self.isContactLine(upper) { kinds[i] = .header; if !addressLines.isEmpty { break } else { continue } }
+            if Self.isContactLine(upper) { s.kinds[i] = .header; if !addressLines.isEmpty { break } else { continue } }
             if addressLines.count < 3, Self.looksLikeAddress(upper) {
                 addressLines.append(Self.trimJunk(text))
-                kinds[i] = .address
+                s.kinds[i] = .address
             } else if !addressLines.isEmpty {
                 break
             }
         }
-        if !addressLines.isEmpty { receipt.address = addressLines.joined(separator: ", ") }
-        for i in 0..<headerEnd where kinds[i] == .ignored { kinds[i] = .header }
+        if !addressLines.isEmpty { s.receipt.address = addressLines.joined(separator: ", ") }
+        for i in 0..<headerEnd where s.kinds[i] == .ignored { s.kinds[i] = .header }
+    }
 
-        receipt.lines = input.indices.map {
-            ReceiptLine(number: $0 + 1, text: input[$0].text, kind: kinds[$0], confidence: input[$0].confidence)
+    /// The store line's index, if any.
+    private func bestStoreLine(_ s: ParseState, headerEnd: Int) -> Int? {
+        // Store: the best of the first name-like lines (confident OCR, store words, early position).
+        var best: (index: Int, score: Double)?
+        var considered = 0
+        for i in 0..<headerEnd where s.kinds[i] == .ignored && considered < 6 {
+            let text = s.texts[i]
+            let upper = text.uppercased()
+            guard s.input[i].confidence >= 40, Self.looksLikeName(text) else { continue }
+            considered += 1
+            let storeWord = Self.hasStoreWord(upper)
+            if !storeWord && Self.looksLikeAddress(upper) { continue }
+            let score = s.input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
+            if score > (best?.score ?? -1) { best = (i, score) }
+        }
+        return best?.index
+    }
+
+    private func assemble(_ s: ParseState) -> Receipt {
+        var receipt = s.receipt
+        receipt.lines = s.input.indices.map {
+            ReceiptLine(number: $0 + 1, text: s.input[$0].text, kind: s.kinds[$0], confidence: s.input[$0].confidence)
         }
         check(&receipt)
         return receipt
