@@ -187,11 +187,7 @@ struct EvalPDFs: ParsableCommand {
             if json { arguments.append("--json") }
             if errors { arguments.append("--errors") }
             if leaveOneSourceOut { arguments.append("--leave-one-source-out") }
-            let worker = try WorkerProcess.workerExecutable()
-            let argv = arguments.map { strdup($0) } + [nil]
-            execv(worker, argv)
-            throw LarderError(
-                .configuration, "cannot start larder-worker: \(String(cString: strerror(errno)))", path: worker)
+            try execWorker(arguments)
         }
     }
 }
@@ -253,11 +249,7 @@ struct EvalReceipts: ParsableCommand {
             if let languages { arguments += ["--languages", languages] }
             // The worker links tesseract, whose OpenMP threads must be limited before it starts.
             setenv("OMP_THREAD_LIMIT", "1", 1)
-            let worker = try WorkerProcess.workerExecutable()
-            let argv = arguments.map { strdup($0) } + [nil]
-            execv(worker, argv)
-            throw LarderError(
-                .configuration, "cannot start larder-worker: \(String(cString: strerror(errno)))", path: worker)
+            try execWorker(arguments)
         }
     }
 }
@@ -306,11 +298,17 @@ struct EvalPages: ParsableCommand {
             if json { arguments.append("--json") }
             if errors { arguments.append("--errors") }
             if let predictions { arguments += ["--predictions", predictions] }
-            let worker = try WorkerProcess.workerExecutable()
-            let argv = arguments.map { strdup($0) } + [nil]
-            execv(worker, argv)
-            throw LarderError(
-                .configuration, "cannot start larder-worker: \(String(cString: strerror(errno)))", path: worker)
+            try execWorker(arguments)
         }
     }
+}
+
+/// Replaces this process with `larder-worker` run with `arguments` (`arguments[0]` is its name): the evaluations that
+/// need poppler, tesseract or libxml2 run there, since `larder` links none of them. Returns only by throwing.
+func execWorker(_ arguments: [String]) throws -> Never {
+    let worker = try WorkerProcess.workerExecutable()
+    let argv = arguments.map { strdup($0) } + [nil]
+    execv(worker, argv)
+    throw LarderError(
+        .configuration, "cannot start larder-worker: \(String(cString: strerror(errno)))", path: worker)
 }
