@@ -248,28 +248,23 @@ public struct AllergenTagger: Sendable {
     }
 
     static func occurrences(of phrase: [String], in words: [String?]) -> [Range<Int>] {
-        guard !phrase.isEmpty, phrase.count <= words.count else { return [] }
-        var out: [Range<Int>] = []
-        for start in 0...(words.count - phrase.count) {
-            var ok = true
-            for (i, p) in phrase.enumerated() {
-                // Plurals only on the last word of a phrase ("egg whites", but not "eggs white").
-                let w = words[start + i]
-                if i == phrase.count - 1 ? !matches(w, p) : w != p { ok = false; break }
-            }
-            if ok { out.append(start..<(start + phrase.count)) }
-        }
-        return out
+        occurrences(of: phrase, count: words.count) { words[$0] }
     }
 
     static func occurrences(of phrase: [String], in words: [String]) -> [Range<Int>] {
         // The same search as over `[String?]`, without copying the words into optionals first.
-        guard !phrase.isEmpty, phrase.count <= words.count else { return [] }
+        occurrences(of: phrase, count: words.count) { words[$0] }
+    }
+
+    /// Where `phrase` stands among `count` words (`word(i)`, nil for a masked word).
+    private static func occurrences(of phrase: [String], count: Int, word: (Int) -> String?) -> [Range<Int>] {
+        guard !phrase.isEmpty, phrase.count <= count else { return [] }
         var out: [Range<Int>] = []
-        for start in 0...(words.count - phrase.count) {
+        for start in 0...(count - phrase.count) {
             var ok = true
             for (i, p) in phrase.enumerated() {
-                let w = words[start + i]
+                // Plurals only on the last word of a phrase ("egg whites", but not "eggs white").
+                let w = word(start + i)
                 if i == phrase.count - 1 ? !matches(w, p) : w != p { ok = false; break }
             }
             if ok { out.append(start..<(start + phrase.count)) }
