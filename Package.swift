@@ -44,7 +44,7 @@ let package = Package(
             resources: [.copy("Resources/ingredient-tagger.bin")]),
 
         // MARK: Recipe structure from a document's lines: recipes, sections, ingredients, steps, times, yields.
-        .target(name: "LarderRecipes", dependencies: ["LarderIngredients"]),
+        .target(name: "LarderRecipes", dependencies: ["LarderIngredients", "LarderJSON"]),
 
         // MARK: Saved web pages: libxml2's HTML parser behind an owning wrapper, then schema.org Recipe (JSON-LD,
         // microdata) and the visible page as a `WebPage` that LarderRecipes maps. No I/O.
@@ -65,6 +65,7 @@ let package = Package(
         // Sources/LarderReceipts/Resources/LEXICON-LICENSE.md.
         .target(
             name: "LarderReceipts",
+            dependencies: ["LarderJSON"],
             exclude: ["Resources/LEXICON-LICENSE.md"],
             resources: [.copy("Resources/lexicon.tsv")]),
 

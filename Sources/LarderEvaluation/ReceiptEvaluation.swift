@@ -245,7 +245,7 @@ public enum ReceiptEvaluation {
         var details: [ReceiptEvaluationDetail] = []
         for c in cases {
             let start = ContinuousClock.now
-            var receipt: Receipt?
+            var receipt: ParsedReceipt?
             var errorText: String?
             do {
                 receipt = parser.parse(lines: try ocrLines(c.id, c.image, engine: engine, options: options))
@@ -279,7 +279,7 @@ public enum ReceiptEvaluation {
 
     /// Scores one parsed receipt (nil after an OCR failure) against its label, with the fair rule unless
     /// `strict` (see ``ReceiptEvaluation``).
-    public static func score(id: String, receipt: Receipt?, label: ReceiptLabel, seconds: Double = 0,
+    public static func score(id: String, receipt: ParsedReceipt?, label: ReceiptLabel, seconds: Double = 0,
                              error: String? = nil, strict: Bool = false) -> ReceiptEvaluationDetail {
         let predictedTotal = receipt?.total.flatMap { Double("\($0)") }
         var detail = ReceiptEvaluationDetail(

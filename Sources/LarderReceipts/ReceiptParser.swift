@@ -34,7 +34,7 @@ public struct ReceiptParserConfiguration: Sendable, Equatable {
     public static let `default` = ReceiptParserConfiguration()
 }
 
-/// Turns OCR lines into a ``Receipt``: store, address, date/time, currency, items (with quantities and
+/// Turns OCR lines into a ``ParsedReceipt``: store, address, date/time, currency, items (with quantities and
 /// weights), discounts attached to items, subtotal, tax, total, tenders and change, and an arithmetic check
 /// (items − discounts + tax ≈ total) that sends mismatches to review with both numbers.
 ///
@@ -50,12 +50,12 @@ public struct ReceiptParser: Sendable {
     }
 
     /// Parses plain text, one printed line per text line (confidence 100).
-    public func parse(text: String) -> Receipt {
+    public func parse(text: String) -> ParsedReceipt {
         parse(lines: text.split(whereSeparator: \.isNewline).map { OCRLine(text: String($0)) })
     }
 
     /// Parses OCR lines (top to bottom).
-    public func parse(lines input: [OCRLine]) -> Receipt {
+    public func parse(lines input: [OCRLine]) -> ParsedReceipt {
         var state = makeState(input)
         for (i, raw) in state.texts.enumerated() {
             if raw.isEmpty { continue }
@@ -89,7 +89,7 @@ public struct ReceiptParser: Sendable {
         let currency: String
         let wholeUnits: Bool
         let sawChangeWord: Bool  // a change line was printed (see makeState)
-        var receipt: Receipt
+        var receipt: ParsedReceipt
         var kinds: [ReceiptLineKind]
         var pendingName: (index: Int, text: String)?  // an item name waiting for its quantity/weight line
         var firstBodyLine: Int?  // first line that is not header
@@ -119,7 +119,7 @@ public struct ReceiptParser: Sendable {
         let sawChangeWord = texts.contains { Self.hasWord($0.uppercased(), "CHANGE") || Self.hasWord($0.uppercased(), "KEMBALI") }
         return ParseState(
             input: input, texts: texts, currency: currency, wholeUnits: wholeUnits, sawChangeWord: sawChangeWord,
-            receipt: Receipt(currency: currency, currencyEvidence: currencyEvidence),
+            receipt: ParsedReceipt(currency: currency, currencyEvidence: currencyEvidence),
             kinds: [ReceiptLineKind](repeating: .ignored, count: texts.count))
     }
 
@@ -461,7 +461,7 @@ public struct ReceiptParser: Sendable {
         return best?.index
     }
 
-    private func assemble(_ s: ParseState) -> Receipt {
+    private func assemble(_ s: ParseState) -> ParsedReceipt {
         var receipt = s.receipt
         receipt.lines = s.input.indices.map {
             ReceiptLine(number: $0 + 1, text: s.input[$0].text, kind: s.kinds[$0], confidence: s.input[$0].confidence)
@@ -472,7 +472,7 @@ public struct ReceiptParser: Sendable {
 
     // MARK: - Arithmetic check and review
 
-    private func check(_ receipt: inout Receipt) {
+    private func check(_ receipt: inout ParsedReceipt) {
         var reasons: [String] = []
         let itemsSum = receipt.items.reduce(Decimal(0)) { $0 + $1.total }
         let discounts = receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }

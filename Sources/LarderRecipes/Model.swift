@@ -1,4 +1,5 @@
 import Foundation
+import LarderJSON
 
 // MARK: - Input
 

@@ -262,32 +262,33 @@ public struct LLMStage: Stage {
         let fromLLM = { (key: String) in result.provenance[key]?.isLLM == true }
         if fromLLM("store"), let store = merged["store"]?.stringValue { receipt.store.name = store }
         if fromLLM("date"), let date = merged["date"]?.stringValue, Self.isISODate(date) { receipt.date = date }
-        if fromLLM("total"), let total = merged["total"]?.doubleValue { receipt.totals.total = total }
-        var pantry: [PantryRecord]? = nil
+        if fromLLM("total"), let total = merged["total"].flatMap(Self.money) { receipt.totals.total = total }
+        var pantry: [PantryItem]? = nil
         if fromLLM("items"), let items = merged["items"]?.arrayValue {
-            receipt.items = items.compactMap { item -> ReceiptRecord.Item? in
+            receipt.items = items.compactMap { item -> Receipt.Item? in
                 guard let n = item["line"]?.stringValue.flatMap(KeyedLines.number),
                     let description = item["description"]?.stringValue
                 else { return nil }
-                return ReceiptRecord.Item(
+                return Receipt.Item(
                     description: description, quantity: nil, unit: nil, unitPrice: nil,
-                    total: item["price"]?.doubleValue ?? 0, discounts: [], line: n)
+                    total: item["price"].flatMap(Self.money) ?? 0, discounts: [], line: n)
             }
             pantry = try Self.pantry(of: receipt, receiptID: input.document.sha256, blocklist: input.config.blocklist)
         }
         if fromLLM("total") || fromLLM("items") {
             // The arithmetic check again, on the merged items and total; its review reason follows it.
-            let computed = receipt.items.reduce(0) { $0 + $1.total + $1.discounts.reduce(0) { $0 + $1.amount } }
+            let computed = receipt.items.reduce(Decimal(0)) { $0 + $1.total + $1.discounts.reduce(0) { $0 + $1.amount } }
                 + (receipt.totals.tax ?? 0)
-            receipt.check.computed = (computed * 100).rounded() / 100
+            receipt.check.computed = computed.rounded(places: 2)
             receipt.check.printed = receipt.totals.total
-            receipt.check.addsUp = receipt.totals.total.map { abs($0 - computed) <= 0.02 }
+            receipt.check.addsUp = receipt.totals.total.map { abs($0 - computed) <= Decimal(string: "0.02")! }
             let hasItems = !receipt.items.isEmpty
             receipt.reviewReasons.removeAll { $0.hasPrefix("total mismatch") || (hasItems && $0.hasPrefix("no items")) }
             if receipt.check.addsUp == false, let printed = receipt.totals.total {
+                let amounts = [receipt.check.computed ?? 0, printed].map { NSDecimalNumber(decimal: $0).doubleValue }
                 receipt.reviewReasons.append(
                     String(format: "total mismatch: items, discounts and tax come to %.2f, the receipt says %.2f (after the LLM stage)",
-                           receipt.check.computed ?? 0, printed))
+                           amounts[0], amounts[1]))
             }
         }
         output.receipt = receipt
@@ -296,18 +297,29 @@ public struct LLMStage: Stage {
     }
 
     /// A parsed receipt in the `llm-receipt` shape, keyed by line number.
-    static func llmShape(of receipt: ReceiptRecord) -> JSONValue {
+    static func llmShape(of receipt: Receipt) -> JSONValue {
         .object([
             "store": receipt.store.name.map(JSONValue.string) ?? .null,
             "date": receipt.date.map(JSONValue.string) ?? .null,
-            "total": receipt.totals.total.map(JSONValue.double) ?? .null,
+            "total": receipt.totals.total.map(Self.number) ?? .null,
             "items": .array(
                 receipt.items.map {
                     .object([
-                        "line": .string("L\($0.line)"), "description": .string($0.description), "price": .double($0.total),
+                        "line": .string("L\($0.line)"), "description": .string($0.description), "price": Self.number($0.total),
                     ])
                 }),
         ])
+    }
+
+    /// A model's number as money: exactly the digits it wrote, to the cent (nil for anything but a number).
+    static func money(_ value: JSONValue) -> Decimal? {
+        guard let number = value.numberValue else { return nil }
+        return Decimal(string: "\(number)", locale: Locale(identifier: "en_US_POSIX"))?.rounded(places: 2)
+    }
+
+    /// Money as JSON: the decimal's own digits.
+    static func number(_ value: Decimal) -> JSONValue {
+        JSONNumber(literal: "\(value)").map(JSONValue.number) ?? .null
     }
 
     static func isISODate(_ text: String) -> Bool {
@@ -316,20 +328,18 @@ public struct LLMStage: Stage {
 
     /// Pantry items for a receipt whose items came from the model: normalised, blocked and tagged like the
     /// parser's.
-    static func pantry(of receipt: ReceiptRecord, receiptID: String, blocklist: IngredientBlocklist) throws -> [PantryRecord] {
+    static func pantry(of receipt: Receipt, receiptID: String, blocklist: IngredientBlocklist) throws -> [PantryItem] {
         let normalizer = try ReceiptStage.normalizer(blocklist: blocklist)
         let tagger = Self.allergens
         return receipt.items.compactMap { item in
             let match = normalizer.normalize(item.description)
             guard match.status != .blocked else { return nil }
-            let price = Decimal(item.total)
-            let pantryItem = PantryItem(
-                baseIngredient: match.baseIngredient, productDescription: item.description, quantity: nil, unit: nil,
-                price: price, currency: receipt.currency ?? "", purchaseDate: receipt.date, sourceReceipt: receiptID,
-                lineNumbers: [item.line], allergens: tagger.tags(for: match.baseIngredient ?? item.description),
+            return PantryItem(
+                ingredient: match.baseIngredient, product: item.description, quantity: nil, unit: nil,
+                price: item.total, purchaseDate: receipt.date, source: PantryItem.Source(receipt: receiptID, line: item.line),
+                allergens: tagger.tags(for: match.baseIngredient ?? item.description),
                 confidence: match.confidence * 0.5, evidence: match.evidence + ["item read by the LLM stage"],
                 needsReview: match.status != .matched)
-            return PantryRecord(pantryItem, purchaseDate: receipt.date)
         }
     }
 

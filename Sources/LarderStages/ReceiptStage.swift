@@ -55,24 +55,16 @@ public struct ReceiptStage: Stage {
         let extraction = PantryExtraction(receipt: receipt, receiptID: input.document.sha256, normalizer: normalizer)
         return try StageOutput(
             ReceiptStageOutput(
-                receipt: ReceiptRecord(receipt, ocrLines: lines),
-                pantry: extraction.items.map { PantryRecord($0, purchaseDate: receipt.date?.iso) },
-                blocked: extraction.blocked.map { BlockedLine(description: $0.description, line: $0.lineNumbers.first ?? 0, rule: $0.rule) },
+                receipt: Receipt(receipt, ocrLines: lines), pantry: extraction.items, blocked: extraction.blocked,
                 skipped: nil))
     }
 }
 
 /// What `receipt` found.
 public struct ReceiptStageOutput: Codable, Sendable, Equatable {
-    public var receipt: ReceiptRecord?
-    public var pantry: [PantryRecord]
+    public var receipt: Receipt?
+    public var pantry: [PantryItem]
     /// Lines that never enter the pantry, with the rule that blocked each.
     public var blocked: [BlockedLine]
     public var skipped: String?
-}
-
-public struct BlockedLine: Codable, Sendable, Equatable {
-    public var description: String
-    public var line: Int
-    public var rule: String
 }

@@ -209,9 +209,9 @@ struct PantryCommand: ParsableCommand {
             case nil:
                 if items.isEmpty { print("the pantry is empty: ingest some receipts") }
                 for item in items {
-                    let amount = [item.quantity.map { String(format: "%g", $0) }, item.unit].compactMap { $0 }.joined(separator: " ")
-                    let price = item.price.map { String(format: "%.2f", $0) } ?? "-"
-                    let allergens = item.allergens.isEmpty ? "" : "  [" + item.allergens.map(\.allergen).joined(separator: ", ") + "]"
+                    let amount = [item.quantity.map { "\($0)" }, item.unit].compactMap { $0 }.joined(separator: " ")
+                    let price = item.price.map { String(format: "%.2f", NSDecimalNumber(decimal: $0).doubleValue) } ?? "-"
+                    let allergens = item.allergens.isEmpty ? "" : "  [" + item.allergens.map(\.allergen.rawValue).joined(separator: ", ") + "]"
                     let flag = item.needsReview ? "  (to review)" : ""
                     print("\(item.ingredient.padding(toLength: 22, withPad: " ", startingAt: 0)) \(amount.padding(toLength: 10, withPad: " ", startingAt: 0)) \(price.padding(toLength: 8, withPad: " ", startingAt: 0)) \(item.purchaseDate ?? "no date")  \(item.product)\(allergens)\(flag)")
                 }

@@ -75,7 +75,7 @@ struct ScannedPDFTests {
         #expect(made.status == 0, "\(made.stderr)")
         let (_, _, result) = try ingest(scan, in: folder)
         #expect(result.kind == .receipt)
-        #expect(result.receipt?.totals.total == 30.96)
+        #expect(result.receipt?.totals.total == Decimal(string: "30.96"))
         #expect(result.receipt?.check.addsUp == true)
         #expect(result.pantry.contains { $0.ingredient == "chicken breast" })
         #expect(!result.review.needed, "\(result.review.reasons)")

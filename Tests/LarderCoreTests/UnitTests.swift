@@ -357,7 +357,7 @@ struct EarlierSpellingTests {
         #expect(kinds == [.badInput, .overLimit, .crashed])
         #expect(LarderError.Kind.badInput.rawValue == "bad-input")
         let check = try decoder.decode(
-            ReceiptRecord.Check.self, from: Data(#"{"adds_up": false, "computed": 1.5, "printed": 2}"#.utf8))
+            Receipt.Check.self, from: Data(#"{"adds_up": false, "computed": 1.5, "printed": 2}"#.utf8))
         #expect(check.addsUp == false)
         let checkJSON = String(decoding: try JSONEncoder().encode(check), as: UTF8.self)
         #expect(checkJSON.contains(#""addsUp":false"#) && !checkJSON.contains("adds_up"))
@@ -374,16 +374,16 @@ struct EarlierSpellingTests {
 struct ExplicitNullTests {
     /// `@ExplicitNull` properties are written as null, never left out, and read back from null or a missing key.
     @Test func absentValuesAreWrittenAsNullAndReadFromNullOrNothing() throws {
-        let totals = ReceiptRecord.Totals(subtotal: nil, tax: 0.5, total: nil, tendered: nil, change: nil)
+        let totals = Receipt.Totals(subtotal: nil, tax: 0.5, total: nil, tendered: nil, change: nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(totals), as: UTF8.self)
         #expect(json == #"{"change":null,"subtotal":null,"tax":0.5,"tendered":null,"total":null}"#)
-        #expect(try JSONDecoder().decode(ReceiptRecord.Totals.self, from: Data(json.utf8)) == totals)
-        let sparse = try JSONDecoder().decode(ReceiptRecord.Totals.self, from: Data(#"{"tax": 0.5}"#.utf8))
+        #expect(try JSONDecoder().decode(Receipt.Totals.self, from: Data(json.utf8)) == totals)
+        let sparse = try JSONDecoder().decode(Receipt.Totals.self, from: Data(#"{"tax": 0.5}"#.utf8))
         #expect(sparse == totals)
         // Plain optionals are still left out when nil (keys only some documents have).
-        let item = ReceiptRecord.Item(description: "milk", total: 1.2, line: 3)
+        let item = Receipt.Item(description: "milk", total: Decimal(string: "1.2")!, line: 3)
         #expect(!String(decoding: try encoder.encode(item), as: UTF8.self).contains("unitPrice"))
     }
 }

@@ -177,7 +177,7 @@ struct PipelineStageTests {
         let contribution = try #require(receipt.llm?.answers.first)
         #expect(contribution.target == "receipt" && contribution.prompt == "receipt-v1")
         // fallback: the parser's present values win (its total, 12.77, stays; the check still flags it).
-        #expect(contribution.fields["total"] == "parser" && receipt.receipt?.totals.total == 12.77)
+        #expect(contribution.fields["total"] == "parser" && receipt.receipt?.totals.total == Decimal(string: "12.77"))
         #expect(receipt.review.reasons.contains { $0.code == .totalsMismatch })
     }
 

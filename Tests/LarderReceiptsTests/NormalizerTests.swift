@@ -130,17 +130,20 @@ struct NormalizerTests {
             TOTAL 11.97
             """)
         let pantry = PantryExtraction(receipt: receipt, receiptID: "valley-foods", normalizer: normalizer)
-        #expect(pantry.items.map(\.baseIngredient) == ["oats", nil, "peanut butter"])
+        // Unmatched: the product in lower case, flagged, and the evidence says so.
+        #expect(pantry.items.map(\.ingredient) == ["oats", "xqzt flrbnz", "peanut butter"])
+        #expect(pantry.items[1].evidence.contains("no lexicon match"))
         #expect(pantry.items[0].quantity == Decimal(string: "1.27"))
         #expect(pantry.items[0].unit == "pound")  // canonical, as recipes write units
         #expect(pantry.items[2].quantity == 16)
         #expect(pantry.items[2].unit == "ounce")  // the pack size, kept
         #expect(pantry.items[0].purchaseDate == "2026-01-27")
-        #expect(pantry.items[0].lineNumbers == [3, 4])
+        #expect(pantry.items[0].source == PantryItem.Source(receipt: "valley-foods", line: 3))
+        #expect(pantry.items[0].price == Decimal(string: "3.18"))
         #expect(pantry.items[0].allergens.map(\.allergen) == [.gluten])
         #expect(pantry.items[1].needsReview)
         #expect(pantry.items[2].allergens.map(\.allergen) == [.peanuts])
-        #expect(pantry.blocked.contains { $0.rule == "household: PAPER TOWEL" && $0.lineNumbers == [5] })
+        #expect(pantry.blocked.contains { $0.rule == "household: PAPER TOWEL" && $0.line == 5 })
         #expect(pantry.blocked.contains { $0.description == "MEMBER DISCOUNT" })
     }
 }

@@ -107,7 +107,7 @@ struct FairScoringTests {
     }
 
     @Test func precisionCountsOnlyCompleteLabelsAndRecallAll() {
-        var receipt = Receipt(currency: "USD")
+        var receipt = ParsedReceipt(currency: "USD")
         receipt.items = [ReceiptItem(lineNumbers: [1], description: "TEA", total: 2),
                          ReceiptItem(lineNumbers: [2], description: "CAKE", total: 3)]
         let complete = ReceiptEvaluation.score(id: "a", receipt: receipt, label: ReceiptLabel(items: [.init(name: "TEA", price: 2)]))
@@ -121,7 +121,7 @@ struct FairScoringTests {
     }
 
     @Test func itemCountLabels() {
-        var receipt = Receipt(currency: "EUR")
+        var receipt = ParsedReceipt(currency: "EUR")
         receipt.items = [ReceiptItem(lineNumbers: [1], description: "MILCH", total: 1)]
         #expect(ReceiptEvaluation.score(id: "x", receipt: receipt, label: ReceiptLabel(itemCount: 1)).itemCountOK == true)
         #expect(ReceiptEvaluation.score(id: "x", receipt: receipt, label: ReceiptLabel(itemCount: 2)).itemCountOK == false)

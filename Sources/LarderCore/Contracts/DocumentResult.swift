@@ -1,4 +1,6 @@
 import Foundation
+import LarderJSON
+import LarderReceipts
 import LarderRecipes
 
 /// A document's result (see `schemas/result.schema.json`). Every key is always present (null or empty when it
@@ -33,9 +35,9 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     /// Recipes found in the document (`recipe.schema.json`).
     public var recipes: [Recipe]
     /// The receipt, for documents read as receipts (`receipt.schema.json`).
-    @ExplicitNull public var receipt: ReceiptRecord?
+    @ExplicitNull public var receipt: Receipt?
     /// Pantry items from the receipt (`pantry-item.schema.json`).
-    public var pantry: [PantryRecord]
+    public var pantry: [PantryItem]
     /// What the LLM stage contributed, with provenance; nil when it structured nothing here.
     @ExplicitNull public var llm: LLMContribution?
     public var review: Review
@@ -45,7 +47,7 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 1
 
     public init(
-        document: Document, kind: Route, recipes: [Recipe], receipt: ReceiptRecord?, pantry: [PantryRecord],
+        document: Document, kind: Route, recipes: [Recipe], receipt: Receipt?, pantry: [PantryItem],
         llm: LLMContribution?, review: Review, warnings: [String]
     ) {
         self.schemaVersion = Self.currentSchemaVersion
@@ -72,8 +74,8 @@ public struct DocumentResult: Codable, Sendable, Equatable {
         document = try c.decode(Document.self, forKey: .document)
         kind = try c.decode(Route.self, forKey: .kind)
         recipes = try c.decode([Recipe].self, forKey: .recipes)
-        receipt = try c.decodeIfPresent(ReceiptRecord.self, forKey: .receipt)
-        pantry = try c.decode([PantryRecord].self, forKey: .pantry)
+        receipt = try c.decodeIfPresent(Receipt.self, forKey: .receipt)
+        pantry = try c.decode([PantryItem].self, forKey: .pantry)
         llm = try c.decodeIfPresent(LLMContribution.self, forKey: .llm)
         review = try c.decode(Review.self, forKey: .review)
         warnings = try c.decode([String].self, forKey: .warnings)

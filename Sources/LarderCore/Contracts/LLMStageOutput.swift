@@ -1,4 +1,5 @@
 import Foundation
+import LarderReceipts
 import LarderRecipes
 
 /// What the optional `llm` stage did for one document (the stage itself, `LLMStage`, lives in `LarderStages`
@@ -17,13 +18,13 @@ public struct LLMStageOutput: Codable, Sendable, Equatable {
     /// Recipes after merging, replacing `recipe`'s; nil when no recipe was structured.
     public var recipes: [Recipe]?
     /// The receipt after merging, replacing `receipt`'s; nil when no receipt was structured.
-    public var receipt: ReceiptRecord?
+    public var receipt: Receipt?
     /// The pantry rebuilt from the merged receipt's items; nil when the items are the parser's.
-    public var pantry: [PantryRecord]?
+    public var pantry: [PantryItem]?
 
     public init(
         mode: LLMMode, skipped: String? = nil, budgetReached: Bool = false, answers: [Answer] = [], recipes: [Recipe]? = nil,
-        receipt: ReceiptRecord? = nil, pantry: [PantryRecord]? = nil
+        receipt: Receipt? = nil, pantry: [PantryItem]? = nil
     ) {
         self.mode = mode
         self.skipped = skipped

@@ -1,10 +1,13 @@
 import Foundation
 
-/// A grocery receipt parsed from OCR lines by ``ReceiptParser``.
+/// What ``ReceiptParser`` read from a receipt's lines, with its evidence: how each line was classified, why that
+/// currency, how an ambiguous date was read. It is the parser's working result, not a contract: Larder stores and
+/// exports ``Receipt`` (`schemas/receipt.schema.json`), made from it by ``Receipt/init(_:ocrLines:)``, and the
+/// receipt evaluation scores it.
 ///
-/// Money is `Decimal` (encoded as JSON numbers). Line numbers are 1-based indexes into the OCR lines
-/// given to the parser (``lines`` keeps every line with its classification, as evidence).
-public struct Receipt: Codable, Sendable, Equatable {
+/// Money is `Decimal`. Line numbers are 1-based indexes into the OCR lines given to the parser (``lines`` keeps
+/// every line with its classification, as evidence).
+public struct ParsedReceipt: Sendable, Equatable {
     /// The store name (first name-like line at the top), as printed.
     public var store: String?
     /// The store address (address-like lines under the name, joined with ", "), when present.
@@ -130,7 +133,7 @@ public struct ReceiptDiscount: Codable, Sendable, Equatable {
     public var description: String
     /// The amount taken off, positive.
     public var amount: Decimal
-    /// Index into ``Receipt/items`` of the item it applies to, when one was found.
+    /// Index into ``ParsedReceipt/items`` of the item it applies to, when one was found.
     public var itemIndex: Int?
     /// How it was attached: `"names item"` (shares words with the item's description), `"follows item"`,
     /// or `"unattached"`.

@@ -1,38 +1,37 @@
 import Foundation
-import LarderReceipts
-import LarderRecipes
+import LarderJSON
 
-/// Money to the cent.
-private func money(_ value: Decimal?) -> Double? {
-    value.map { (NSDecimalNumber(decimal: $0).doubleValue * 100).rounded() / 100 }
-}
-
-/// Quantities (2.134 lb) to the thousandth; zero or less means unknown.
-private func amount(_ value: Decimal?) -> Double? {
-    value.map { (NSDecimalNumber(decimal: $0).doubleValue * 1000).rounded() / 1000 }.flatMap { $0 > 0 ? $0 : nil }
-}
-
-/// A receipt in the shape of `schemas/receipt.schema.json`.
-public struct ReceiptRecord: Codable, Sendable, Equatable {
+/// A receipt as Larder stores and exports it: the one Swift type for `schemas/receipt.schema.json`.
+///
+/// Money is `Decimal`, rounded to the cent, and quantities to the thousandth (``Decimal/rounded(places:)``): JSON
+/// numbers with exactly the printed digits, and sums (``Check/computed``) without binary rounding error. The parser's
+/// working result, with its evidence, is ``ParsedReceipt``; ``init(_:ocrLines:)`` makes this from it.
+public struct Receipt: Codable, Sendable, Equatable {
     // Store, Totals and Check write every key, null when unknown: the schema requires `store.name` and
     // `check.addsUp`, and a receipt OCR read nothing from (a blank photo) has neither.
     public struct Store: Codable, Sendable, Equatable {
         @ExplicitNull public var name: String?
         @ExplicitNull public var address: String?
+
+        public init(name: String?, address: String?) {
+            self.name = name
+            self.address = address
+        }
     }
 
     public struct Item: Codable, Sendable, Equatable {
         public var description: String
-        public var quantity: Double?
+        public var quantity: Decimal?
         public var unit: String?
-        public var unitPrice: Double?
-        public var total: Double
+        public var unitPrice: Decimal?
+        public var total: Decimal
         public var discounts: [Discount]
+        /// The OCR line the item starts on (1-based).
         public var line: Int
 
         public init(
-            description: String, quantity: Double? = nil, unit: String? = nil, unitPrice: Double? = nil, total: Double,
-            discounts: [Discount] = [], line: Int
+            description: String, quantity: Decimal? = nil, unit: String? = nil, unitPrice: Decimal? = nil,
+            total: Decimal, discounts: [Discount] = [], line: Int
         ) {
             self.description = description
             self.quantity = quantity
@@ -47,26 +46,40 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     public struct Discount: Codable, Sendable, Equatable {
         public var description: String
         /// Negative: money off.
-        public var amount: Double
+        public var amount: Decimal
         public var line: Int
+
+        public init(description: String, amount: Decimal, line: Int) {
+            self.description = description
+            self.amount = amount
+            self.line = line
+        }
     }
 
     public struct Totals: Codable, Sendable, Equatable {
-        @ExplicitNull public var subtotal: Double?
-        @ExplicitNull public var tax: Double?
-        @ExplicitNull public var total: Double?
-        @ExplicitNull public var tendered: Double?
-        @ExplicitNull public var change: Double?
+        @ExplicitNull public var subtotal: Decimal?
+        @ExplicitNull public var tax: Decimal?
+        @ExplicitNull public var total: Decimal?
+        @ExplicitNull public var tendered: Decimal?
+        @ExplicitNull public var change: Decimal?
+
+        public init(subtotal: Decimal?, tax: Decimal?, total: Decimal?, tendered: Decimal?, change: Decimal?) {
+            self.subtotal = subtotal
+            self.tax = tax
+            self.total = total
+            self.tendered = tendered
+            self.change = change
+        }
     }
 
     public struct Check: Codable, Sendable, Equatable {
         /// items − discounts + tax ≈ total (or items − discounts ≈ total where prices include tax); null without a
         /// printed total.
         @ExplicitNull public var addsUp: Bool?
-        @ExplicitNull public var computed: Double?
-        @ExplicitNull public var printed: Double?
+        @ExplicitNull public var computed: Decimal?
+        @ExplicitNull public var printed: Decimal?
 
-        public init(addsUp: Bool?, computed: Double?, printed: Double?) {
+        public init(addsUp: Bool?, computed: Decimal?, printed: Decimal?) {
             self.addsUp = addsUp
             self.computed = computed
             self.printed = printed
@@ -80,8 +93,8 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             addsUp = try c.decodeIfPresent(Bool.self, forKey: .addsUp)
                 ?? decoder.container(keyedBy: LegacyKeys.self).decodeIfPresent(Bool.self, forKey: .addsUp)
-            computed = try c.decodeIfPresent(Double.self, forKey: .computed)
-            printed = try c.decodeIfPresent(Double.self, forKey: .printed)
+            computed = try c.decodeIfPresent(Decimal.self, forKey: .computed)
+            printed = try c.decodeIfPresent(Decimal.self, forKey: .printed)
         }
     }
 
@@ -92,8 +105,10 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
 
         public var number: Int
         public var text: String
+        /// OCR confidence, 0–100.
         public var confidence: Double
         public var box: Box?
+        /// What the parser took the line to be (``ReceiptLineKind``).
         public var role: String?
     }
 
@@ -106,11 +121,15 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     public var totals: Totals
     public var check: Check
     public var lines: [Line]
+    /// The items' mean OCR confidence, 0–1 (0 without items).
     public var confidence: Double
     /// Why the parser wants a person to look (totals that don't add up, no total, no date…).
     public var reviewReasons: [String]
+}
 
-    public init(_ receipt: Receipt, ocrLines: [OCRLine]) {
+extension Receipt {
+    /// The contract for what the parser read from `ocrLines` (their boxes become the lines' boxes).
+    public init(_ receipt: ParsedReceipt, ocrLines: [OCRLine]) {
         store = Store(name: receipt.store, address: receipt.address)
         date = receipt.date?.iso
         time = receipt.time
@@ -118,23 +137,25 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
         currency = receipt.currency.count == 3 ? receipt.currency.uppercased() : nil
         items = receipt.items.enumerated().map { index, item in
             Item(
-                description: item.description, quantity: amount(item.quantity), unit: item.unit,
-                unitPrice: money(item.unitPrice), total: money(item.total) ?? 0,
+                description: item.description, quantity: item.quantity?.rounded(places: 3).positive,
+                unit: item.unit, unitPrice: item.unitPrice?.rounded(places: 2), total: item.total.rounded(places: 2),
                 discounts: receipt.discounts.filter { $0.itemIndex == index }.map {
-                    Discount(description: $0.description, amount: -(money($0.amount) ?? 0), line: $0.lineNumber)
+                    Discount(description: $0.description, amount: -$0.amount.rounded(places: 2), line: $0.lineNumber)
                 },
                 line: item.lineNumbers.first ?? 1)
         }
         let tendered = receipt.tenders.reduce(Decimal(0)) { $0 + $1.amount }
         totals = Totals(
-            subtotal: money(receipt.subtotal), tax: money(receipt.tax), total: money(receipt.total),
-            tendered: receipt.tenders.isEmpty ? nil : money(tendered), change: money(receipt.change))
+            subtotal: receipt.subtotal?.rounded(places: 2), tax: receipt.tax?.rounded(places: 2),
+            total: receipt.total?.rounded(places: 2), tendered: receipt.tenders.isEmpty ? nil : tendered.rounded(places: 2),
+            change: receipt.change?.rounded(places: 2))
         let itemsSum = receipt.items.reduce(Decimal(0)) { $0 + $1.total }
         let discounts = receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
         let computed = itemsSum - discounts + (receipt.tax ?? 0) + (receipt.rounding ?? 0)
         let mismatch = receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }
         check = Check(
-            addsUp: receipt.total == nil ? nil : !mismatch, computed: money(computed), printed: money(receipt.total))
+            addsUp: receipt.total == nil ? nil : !mismatch, computed: computed.rounded(places: 2),
+            printed: receipt.total?.rounded(places: 2))
         lines = receipt.lines.map { line in
             let box = line.number - 1 < ocrLines.count ? ocrLines[line.number - 1].box : nil
             return Line(
@@ -147,42 +168,15 @@ public struct ReceiptRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// A pantry item in the shape of `schemas/pantry-item.schema.json`.
-public struct PantryRecord: Codable, Sendable, Equatable {
-    public struct Source: Codable, Sendable, Equatable {
-        public var receipt: String
-        public var line: Int
+extension Decimal {
+    /// Rounded to `places` decimal places, halves away from zero (money to the cent: `places` 2).
+    public func rounded(places: Int) -> Decimal {
+        var value = self
+        var result = Decimal()
+        NSDecimalRound(&result, &value, places, .plain)
+        return result
     }
 
-    public struct Allergen: Codable, Sendable, Equatable {
-        public var allergen: String
-        public var keyword: String
-    }
-
-    public var ingredient: String
-    public var product: String
-    @ExplicitNull public var quantity: Double?
-    @ExplicitNull public var unit: String?
-    @ExplicitNull public var price: Double?
-    @ExplicitNull public var purchaseDate: String?
-    public var source: Source
-    public var allergens: [Allergen]
-    public var confidence: Double
-    public var evidence: String
-    /// No lexicon entry matched well enough: a person should confirm the ingredient.
-    public var needsReview: Bool
-
-    public init(_ item: PantryItem, purchaseDate: String?) {
-        ingredient = item.baseIngredient ?? item.productDescription.lowercased()
-        product = item.productDescription
-        quantity = amount(item.quantity)
-        unit = item.unit
-        price = money(item.price)
-        self.purchaseDate = purchaseDate
-        source = Source(receipt: item.sourceReceipt, line: item.lineNumbers.first ?? 1)
-        allergens = item.allergens.map { Allergen(allergen: $0.allergen.rawValue, keyword: $0.keyword) }
-        confidence = min(max(item.confidence, 0), 1)
-        evidence = item.evidence.isEmpty ? "no lexicon match" : item.evidence.joined(separator: "; ")
-        needsReview = item.needsReview
-    }
+    /// Self when above zero, else nil (a quantity of zero or less is unknown).
+    var positive: Decimal? { self > 0 ? self : nil }
 }
