@@ -6,7 +6,9 @@
 
 Text contracts are compiled into the binary, so `larder` validates and prompts wherever it is installed:
   - schemas/*.schema.json                          -> Sources/LarderCore/Schemas/EmbeddedSchemas.swift
-  - Sources/LarderLLM/{Prompts/*.md,Schemas/*.json} -> Sources/LarderLLM/Embedded.generated.swift
+  - Sources/LarderLLM/{Prompts/*.md,Schemas/*.json} -> Sources/LarderCore/Schemas/EmbeddedPrompts.swift
+    (in LarderCore, which links no curl, so that `larder` derives the `llm` stage's version from the prompts and
+    their schemas: `LLMPromptFiles`; the LLM stage's `PromptLibrary` reads them from there)
 Run it after editing any of those sources; the test `generatedFilesAreUpToDate` runs `--check` and fails until you do.
 (Large data — the food lexicon, the tagger's weights — are SwiftPM resources read once through `Bundle.module`.)
 """
@@ -20,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GENERATED = [
     ("Sources/LarderCore/Schemas/EmbeddedSchemas.swift", "EmbeddedSchemas", "schemas",
      ["*.schema.json"], "File name → schema text."),
-    ("Sources/LarderLLM/Embedded.generated.swift", "Embedded", "Sources/LarderLLM",
+    ("Sources/LarderCore/Schemas/EmbeddedPrompts.swift", "EmbeddedPrompts", "Sources/LarderLLM",
      ["Prompts/*.md", "Schemas/*.json"], "File name (relative to Sources/LarderLLM) → contents."),
 ]
 

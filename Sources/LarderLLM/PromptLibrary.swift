@@ -68,8 +68,9 @@ public struct Prompt: Sendable {
     /// The pattern the target schemas use for line keys.
     public static let lineKeyPattern = "^L[0-9]{1,4}$"
 
-    /// The stage version this prompt gives: prompt version plus the first 12 hex digits of the schema hash.
-    public var stageVersion: String { "\(version)+\(schemaHash.prefix(12))" }
+    /// The stage version this prompt gives: prompt version plus the first 12 hex digits of the schema hash
+    /// (``LLMPromptFiles/stageVersion(prompt:schemaHash:)``, which `larder` derives the same way).
+    public var stageVersion: String { LLMPromptFiles.stageVersion(prompt: version, schemaHash: schemaHash) }
 
     /// A name safe for providers' schema-name fields (`llm_recipe`).
     public var wireSchemaName: String {
@@ -120,7 +121,7 @@ public struct Prompt: Sendable {
         } catch {
             throw LLMError(.configuration, "schema \(schemaName) does not compile: \(error)")
         }
-        self.schemaHash = SHA256.hex(schema.serializedData(options: [.sortedKeys]))
+        self.schemaHash = LLMPromptFiles.schemaHash(schema)
     }
 
     /// The user message for `lines`.
@@ -129,36 +130,32 @@ public struct Prompt: Sendable {
     }
 }
 
-/// The prompts and schemas embedded in the library.
+/// The prompts and schemas embedded in LarderCore (``LLMPromptFiles``), parsed.
 public enum PromptLibrary {
-    /// The current recipe prompt (`recipe-v1`, schema `llm-recipe`).
-    public static var recipe: Prompt { get throws { try prompt("recipe-v1") } }
-    /// The current receipt prompt (`receipt-v1`, schema `llm-receipt`).
-    public static var receipt: Prompt { get throws { try prompt("receipt-v1") } }
+    /// The current recipe prompt (``LLMPromptFiles/recipe``, schema `llm-recipe`).
+    public static var recipe: Prompt { get throws { try prompt(LLMPromptFiles.recipe) } }
+    /// The current receipt prompt (``LLMPromptFiles/receipt``, schema `llm-receipt`).
+    public static var receipt: Prompt { get throws { try prompt(LLMPromptFiles.receipt) } }
 
     /// Every embedded prompt version, e.g. `["receipt-v1", "recipe-v1"]`.
-    public static var versions: [String] {
-        Embedded.files.keys.filter { $0.hasPrefix("Prompts/") }
-            .map { String($0.dropFirst("Prompts/".count).dropLast(3)) }.sorted()
-    }
+    public static var versions: [String] { LLMPromptFiles.versions }
 
     /// The prompt with this version (file `Prompts/VERSION.md`), with its schema loaded.
     /// - Throws: ``LLMError/Code/configuration`` if it or its schema is missing or broken.
     public static func prompt(_ version: String) throws -> Prompt {
-        guard let text = Embedded.files["Prompts/\(version).md"] else {
+        guard let text = LLMPromptFiles.promptText(version) else {
             throw LLMError(
                 .configuration, "no prompt version \(version)", hint: "known versions: \(versions.joined(separator: ", "))")
         }
-        guard let schemaLine = text.components(separatedBy: "\n").first(where: { $0.hasPrefix("schema:") }) else {
+        guard let name = LLMPromptFiles.schemaName(ofPrompt: text) else {
             throw LLMError(.configuration, "prompt \(version) names no schema")
         }
-        let name = schemaLine.dropFirst("schema:".count).trimmingCharacters(in: .whitespaces)
         return try Prompt(parsing: text, schema: schema(name))
     }
 
     /// The embedded schema `NAME` (file `Schemas/NAME.schema.json`).
     public static func schema(_ name: String) throws -> JSONValue {
-        guard let text = Embedded.files["Schemas/\(name).schema.json"] else {
+        guard let text = LLMPromptFiles.schemaText(name) else {
             throw LLMError(.configuration, "no embedded schema \(name)")
         }
         do { return try JSONValue(parsing: text) } catch {

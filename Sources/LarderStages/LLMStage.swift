@@ -31,7 +31,8 @@ public struct LLMStage: Stage {
     public let service: LLMStructurer?
     private let settings: LLMConfig
 
-    /// The prompts this build uses, as `PipelineManifest`'s `StageDeclaration.llmPrompts` must list them.
+    /// The prompts this build uses, parsed (`PromptLibrary`): `StageDeclaration.llmPrompts`, which `larder` derives
+    /// from the same embedded files without parsing them, must equal it (the worker checks before it starts).
     public static var promptVersions: String {
         get throws {
             try [PromptLibrary.recipe, PromptLibrary.receipt].map(\.stageVersion).joined(separator: ",")

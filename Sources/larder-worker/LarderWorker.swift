@@ -74,14 +74,21 @@ struct Work: ParsableCommand {
             let llmLogger = logger
             let pipeline = try Pipeline.standard(
                 for: configuration, llmTokensSpent: spent, llmLog: { llmLogger.info("llm: \($0)") })
-            let prompts = try? LLMStage.promptVersions
-            guard pipeline.manifest == PipelineManifest.standard(for: configuration), prompts == StageDeclaration.llmPrompts
+            // `larder` registers documents from the manifest, and derives the `llm` stage's version from the embedded
+            // prompt files without parsing them as the stage does: a prompt that does not parse is a build defect
+            // (not a crash to retry), caught here before any document runs.
+            let prompts = Result { try LLMStage.promptVersions }
+            guard pipeline.manifest == PipelineManifest.standard(for: configuration),
+                (try? prompts.get()) == StageDeclaration.llmPrompts
             else {
-                // A build defect, not a crash to retry: `larder` registers documents from the manifest.
+                let detail: String
+                switch prompts {
+                case .success(let versions): detail = "prompts \(versions) vs \(StageDeclaration.llmPrompts)"
+                case .failure(let error): detail = "a prompt does not load: \(error)"
+                }
                 throw LarderError(
-                    .configuration,
-                    "this build's stages disagree with PipelineManifest.standard (prompts: \(prompts ?? "unreadable") vs \(StageDeclaration.llmPrompts))",
-                    hint: "update PipelineManifest.swift to match Pipeline+Standard.swift and the prompt library, then rebuild")
+                    .configuration, "this build's stages or prompts disagree with PipelineManifest.standard (\(detail))",
+                    hint: "fix the prompt or schema in Sources/LarderLLM/{Prompts,Schemas}, run scripts/embed-files.py, rebuild")
             }
             let queue = try WorkQueue(
                 store: store, pipeline: pipeline, config: configuration, logger: logger,

@@ -1,4 +1,5 @@
 import Foundation
+import LarderJSON
 import LarderTestSupport
 import Testing
 
@@ -18,5 +19,33 @@ struct GeneratedFilesTests {
             .filter { $0.hasSuffix(".schema.json") }
         #expect(!files.isEmpty)
         #expect(Set(files) == Set(EmbeddedSchemas.files.keys), "run scripts/embed-files.py")
+    }
+}
+
+/// The `llm` stage's version is derived from the embedded prompts and schemas (nothing copied by hand), and every
+/// schema names itself in one `$id` style.
+@Suite("embedded prompts and schema ids")
+struct EmbeddedPromptTests {
+    @Test func theLLMStageVersionIsDerivedFromTheEmbeddedSchemas() throws {
+        let schema = try JSONValue(parsing: try #require(LLMPromptFiles.schemaText("llm-recipe")))
+        let hash = LLMPromptFiles.schemaHash(schema)
+        #expect(StageDeclaration.llmPrompts.hasPrefix("recipe-v1+\(hash.prefix(12)),receipt-v1+"))
+        #expect(!StageDeclaration.llmPrompts.contains("unreadable"))
+        // The file's layout does not change the hash; its content does, `$id` included.
+        #expect(LLMPromptFiles.schemaHash(try JSONValue(parsing: schema.serialized())) == hash)
+        var object = try #require(schema.objectValue)
+        object["$id"] = "urn:larder:schema:llm-recipe"
+        #expect(LLMPromptFiles.schemaHash(.object(object)) != hash)
+        #expect(LLMPromptFiles.stageVersion(of: "recipe-v0") == "recipe-v0+unreadable")
+    }
+
+    @Test func everySchemaHasAnHTTPSIdNamingItsFile() throws {
+        let schemas = EmbeddedSchemas.files.map { ($0.key, $0.value) }
+            + EmbeddedPrompts.files.filter { $0.key.hasPrefix("Schemas/") }.map { (String($0.key.dropFirst(8)), $0.value) }
+        #expect(schemas.count >= 8)
+        for (file, text) in schemas {
+            let id = try JSONValue(parsing: text)["$id"]?.stringValue
+            #expect(id == "https://larder.example/schemas/\(file)", "\(file)")
+        }
     }
 }

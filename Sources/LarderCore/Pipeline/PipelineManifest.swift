@@ -11,11 +11,10 @@ public struct StageDeclaration: Sendable, Equatable, Hashable {
         self.version = version
     }
 
-    /// The prompts the `llm` stage uses, each with the first 12 hex digits of its schema's hash. The prompts are
-    /// embedded in `LarderLLM` (which links libcurl, so `larder` cannot read them); the worker refuses to start if
-    /// this disagrees with its prompt library, and a test checks it. Update it whenever a prompt or its schema
-    /// changes.
-    public static let llmPrompts = "recipe-v1+d59945aeb770,receipt-v1+7199d0bdb7e9"
+    /// The prompts the `llm` stage uses, each with the first 12 hex digits of its schema's hash
+    /// (`recipe-v1+bdfad2b386fa,…`), derived from the embedded prompt files (``LLMPromptFiles``): a changed prompt
+    /// or schema changes the stage's version with nothing to update by hand.
+    public static var llmPrompts: String { LLMPromptFiles.currentStageVersions }
 
     /// `llm`, the optional LLM structuring stage. Its version holds the prompts' versions and schema hashes, and
     /// (hashed) the mode, threshold and provider chain from `pipeline.yml`: changing any of them re-examines
