@@ -8,6 +8,8 @@ import Foundation
 /// matches at the very end, as in ECMA-262). Patterns always use Unicode (code point) semantics.
 /// Unsupported or invalid syntax throws ``ECMARegex/SyntaxError`` instead of crashing.
 struct ECMARegex: @unchecked Sendable {
+    // @unchecked: both stored properties are immutable `let`s, and NSRegularExpression is immutable and safe to use
+    // from several threads at once (Foundation documents it so).
     // NSRegularExpression is immutable and thread-safe.
     let source: String
     let regex: NSRegularExpression

@@ -1,6 +1,6 @@
-import CCurl
-import CPoppler
-import CTesseract
+internal import CCurl
+internal import CPoppler
+internal import CTesseract
 import Foundation
 import LarderCore
 

@@ -49,3 +49,25 @@ struct EmbeddedPromptTests {
         }
     }
 }
+
+/// The documents that list the stages follow the one list (`StandardStage`): a stage added, moved or renamed there
+/// fails here until docs/pipeline.md and ARCHITECTURE.md say so, and each stage has its file in LarderStages.
+@Suite("stage list in the docs")
+struct StageListDocsTests {
+    @Test func docsAndFilesFollowTheStageList() throws {
+        let names = StandardStage.allCases.map(\.name)
+        let pipeline = try String(contentsOfFile: Repository.path("docs/pipeline.md"), encoding: .utf8)
+        #expect(pipeline.contains(names.joined(separator: " ──► ")), "the flow line in docs/pipeline.md")
+        let rows = pipeline.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }
+            .compactMap { $0.dropFirst(3).split(separator: "`").first.map(String.init) }
+        #expect(rows == names, "the stage table in docs/pipeline.md")
+        let architecture = try String(contentsOfFile: Repository.path("ARCHITECTURE.md"), encoding: .utf8)
+        #expect(architecture.contains("**" + names.joined(separator: " → ") + "**"), "the stage order in ARCHITECTURE.md")
+        for name in names {
+            let type = ["ocr", "llm"].contains(name) ? name.uppercased() : name.prefix(1).uppercased() + name.dropFirst()
+            let file = "Sources/LarderStages/\(type)Stage.swift"
+            #expect(FileManager.default.fileExists(atPath: Repository.path(file)), "\(file)")
+            #expect(architecture.contains("`\(type)Stage`"), "ARCHITECTURE.md names \(type)Stage")
+        }
+    }
+}

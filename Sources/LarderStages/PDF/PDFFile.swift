@@ -1,4 +1,4 @@
-import CPoppler
+internal import CPoppler
 import Foundation
 import LarderCore
 import LarderOCR

@@ -1,5 +1,6 @@
 import Foundation
 import LarderIngredients
+import LarderRecipes
 
 /// Scores recipes read from PDFs against `shared/data/recipes-pdf` (for `larder eval pdfs`; the PDFs themselves
 /// are read by the worker, which links poppler, and handed here as recipes).
@@ -318,7 +319,7 @@ public enum PDFEvaluation {
     static func checkFields(_ got: RecipeIngredient, _ truth: TruthIngredient, into result: inout DocumentResult) {
         if let q = truth.quantity {
             result.quantity.checked += 1
-            let expected = Patterns.parseNumber(q.replacingOccurrences(of: ",", with: "."))
+            let expected = RecipeParser.number(q.replacingOccurrences(of: ",", with: "."))
             if let e = expected, let v = got.quantity?.value, abs(e - v) < 0.01 {
                 result.quantity.right += 1
             } else if expected == nil && got.quantity == nil {
