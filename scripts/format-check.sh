@@ -7,7 +7,9 @@
 #     file with `swift format -i FILE` when you own it, then add it to the list.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FORMATTED=(Tests/LarderTestSupport Tests/LarderCoreTests/GeneratedFilesTests.swift Tests/LarderCoreTests/StageLoggingTests.swift)
+FORMATTED=(Tests/LarderTestSupport Tests/LarderCoreTests/GeneratedFilesTests.swift Tests/LarderCoreTests/StageLoggingTests.swift
+    Sources/LarderReceipts/Contracts Sources/LarderCore/Pipeline/LLMPromptFiles.swift Sources/LarderRecipes/RecipeNumbers.swift
+    Tests/LarderReceiptsTests/ReceiptContractTests.swift Tests/LarderCoreTests/PDFEvaluationScoringTests.swift)
 LAYOUT='\[(Indentation|LineLength|AddLines|RemoveLine|Spacing|TrailingComma|EndOfLineComment|TrailingWhitespace)\]'
 
 status=0

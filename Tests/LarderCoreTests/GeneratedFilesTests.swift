@@ -40,8 +40,11 @@ struct EmbeddedPromptTests {
     }
 
     @Test func everySchemaHasAnHTTPSIdNamingItsFile() throws {
-        let schemas = EmbeddedSchemas.files.map { ($0.key, $0.value) }
-            + EmbeddedPrompts.files.filter { $0.key.hasPrefix("Schemas/") }.map { (String($0.key.dropFirst(8)), $0.value) }
+        let schemas =
+            EmbeddedSchemas.files.map { ($0.key, $0.value) }
+            + EmbeddedPrompts.files.filter { $0.key.hasPrefix("Schemas/") }.map {
+                (String($0.key.dropFirst(8)), $0.value)
+            }
         #expect(schemas.count >= 8)
         for (file, text) in schemas {
             let id = try JSONValue(parsing: text)["$id"]?.stringValue
@@ -62,9 +65,11 @@ struct StageListDocsTests {
             .compactMap { $0.dropFirst(3).split(separator: "`").first.map(String.init) }
         #expect(rows == names, "the stage table in docs/pipeline.md")
         let architecture = try String(contentsOfFile: Repository.path("ARCHITECTURE.md"), encoding: .utf8)
-        #expect(architecture.contains("**" + names.joined(separator: " → ") + "**"), "the stage order in ARCHITECTURE.md")
+        #expect(
+            architecture.contains("**" + names.joined(separator: " → ") + "**"), "the stage order in ARCHITECTURE.md")
         for name in names {
-            let type = ["ocr", "llm"].contains(name) ? name.uppercased() : name.prefix(1).uppercased() + name.dropFirst()
+            let type =
+                ["ocr", "llm"].contains(name) ? name.uppercased() : name.prefix(1).uppercased() + name.dropFirst()
             let file = "Sources/LarderStages/\(type)Stage.swift"
             #expect(FileManager.default.fileExists(atPath: Repository.path(file)), "\(file)")
             #expect(architecture.contains("`\(type)Stage`"), "ARCHITECTURE.md names \(type)Stage")

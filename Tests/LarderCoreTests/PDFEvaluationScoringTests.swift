@@ -26,8 +26,11 @@ struct PDFEvaluationScoringTests {
             return r
         }
         let report = PDFEvaluation.report(
-            [doc("a1", "teresi/cookbook", matched: 5, truth: 10), doc("a2", "teresi/cookbook", matched: 10, truth: 10),
-             doc("b1", "someone/new-book", matched: 10, truth: 10)],
+            [
+                doc("a1", "teresi/cookbook", matched: 5, truth: 10),
+                doc("a2", "teresi/cookbook", matched: 10, truth: 10),
+                doc("b1", "someone/new-book", matched: 10, truth: 10),
+            ],
             seconds: 0, pages: 3)
         let folds = PDFEvaluation.leaveOneSourceOut(report)
         #expect(folds.map(\.source) == ["someone/new-book", "teresi/cookbook"])

@@ -32,7 +32,9 @@ public enum LLMPromptFiles {
 
     /// The schema a prompt file names in its front matter (`schema: llm-recipe`).
     public static func schemaName(ofPrompt text: String) -> String? {
-        guard let line = text.components(separatedBy: "\n").first(where: { $0.hasPrefix("schema:") }) else { return nil }
+        guard let line = text.components(separatedBy: "\n").first(where: { $0.hasPrefix("schema:") }) else {
+            return nil
+        }
         return line.dropFirst("schema:".count).trimmingCharacters(in: .whitespaces)
     }
 

@@ -91,7 +91,8 @@ public struct Receipt: Codable, Sendable, Equatable {
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            addsUp = try c.decodeIfPresent(Bool.self, forKey: .addsUp)
+            addsUp =
+                try c.decodeIfPresent(Bool.self, forKey: .addsUp)
                 ?? decoder.container(keyedBy: LegacyKeys.self).decodeIfPresent(Bool.self, forKey: .addsUp)
             computed = try c.decodeIfPresent(Decimal.self, forKey: .computed)
             printed = try c.decodeIfPresent(Decimal.self, forKey: .printed)
@@ -147,7 +148,8 @@ extension Receipt {
         let tendered = receipt.tenders.reduce(Decimal(0)) { $0 + $1.amount }
         totals = Totals(
             subtotal: receipt.subtotal?.rounded(places: 2), tax: receipt.tax?.rounded(places: 2),
-            total: receipt.total?.rounded(places: 2), tendered: receipt.tenders.isEmpty ? nil : tendered.rounded(places: 2),
+            total: receipt.total?.rounded(places: 2),
+            tendered: receipt.tenders.isEmpty ? nil : tendered.rounded(places: 2),
             change: receipt.change?.rounded(places: 2))
         let itemsSum = receipt.items.reduce(Decimal(0)) { $0 + $1.total }
         let discounts = receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
@@ -160,10 +162,13 @@ extension Receipt {
             let box = line.number - 1 < ocrLines.count ? ocrLines[line.number - 1].box : nil
             return Line(
                 number: line.number, text: line.text, confidence: min(max(line.confidence, 0), 100),
-                box: box.flatMap { $0.width > 0 ? Line.Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) : nil },
+                box: box.flatMap {
+                    $0.width > 0 ? Line.Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) : nil
+                },
                 role: line.kind.rawValue)
         }
-        confidence = receipt.items.isEmpty ? 0 : receipt.items.map(\.confidence).reduce(0, +) / Double(receipt.items.count)
+        confidence =
+            receipt.items.isEmpty ? 0 : receipt.items.map(\.confidence).reduce(0, +) / Double(receipt.items.count)
         reviewReasons = receipt.needsReview ? receipt.reviewReasons : []
     }
 }
