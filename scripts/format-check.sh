@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FORMATTED=(Tests/LarderTestSupport Tests/LarderCoreTests/GeneratedFilesTests.swift Tests/LarderCoreTests/StageLoggingTests.swift
     Sources/LarderReceipts/Contracts Sources/LarderCore/Pipeline/LLMPromptFiles.swift Sources/LarderRecipes/RecipeNumbers.swift
-    Tests/LarderReceiptsTests/ReceiptContractTests.swift Tests/LarderCoreTests/PDFEvaluationScoringTests.swift)
+    Tests/LarderReceiptsTests/ReceiptContractTests.swift Tests/LarderCoreTests/PDFEvaluationScoringTests.swift
+    Tests/LarderCoreTests/ContractSchemaTests.swift)
 LAYOUT='\[(Indentation|LineLength|AddLines|RemoveLine|Spacing|TrailingComma|EndOfLineComment|TrailingWhitespace)\]'
 
 status=0
