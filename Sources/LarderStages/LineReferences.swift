@@ -121,12 +121,18 @@ public enum LineReferences {
         }
     }
 
-    /// Where `needle` first occurs in `haystack` (the usual cases first: the whole, or its end after a list marker).
+    /// Lines longer than this are searched only at their ends: a search inside costs up to their length squared
+    /// on repetitive text.
+    static let searchedBytes = 2048
+
+    /// Where `needle` occurs in `haystack`: the whole, its end (after a list marker or step number), its start, or
+    /// (in a short haystack) anywhere.
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
         if needle.count > haystack.count { return nil }
         if needle == haystack { return 0..<needle.count }
         if haystack.suffix(needle.count).elementsEqual(needle) { return (haystack.count - needle.count)..<haystack.count }
-        return haystack.firstRange(of: needle)
+        if haystack.prefix(needle.count).elementsEqual(needle) { return 0..<needle.count }
+        return haystack.count <= searchedBytes ? haystack.firstRange(of: needle) : nil
     }
 
     // MARK: Receipts
