@@ -220,8 +220,8 @@ public struct IngredientNormalizer: Sendable {
 
         // Tokens, with sizes and packs removed.
         var upper = description.uppercased()
-        upper = upper.replacingOccurrences(of: #"\[[^\]]*\]"#, with: " ", options: .regularExpression)  // [600G]
-        upper = upper.replacingOccurrences(of: #"(\d)\s?0Z\b"#, with: "$1OZ", options: .regularExpression)
+        upper = upper.replacingMatches(of: #"\[[^\]]*\]"#, with: " ")  // [600G]
+        upper = upper.replacingMatches(of: #"(\d)\s?0Z\b"#, with: "$1OZ")
         var tokens: [String] = []
         let raw = upper.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "(" || $0 == ")" }).map(String.init)
         let unitWords: Set<String> = ["OZ", "LB", "LBS", "KG", "G", "GR", "ML", "L", "LTR", "GAL", "QT", "PT", "CT", "PK",
@@ -230,8 +230,7 @@ public struct IngredientNormalizer: Sendable {
         var index = 0
         while index < raw.count {
             let t = raw[index]
-            if t.range(of: #"^\d+([.,/]\d+)?(OZ|LB|LBS|KG|G|GR|ML|L|LTR|GAL|QT|PT|CT|PK|PC|PCS|FLOZ|X\d+|%|S)?$"#,
-                       options: .regularExpression) != nil || t.range(of: #"^\d+X\d+"#, options: .regularExpression) != nil {
+            if t.range(ofPattern: #"^\d+([.,/]\d+)?(OZ|LB|LBS|KG|G|GR|ML|L|LTR|GAL|QT|PT|CT|PK|PC|PCS|FLOZ|X\d+|%|S)?$"#) != nil || t.range(ofPattern: #"^\d+X\d+"#) != nil {
                 var size = t
                 if index + 1 < raw.count, unitWords.contains(raw[index + 1]) { size += " " + raw[index + 1]; index += 1 }
                 if index + 1 < raw.count, raw[index].hasSuffix("FL") || raw[index] == "FL", raw[index + 1] == "OZ" {

@@ -37,14 +37,14 @@ public struct PackSize: Sendable, Equatable {
     /// lone `DOZ`/`DOZEN` (12). Prices (`1.99`) and plain numbers (`EGGS 12`) are not sizes.
     public static func parse(_ description: String) -> PackSize? {
         let u = description.uppercased()
-            .replacingOccurrences(of: #"(\d)\s?0Z\b"#, with: "$1OZ", options: .regularExpression)
-            .replacingOccurrences(of: #"(\d)\s?[1I]B\b"#, with: "$1LB", options: .regularExpression)
+            .replacingMatches(of: #"(\d)\s?0Z\b"#, with: "$1OZ")
+            .replacingMatches(of: #"(\d)\s?[1I]B\b"#, with: "$1LB")
         let unitAlternatives = units.keys.sorted { $0.count > $1.count }
             .map { NSRegularExpression.escapedPattern(for: $0).replacingOccurrences(of: " ", with: #"\s?"#) }
             .joined(separator: "|")
         let number = #"(\d+(?:[.,]\d+)?|\d+/\d+)"#
         let pattern = #"(?<![\w.,])(?:(\d{1,2})\s?[X×]\s?)?"# + number + #"\s?("# + unitAlternatives + #")(?![\p{L}])"#
-        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        guard let regex = RegexCache.regex(pattern) else { return nil }
         let matches = regex.matches(in: u, range: NSRange(u.startIndex..., in: u))
         if let m = matches.last, let amountRange = Range(m.range(at: 2), in: u), let unitRange = Range(m.range(at: 3), in: u),
            let printedRange = Range(m.range, in: u), var amount = Self.number(String(u[amountRange])), amount > 0 {
@@ -56,7 +56,7 @@ public struct PackSize: Sendable, Equatable {
             if unitWord == "CL" { return PackSize(quantity: amount * 10, unit: "milliliter", printed: String(u[printedRange])) }
             return PackSize(quantity: amount, unit: unit, printed: String(u[printedRange]))
         }
-        if let r = u.range(of: #"\b(\d{1,2}\s?)?DOZ(EN)?\b"#, options: .regularExpression) {
+        if let r = u.range(ofPattern: #"\b(\d{1,2}\s?)?DOZ(EN)?\b"#) {
             let dozens = Decimal(string: u[r].filter(\.isNumber)) ?? 1
             return PackSize(quantity: dozens * 12, unit: "each", printed: String(u[r]))
         }

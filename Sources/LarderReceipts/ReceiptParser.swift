@@ -127,11 +127,11 @@ public struct ReceiptParser: Sendable {
         var text = raw
         // "TOTAL 42 50" / "CHANGE 38 00": a lost decimal point on a money line.
         if !wholeUnits, Self.moneyLineWords.contains(where: { text.uppercased().contains($0) }) {
-            text = text.replacingOccurrences(of: #"(\s\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
+            text = text.replacingMatches(of: #"(\s\d{1,4}) (\d\d)$"#, with: "$1.$2")
         }
         // "18 000": a space as the thousands separator of a currency without minor units.
         if wholeUnits {
-            text = text.replacingOccurrences(of: #"(^|\s)(\d{1,3}) (\d{3})$"#, with: "$1$2$3", options: .regularExpression)
+            text = text.replacingMatches(of: #"(^|\s)(\d{1,3}) (\d{3})$"#, with: "$1$2$3")
         }
         let upper = Self.repairTotalWord(text.uppercased())
         let amount = Self.trailingAmount(in: text, wholeUnits: wholeUnits)
@@ -331,7 +331,7 @@ public struct ReceiptParser: Sendable {
         }
         // Quantity and unit-price columns between the name and the line total ("NAME 2 35.00 70.00");
         // after a leading count ("2 SERBU 1 40,000") a trailing number belongs to the name.
-        let leading = description.range(of: Self.leadingCount, options: .regularExpression) != nil
+        let leading = description.range(ofPattern: Self.leadingCount) != nil
         let columns = Self.stripItemColumns(description, wholeUnits: wholeUnits, counts: !leading)
         description = columns.description
         if item.quantity == nil, let n = columns.quantity {
@@ -341,7 +341,7 @@ public struct ReceiptParser: Sendable {
             item.unitPrice = unitPrice
         }
         // A leading count, as restaurant and bakery receipts print it: "2 EGG TART 26,000", "1PRS SOP".
-        if item.quantity == nil, let count = description.range(of: Self.leadingCount, options: .regularExpression),
+        if item.quantity == nil, let count = description.range(ofPattern: Self.leadingCount),
             let n = Int(description[count].filter(\.isNumber)), n > 0
         {
             item.quantity = Decimal(n)
@@ -570,17 +570,17 @@ public struct ReceiptParser: Sendable {
             s = s.dropFirst(prefix.count)
             // "RML.25", "RMLL.40": right after the currency, L is a misread 1.
             let ls = s.prefix(while: { $0 == "L" }).count
-            if prefix == "RM", ls > 0, ls <= 2, s.dropFirst(ls).range(of: #"^\d*[.,]\d\d$"#, options: .regularExpression) != nil {
+            if prefix == "RM", ls > 0, ls <= 2, s.dropFirst(ls).range(ofPattern: #"^\d*[.,]\d\d$"#) != nil {
                 s = Substring(String(repeating: "1", count: ls) + s.dropFirst(ls))
             }
             break
         }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
         // Trailing tax flag glued on: "75.00SR", "3.55ZRL" (not "3.4S", where S is a misread 5).
-        if let flag = s.range(of: #"\d[.,]\d\d[A-Z*]{1,3}$"#, options: .regularExpression) {
+        if let flag = s.range(ofPattern: #"\d[.,]\d\d[A-Z*]{1,3}$"#) {
             s = s[..<s.index(flag.lowerBound, offsetBy: 4)]
         }
-        if wholeUnits, s.range(of: #"^(\d{1,3}([.,]\d{3})+|\d{3,7}|0)$"#, options: .regularExpression) != nil {
+        if wholeUnits, s.range(ofPattern: #"^(\d{1,3}([.,]\d{3})+|\d{3,7}|0)$"#) != nil {
             return Decimal(string: s.filter(\.isNumber)).map { ($0, negative) }
         }
         // Decimal separator: the last '.' or ',' followed by exactly two characters.
@@ -618,8 +618,7 @@ public struct ReceiptParser: Sendable {
     /// `TOTAL` as OCR misreads it on faint prints: `TATAL`, `T0TAL`, `LOTAL`, `JOTAL`, `FOTAL`, `TOTA1`.
     /// Also `TOTA]`, `TOTA}`, `TOTA)`, `TOTA|` (the L read as a bracket) and `TOTAR` at a word's end.
     static func repairTotalWord(_ u: String) -> String {
-        u.replacingOccurrences(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA(?:1|[\]})|R](?![A-Z]))"#, with: "TOTAL",
-                               options: .regularExpression)
+        u.replacingMatches(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA(?:1|[\]})|R](?![A-Z]))"#, with: "TOTAL")
     }
 
     static func summaryKind(_ raw: String) -> ReceiptLineKind? {
@@ -648,7 +647,7 @@ public struct ReceiptParser: Sendable {
         // "Incl", "Inc", "After Adj", OCR-garbled "Inc] GST", "Atter Adj".
         // A tax named only in parentheses qualifies the total: "Total Sales (Inclusive GST)", "(Ineluszve GST)".
         let inclusive = compact.contains("INCL") || compact.contains("INC") || compact.contains("ADJ") || compact.contains("WITH")
-            || u.range(of: #"\([^)]*\b(GST|VAT|TAX|SST)\b"#, options: .regularExpression) != nil
+            || u.range(ofPattern: #"\([^)]*\b(GST|VAT|TAX|SST)\b"#) != nil
         if hasTotal {
             let notTotal = ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
                             "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
@@ -663,7 +662,7 @@ public struct ReceiptParser: Sendable {
             return .tax
         }
         // Service charges are added like tax: "SERVICE CHARGE 5%", "SVC CHG 6%", "Srv Ch".
-        if compact.hasPrefix("SERVICE") || compact.range(of: #"^(SERVI|SRV|SVC)(CHARGE|CHG|CH)"#, options: .regularExpression) != nil
+        if compact.hasPrefix("SERVICE") || compact.range(ofPattern: #"^(SERVI|SRV|SVC)(CHARGE|CHG|CH)"#) != nil
             || hasWord(u, "SERVICE") && hasWord(u, "CHARGE") {
             return .tax
         }
@@ -714,7 +713,7 @@ public struct ReceiptParser: Sendable {
             // currencies, e.g. rupiah receipts) or next to a unit price; "x2" / "2x" always is.
             let marked = last.contains(where: { "xX×".contains($0) })
             if counts, quantity == nil, marked || wholeUnits || unitPrice != nil,
-               let m = last.range(of: #"^[xX×]?\d{1,2}[xX×]?$"#, options: .regularExpression),
+               let m = last.range(ofPattern: #"^[xX×]?\d{1,2}[xX×]?$"#),
                let n = Int(last[m].filter(\.isNumber)), n > 0 {
                 quantity = Decimal(n)
                 tokens.removeLast(); changed = true; continue
@@ -730,7 +729,7 @@ public struct ReceiptParser: Sendable {
     static func isCountPriceTotal(_ amount: Amount, wholeUnits: Bool) -> Bool {
         let tokens = amount.rest.split(separator: " ").map(String.init)
         func count(_ t: String) -> Int? {
-            guard t.range(of: #"^[xX×]?\d{1,3}[xX×]?$"#, options: .regularExpression) != nil else { return nil }
+            guard t.range(ofPattern: #"^[xX×]?\d{1,3}[xX×]?$"#) != nil else { return nil }
             return Int(t.filter(\.isNumber))
         }
         func price(_ t: String) -> Decimal? {
@@ -786,7 +785,7 @@ public struct ReceiptParser: Sendable {
               !first.allSatisfy(\.isLetter) || tokens[1].first?.isNumber == true {
             t = trimJunk(String(t.dropFirst(first.count)))
         }
-        let stripped = t.replacingOccurrences(of: registrationNumber, with: "", options: .regularExpression)
+        let stripped = t.replacingMatches(of: registrationNumber, with: "")
         if letterCount(stripped) >= 3 { t = trimJunk(stripped) }
         return t
     }
@@ -842,14 +841,14 @@ public struct ReceiptParser: Sendable {
         while let c = s.last, junk.contains(c) || c == " " { s.removeLast() }
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
-        s = s.replacingOccurrences(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"(?<=RM|RM )[iIl](?=\d{0,3} \d\d$)"#, with: "1", options: .regularExpression)  // "RMi 00"
-        s = s.replacingOccurrences(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2", options: .regularExpression)
+        s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3")
+        s = s.replacingMatches(of: #"(?<=RM|RM )[iIl](?=\d{0,3} \d\d$)"#, with: "1")  // "RMi 00"
+        s = s.replacingMatches(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2")
         // "TOTAL...16,70", "Total:$5.00": leader dots or a colon glued to the amount.
-        s = s.replacingOccurrences(of: #"(?<=\p{L})(?:\.{2,}|:)(?=[$€£]?\d+[.,]\d\d\b)"#, with: " ", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"(?<=\p{L})\.{2,}"#, with: " ", options: .regularExpression)
+        s = s.replacingMatches(of: #"(?<=\p{L})(?:\.{2,}|:)(?=[$€£]?\d+[.,]\d\d\b)"#, with: " ")
+        s = s.replacingMatches(of: #"(?<=\p{L})\.{2,}"#, with: " ")
         // "$52 .97": a space before the decimal separator.
-        s = s.replacingOccurrences(of: #"(\d) ([.,]\d\d)$"#, with: "$1$2", options: .regularExpression)
+        s = s.replacingMatches(of: #"(\d) ([.,]\d\d)$"#, with: "$1$2")
         return s
     }
 
@@ -862,9 +861,9 @@ public struct ReceiptParser: Sendable {
     /// `150Z`→`15OZ`, `12 0Z`→`12 OZ`, `2 1B`→`2 LB`, whitespace collapsed, junk trimmed.
     static func repairDescription(_ text: String) -> String {
         var s = trimJunk(text)
-        s = s.replacingOccurrences(of: #"(\d)\s?0Z\b"#, with: "$1OZ", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"(\d)\s?0z\b"#, with: "$1oz", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"(\d)(\s?)[1I][Bb]\b"#, with: "$1$2LB", options: .regularExpression)
+        s = s.replacingMatches(of: #"(\d)\s?0Z\b"#, with: "$1OZ")
+        s = s.replacingMatches(of: #"(\d)\s?0z\b"#, with: "$1oz")
+        s = s.replacingMatches(of: #"(\d)(\s?)[1I][Bb]\b"#, with: "$1$2LB")
         return s
     }
 
@@ -882,10 +881,10 @@ public struct ReceiptParser: Sendable {
     /// the match is returned as `descriptionPrefix` (empty on a detail-only line).
     static func parseDetail(_ raw: String, wholeUnits: Bool = false) -> Detail? {
         var s = raw.uppercased()
-        s = s.replacingOccurrences(of: #"(\d)\s?[1I]B\b"#, with: "$1 LB", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"(\d)\s?0Z\b"#, with: "$1 OZ", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"/\s?[1I]B\b"#, with: "/LB", options: .regularExpression)
-        s = s.replacingOccurrences(of: #"\bK9\b"#, with: "KG", options: .regularExpression)
+        s = s.replacingMatches(of: #"(\d)\s?[1I]B\b"#, with: "$1 LB")
+        s = s.replacingMatches(of: #"(\d)\s?0Z\b"#, with: "$1 OZ")
+        s = s.replacingMatches(of: #"/\s?[1I]B\b"#, with: "/LB")
+        s = s.replacingMatches(of: #"\bK9\b"#, with: "KG")
         let num = #"(\d+(?:[.,]\d+)?)"#
         let price = wholeUnits ? #"(?:RP\.?)?\$?\s?(\d{1,3}(?:[.,]\d{3})+|\d+)"# : #"\$?\s?(\d+[.,]\d{2,3})"#
         let unit = #"(LBS?|KG|OZ|G)"#
@@ -902,7 +901,7 @@ public struct ReceiptParser: Sendable {
             "^(.*?)\\s*" + price + "\\s*(?:X|×)\\s*(\\d{1,3})(?![\\d.,])",
         ]
         for (index, pattern) in patterns.enumerated() {
-            guard let regex = try? NSRegularExpression(pattern: pattern),
+            guard let regex = RegexCache.regex(pattern),
                   let m = regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) else { continue }
             func group(_ n: Int) -> String? {
                 guard n < m.numberOfRanges, let r = Range(m.range(at: n), in: s) else { return nil }
@@ -989,7 +988,7 @@ public struct ReceiptParser: Sendable {
         for code in ["MYR", "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "SGD", "CHF", "INR"] where Self.hasWord(upper, code) {
             return (code, "code \(code)")
         }
-        if upper.range(of: #"(^|[^A-Z])RM\s?\d|\(RM\)|\bRM\b"#, options: .regularExpression) != nil {
+        if upper.range(ofPattern: #"(^|[^A-Z])RM\s?\d|\(RM\)|\bRM\b"#) != nil {
             return ("MYR", "code RM")
         }
         // German receipts name the euro rarely but print SUMME, MwSt and EC-Cash.
@@ -1012,7 +1011,7 @@ public struct ReceiptParser: Sendable {
     public func parseDate(_ raw: String, currency: String) -> ReceiptDate? {
         let u = Self.repairDateDigits(raw)
         func match(_ pattern: String) -> [String]? {
-            guard let regex = try? NSRegularExpression(pattern: pattern),
+            guard let regex = RegexCache.regex(pattern),
                   let m = regex.firstMatch(in: u, range: NSRange(u.startIndex..., in: u)) else { return nil }
             return (0..<m.numberOfRanges).map { n in
                 Range(m.range(at: n), in: u).map { String(u[$0]) } ?? ""
@@ -1088,7 +1087,7 @@ public struct ReceiptParser: Sendable {
     /// OCR letters for digits inside a numeric date: `O6/03/2018`, `l2-01-18`, `12/O1/2O18` → digits.
     static func repairDateDigits(_ u: String) -> String {
         let d = "[0-9OoIlDQ]"
-        guard let regex = try? NSRegularExpression(pattern: "(?<![A-Za-z0-9])\(d){1,4}\\s?[-/.]\\s?\(d){1,2}\\s?[-/.]\\s?\(d){2,4}(?![A-Za-z0-9])")
+        guard let regex = RegexCache.regex("(?<![A-Za-z0-9])\(d){1,4}\\s?[-/.]\\s?\(d){1,2}\\s?[-/.]\\s?\(d){2,4}(?![A-Za-z0-9])")
         else { return u }
         var out = u
         for m in regex.matches(in: u, range: NSRange(u.startIndex..., in: u)).reversed() {
@@ -1110,7 +1109,7 @@ public struct ReceiptParser: Sendable {
 
     /// `14:22`, `2:22 PM`, `10:43AM`, `00:06:00` → 24-hour `HH:mm`.
     static func parseTime(_ u: String) -> String? {
-        guard let regex = try? NSRegularExpression(pattern: #"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*([AP])?\.?M?\.?(?![\d])"#),
+        guard let regex = RegexCache.regex(#"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*([AP])?\.?M?\.?(?![\d])"#),
               let m = regex.firstMatch(in: u, range: NSRange(u.startIndex..., in: u)),
               let hr = Range(m.range(at: 1), in: u), let mr = Range(m.range(at: 2), in: u),
               var hour = Int(u[hr]), let minute = Int(u[mr]), minute < 60 else { return nil }

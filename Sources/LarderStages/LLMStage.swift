@@ -105,7 +105,7 @@ public struct LLMStage: Stage {
     // MARK: Recipes
 
     private func structureRecipes(_ input: StageInput, service: LLMStructurer, into output: inout LLMStageOutput) throws {
-        let parsed = try input.output(of: "recipe", as: RecipeStageOutput.self).recipes
+        let parsed = try RecipeStage.output(from: input).recipes
         let extracted = try DocumentText.readable(input)  // a scanned page: its OCR lines, as `recipe` read them
         let lines = RecipeStage.lines(of: extracted)
         guard !lines.isEmpty else {
@@ -239,7 +239,7 @@ public struct LLMStage: Stage {
     // MARK: Receipts
 
     private func structureReceipt(_ input: StageInput, service: LLMStructurer, into output: inout LLMStageOutput) throws {
-        let parsed = try input.output(of: "receipt", as: ReceiptStageOutput.self)
+        let parsed = try ReceiptStage.output(from: input)
         guard var receipt = parsed.receipt, !receipt.lines.isEmpty else {
             output.skipped = "no receipt lines to structure"
             return

@@ -43,20 +43,33 @@ public struct ReceiptStage: Stage {
         guard routed.route == .receipt else {
             return try StageOutput(ReceiptStageOutput(receipt: nil, pantry: [], blocked: [], skipped: "routed as \(routed.route.rawValue)"))
         }
-        let lines: [OCRLine]
-        if let ocr = input.outputIfPresent(of: "ocr", as: OCRStageOutput.self), ocr.skipped == nil {
-            lines = ocr.lines
-        } else {
-            let extracted = try input.output(of: "extract", as: ExtractOutput.self)
-            lines = extracted.text.split(separator: "\n").map { OCRLine(text: String($0)) }
-        }
+        let lines = try Self.lines(of: input)
         let receipt = ReceiptParser().parse(lines: lines)
         let normalizer = try Self.normalizer(blocklist: blocklist)
         let extraction = PantryExtraction(receipt: receipt, receiptID: input.document.sha256, normalizer: normalizer)
+        // Stored without copies of the text: the receipt's lines refer to the lines read (``LineReferences``).
         return try StageOutput(
             ReceiptStageOutput(
                 receipt: Receipt(receipt, ocrLines: lines), pantry: extraction.items, blocked: extraction.blocked,
-                skipped: nil))
+                skipped: nil)
+        ) { try LineReferences.compactReceipt($0, lines: lines) }
+    }
+
+    /// The lines the stage reads: the `ocr` stage's, or the text's non-empty lines.
+    static func lines(of input: StageInput) throws -> [OCRLine] {
+        if let ocr = input.outputIfPresent(of: "ocr", as: OCRStageOutput.self), ocr.skipped == nil {
+            return ocr.lines
+        }
+        let extracted = try input.output(of: "extract", as: ExtractOutput.self)
+        return extracted.text.split(separator: "\n").map { OCRLine(text: String($0)) }
+    }
+
+    /// This stage's output as a later stage reads it: stored, the receipt's lines refer to the lines read
+    /// (``LineReferences``), which are put back here from `ocr` or `extract`.
+    public static func output(from input: StageInput) throws -> ReceiptStageOutput {
+        try input.output(of: StandardStage.receipt.name, as: ReceiptStageOutput.self) { json in
+            try LineReferences.expandReceipt(json, lines: lines(of: input))
+        }
     }
 }
 

@@ -29,19 +29,30 @@ public struct RecipeStage: Stage {
         let detected = try input.output(of: "detect", as: DetectOutput.self)
         let extracted = try DocumentText.readable(input)  // a scanned page: its OCR lines
         let file = URL(fileURLWithPath: input.document.path).lastPathComponent
+        let lines = Self.lines(of: extracted)
         if detected.appFormat != nil {
             var output = Self.importExport(extracted, file: file, sha256: input.document.sha256, format: detected.format)
             try RecipeEnrichment.bundled().enrich(&output.recipes)
-            return try StageOutput(output)
+            return try StageOutput(output) { try LineReferences.compactRecipes($0, lines: lines) }
         }
-        let source = RecipeSource(
-            file: file, sha256: input.document.sha256, format: detected.format.rawValue, lines: Self.lines(of: extracted))
+        let source = RecipeSource(file: file, sha256: input.document.sha256, format: detected.format.rawValue, lines: lines)
         // A saved web page: its schema.org recipes, else its visible text (``RecipeParser/parse(page:source:)``).
         var recipes = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
         // The 16 allergens (whole words: "eggplant" is not egg), the base ingredient from the pantry's normaliser
         // and lexicon, and the diet labels.
         try RecipeEnrichment.bundled().enrich(&recipes)
-        return try StageOutput(RecipeStageOutput(recipes: recipes, skipped: nil))
+        // Stored without copies of the text: ingredients and steps refer to their lines (``LineReferences``).
+        return try StageOutput(RecipeStageOutput(recipes: recipes, skipped: nil)) {
+            try LineReferences.compactRecipes($0, lines: lines)
+        }
+    }
+
+    /// This stage's output as a later stage reads it: stored, its ingredients and steps refer to the document's
+    /// lines (``LineReferences``), which are put back here from `extract` (and `ocr`).
+    public static func output(from input: StageInput) throws -> RecipeStageOutput {
+        try input.output(of: declaration.name, as: RecipeStageOutput.self) { json in
+            try LineReferences.expandRecipes(json, lines: lines(of: DocumentText.readable(input)))
+        }
     }
 
     /// An export's recipes: each page is a file (an archive member, or the document itself).

@@ -37,14 +37,14 @@ public struct ResultStage: Stage {
         // are about what the result holds, so they come after the merge.
         var recipeStageRan = false
         if input.earlierOutputs["recipe"] != nil {
-            let found = try input.output(of: "recipe", as: RecipeStageOutput.self)
+            let found = try RecipeStage.output(from: input)
             result.recipes = found.recipes
             // An export's entries that could not be read, each naming the archive member.
             result.warnings += (found.entryErrors ?? []).map { "entry not imported: \($0)" }
             recipeStageRan = true
         }
         if input.earlierOutputs["receipt"] != nil {
-            let found = try input.output(of: "receipt", as: ReceiptStageOutput.self)
+            let found = try ReceiptStage.output(from: input)
             result.receipt = found.receipt
             result.pantry = found.pantry
         }

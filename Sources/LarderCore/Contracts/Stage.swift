@@ -66,6 +66,20 @@ public struct StageInput: Sendable {
         return try decoded.value(stage: stage, text: text) { try JSONDecoder().decode(T.self, from: Data(text.utf8)) }
     }
 
+    /// Decodes an earlier stage's output whose stored JSON refers to text other stages hold (the `recipe` and
+    /// `receipt` stages store the document's lines once, in `extract` or `ocr`, and refer to them): `expand`
+    /// turns the stored JSON back into `T`'s own encoding. A value made in this process is used as it is.
+    public func output<T: Decodable & Sendable>(
+        of stage: String, as type: T.Type, expanding expand: (String) throws -> String
+    ) throws -> T {
+        guard let text = earlierOutputs[stage] else {
+            throw LarderError(.transient, "the output of stage '\(stage)' is missing", stage: stage)
+        }
+        return try decoded.value(stage: stage, text: text) {
+            try JSONDecoder().decode(T.self, from: Data(try expand(text).utf8))
+        }
+    }
+
     /// An earlier stage's output if it is there and decodes as `T`, else nil.
     public func outputIfPresent<T: Decodable & Sendable>(of stage: String, as type: T.Type) -> T? {
         guard earlierOutputs[stage] != nil else { return nil }
@@ -120,6 +134,15 @@ public struct StageOutput: Sendable {
 
     public init<T: Codable & Sendable & Equatable>(_ value: T) throws {
         json = try Self.encode(value)
+        self.value = value
+    }
+
+    /// An output stored in another form than `value`'s own encoding: `store` turns that encoding into what the
+    /// checkpoint database keeps (the `recipe` and `receipt` stages replace copies of the document's lines by
+    /// references to them); later stages of the same document in this process read `value` itself, a later
+    /// process expands the stored JSON (``StageInput/output(of:as:expanding:)``).
+    public init<T: Codable & Sendable & Equatable>(_ value: T, storedAs store: (String) throws -> String) throws {
+        json = try store(Self.encode(value))
         self.value = value
     }
 

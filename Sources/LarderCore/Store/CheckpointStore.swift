@@ -48,7 +48,8 @@ public protocol CheckpointStore: Sendable {
     func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int
     /// Stores a stage's output (with its schema violations, if any) and marks it done in one transaction,
     /// resetting the `laterStages` to pending. For the pipeline's result stage (`isResult`), a result that differs
-    /// from the last machine version is kept as a new version in the same transaction.
+    /// from the last machine version is kept as a new version in the same transaction, and the output is stored
+    /// only there: ``stages(of:)`` reads the result stage's output from the latest machine version.
     /// `then` runs in the same transaction: marking the next stage running (its attempt number is returned) or
     /// settling the document, so a document's stages cost one write transaction each, not two.
     @discardableResult

@@ -337,6 +337,24 @@ public final class SQLiteCheckpointStore: CheckpointStore {
     static let earlierPathSQL =
         "SELECT path FROM document_path WHERE document_id = ? AND +batch_id = ? AND path <> ? LIMIT 1"
 
+    /// The bytes a document's rows hold: each stage's stored output (as stored, before ``storedOutput`` reads the
+    /// result's from its version) and all its result versions. For the tests that bound them.
+    func storedBytes(of documentID: Int64) throws -> (outputs: [String: Int], versions: Int) {
+        try read { db in
+            var outputs: [String: Int] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT stage, COALESCE(LENGTH(CAST(output AS BLOB)), 0) AS n FROM stage_run WHERE document_id = ?",
+                arguments: [documentID])
+            {
+                outputs[row["stage"]] = row["n"]
+            }
+            let versions = try Int.fetchOne(
+                db, sql: "SELECT COALESCE(SUM(LENGTH(CAST(json AS BLOB))), 0) FROM result_version WHERE document_id = ?",
+                arguments: [documentID]) ?? 0
+            return (outputs, versions)
+        }
+    }
+
     /// SQLite's plan for a query (`EXPLAIN QUERY PLAN`), one step a line: for tests of the indexes.
     func queryPlan(_ sql: String, arguments: StatementArguments) throws -> [String] {
         try read { db in
@@ -502,13 +520,22 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         }
     }
 
+    /// A stage run's output. The result stage's done row holds none: its output is the document's latest machine
+    /// result version, stored once in `result_version` by the transaction that marked it done (an output that
+    /// repeats it in `stage_run`, as databases before issue 11's last item hold, is read as it is).
+    static let storedOutput = """
+        CASE WHEN stage_run.output IS NULL AND stage_run.status = 'done' THEN (
+            SELECT json FROM result_version WHERE result_version.document_id = stage_run.document_id
+            AND origin = 'machine' ORDER BY number DESC LIMIT 1) ELSE stage_run.output END
+        """
+
     public func stages(of documentID: Int64) throws -> [StageRecord] {
         try read { db in
             try Row.fetchAll(
                 db,
                 sql: """
                     SELECT document_id, stage, status, attempts, version, started_at, finished_at, duration_ms,
-                           output, error, validation
+                           \(Self.storedOutput) AS output, error, validation
                     FROM stage_run WHERE document_id = ?
                     """,
                 arguments: [documentID]
@@ -569,7 +596,8 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                     WHERE document_id = ? AND stage = ?
                     """
             ).execute(arguments: [
-                version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, output,
+                // The result is kept once, as the document's latest machine version (``storedOutput``).
+                version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, isResult ? nil : output,
                 violations.isEmpty ? nil : violationsJSON, documentID, stage,
             ])
             if isResult { try Self.keepResultVersion(db, documentID: documentID, output: output, violationsJSON: violationsJSON, at: finishedAt, version: version) }
@@ -695,9 +723,11 @@ public final class SQLiteCheckpointStore: CheckpointStore {
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT output FROM stage_run
-                    WHERE stage = ? AND status = 'done' AND output IS NOT NULL
-                      AND finished_at >= (SELECT started_at FROM batch WHERE id = ?)
+                    SELECT output FROM (
+                        SELECT \(Self.storedOutput) AS output FROM stage_run
+                        WHERE stage = ? AND status = 'done'
+                          AND finished_at >= (SELECT started_at FROM batch WHERE id = ?))
+                    WHERE output IS NOT NULL
                     """,
                 arguments: [stage, batchID])
         }
