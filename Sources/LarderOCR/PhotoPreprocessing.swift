@@ -16,6 +16,9 @@ extension OCREngine {
         var rect: PixelRect
         /// 1 bpp, `rect.width` × `rect.height`, caller-owned.
         var mask: UnsafeMutablePointer<PIX>?
+        /// The paper's outline when it is a clear quadrilateral (``PaperGeometry/clearQuadrilateral(outline:regionArea:)``),
+        /// in the image's coordinates.
+        var quad: PaperQuad? = nil
     }
 
     /// The paper: the largest bright connected region of the image, when it is clearly smaller than the
@@ -76,7 +79,13 @@ extension OCREngine {
         guard rect.width > 0, rect.height > 0, filled != nil,
               let mask = pixScaleBySampling(filled, Float(rect.width) / Float(box.width), Float(rect.height) / Float(box.height))
         else { return nil }
-        return Paper(rect: rect, mask: mask)
+        // A side along the frame is where the photo ends, not the paper: only a sheet wholly inside the frame
+        // has four sides to rectify by (on receipts-photos, quadrilaterals fitted to paper cut off by the frame
+        // sheared the print).
+        let inside = box.x > 1 && box.y > 1 && box.x + box.width < sw - 1 && box.y + box.height < sh - 1
+        let outline = outline(of: filled, dx: Double(box.x), dy: Double(box.y))
+        let quad = inside ? PaperGeometry.clearQuadrilateral(outline: outline.points, regionArea: outline.area) : nil
+        return Paper(rect: rect, mask: mask, quad: quad?.scaled(by: scale))
     }
 
     /// Paints everything outside the paper white (in place): countertops and fingers never reach tesseract.
@@ -93,6 +102,16 @@ extension OCREngine {
         var boxRef: UnsafeMutablePointer<BOX>? = box
         defer { boxDestroy(&boxRef) }
         return pixClipRectangle(pix, box, nil)
+    }
+
+    static func experiment(_ flag: String) -> Bool {
+        (ProcessInfo.processInfo.environment["LARDER_GEOM_EXP"] ?? "").split(separator: ",").contains { $0 == flag }
+    }
+
+    /// The lines whose boxes lie inside `rect`.
+    static func lines(_ lines: [OCRLine], inside rect: PixelRect) -> [OCRLine] {
+        lines.filter { $0.box.x >= rect.x && $0.box.y >= rect.y
+            && $0.box.x + $0.box.width <= rect.x + rect.width && $0.box.y + $0.box.height <= rect.y + rect.height }
     }
 
     /// Evens out the light: divides the image by an estimate of its background (leptonica
@@ -187,17 +206,22 @@ extension OCREngine {
             clock = now
         }
         var lineHeight = Self.medianLineHeight(firstLines)
+        var rectifiedPaper = false
         var paperMask: UnsafeMutablePointer<PIX>?  // borrowed from `paper`, owned by the caller
-        if let paper, let cropped = Self.crop(work, paper.rect) {
+        if let paper, let quad = paper.quad, !Self.experiment("norect"), PaperGeometry.isSlanted(quad), let flat = Self.rectifiedPaper(work, paper: paper, quad: quad) {
+            // A clear quadrilateral seen in perspective: mapped onto a rectangle, which also crops it.
+            pixDestroy(&work)
+            work = flat
+            rectifiedPaper = true
+            timed("rectify")
+            lineHeight = Self.medianLineHeight(Self.lines(firstLines, inside: paper.rect)) ?? lineHeight
+        } else if let paper, let cropped = Self.crop(work, paper.rect) {
             pixDestroy(&work)
             work = cropped
-            let rect = paper.rect
             paperMask = paper.mask
             timed("crop")
             // Lines of the first reading outside the paper no longer count towards the height.
-            let inside = firstLines.filter { $0.box.x >= rect.x && $0.box.y >= rect.y
-                && $0.box.x + $0.box.width <= rect.x + rect.width && $0.box.y + $0.box.height <= rect.y + rect.height }
-            lineHeight = Self.medianLineHeight(inside) ?? lineHeight
+            lineHeight = Self.medianLineHeight(Self.lines(firstLines, inside: paper.rect)) ?? lineHeight
         }
         guard let even = Self.evenedLight(work) else { pixDestroy(&work); return nil }
         pixDestroy(&work)
@@ -221,7 +245,21 @@ extension OCREngine {
         let photoThreshold = preprocessing.photoThreshold
         var input: UnsafeMutablePointer<PIX>? = photoThreshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
         defer { pixDestroy(&input) }
-        if photoThreshold != nil { timed("threshold") }
+        if Self.experiment("dewarp"), photoThreshold != nil, let straight = Self.dewarped(work, binary: input) {
+            pixDestroy(&work)
+            work = straight
+            pixDestroy(&input)
+            input = photoThreshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
+            timed("dewarp")
+        }
+        if photoThreshold != nil {
+            // What touches the image's border after cropping is the paper's rim or the background, not print.
+            if rectifiedPaper, !Self.experiment("noborder"), let clean = pixRemoveBorderConnComps(input, 8) {
+                pixDestroy(&input)
+                input = clean
+            }
+            timed("threshold")
+        }
         if let debugDir = ProcessInfo.processInfo.environment["LARDER_OCR_DEBUG_DIR"] {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             _ = pixWrite((debugDir as NSString).appendingPathComponent(name + "-photo.png"), input, Int32(IFF_PNG))
