@@ -100,6 +100,9 @@ public struct OCRPreprocessing: Sendable, Equatable {
     }
     /// See ``PhotoPass``. Default ``PhotoPass/whenUnsure``; off for rendered PDF pages.
     public var photoPass: PhotoPass = .whenUnsure
+    /// In the photo reading, map a paper whose outline is a clear quadrilateral seen in perspective onto a
+    /// rectangle (`PaperGeometry`, leptonica `pixProjectivePta`) instead of cropping its bounding box. Default on.
+    public var photoRectify: Bool = true
     /// Target height in pixels of a text line's box for the photo reading. Default 40.
     public var photoLineHeight: Double = 40
     /// Global threshold (background at 200 after normalisation) for the photo reading; nil leaves the

@@ -359,27 +359,6 @@ extension OCREngine {
     }
 }
 
-/// Curled paper: leptonica's dewarp model.
-extension OCREngine {
-    /// `gray` (8 bpp) straightened by leptonica's page model (`dewarpCreate` + `dewarpBuildPageModel` on
-    /// `binary`, its 1 bpp rendering of the same size, then `dewarpaApplyDisparity`): the text lines' centres
-    /// are fitted by quadratics and the vertical disparity that makes them straight is applied. Nil when the
-    /// model cannot be built (fewer than 15 text lines, or curvature beyond leptonica's limits) or fails.
-    static func dewarped(_ gray: UnsafeMutablePointer<PIX>?, binary: UnsafeMutablePointer<PIX>?) -> UnsafeMutablePointer<PIX>? {
-        guard pixGetDepth(binary) == 1, pixGetWidth(binary) == pixGetWidth(gray), pixGetHeight(binary) == pixGetHeight(gray),
-              var model: UnsafeMutablePointer<L_DEWARPA>? = dewarpaCreate(1, 0, 1, 0, 0) else { return nil }
-        defer { dewarpaDestroy(&model) }
-        _ = dewarpaUseBothArrays(model, 0)
-        guard let page = dewarpCreate(binary, 0), dewarpaInsertDewarp(model, page) == 0 else { return nil }
-        guard dewarpBuildPageModel(page, nil) == 0 else { return nil }
-        var vertical: Int32 = 0, horizontal: Int32 = 0
-        guard dewarpaModelStatus(model, 0, &vertical, &horizontal) == 0, vertical == 1 else { return nil }
-        var out: UnsafeMutablePointer<PIX>?
-        guard dewarpaApplyDisparity(model, 0, gray, 255, 0, 0, &out, nil) == 0 else { return nil }
-        return out
-    }
-}
-
 extension OCREngine {
     /// The paper found in the image file at `path` (decoded by leptonica, converted to 8 bpp; no deskew), and
     /// its outline as a clear quadrilateral, if any: ``findPaper(_:)`` on a file, for tests and tools.

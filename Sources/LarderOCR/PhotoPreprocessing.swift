@@ -104,10 +104,6 @@ extension OCREngine {
         return pixClipRectangle(pix, box, nil)
     }
 
-    static func experiment(_ flag: String) -> Bool {
-        (ProcessInfo.processInfo.environment["LARDER_GEOM_EXP"] ?? "").split(separator: ",").contains { $0 == flag }
-    }
-
     /// The lines whose boxes lie inside `rect`.
     static func lines(_ lines: [OCRLine], inside rect: PixelRect) -> [OCRLine] {
         lines.filter { $0.box.x >= rect.x && $0.box.y >= rect.y
@@ -194,8 +190,32 @@ extension OCREngine {
     /// Reads `pix` again as a photo: the paper (found by the caller, ``findPaper(_:)``) cropped out of the frame, the light evened out, scaled so
     /// that lines are about ``OCRPreprocessing/photoLineHeight`` pixels high (from the first reading's
     /// line heights), then binarised at a global threshold. Nil when a step fails.
+    ///
+    /// When the paper's outline is a clear quadrilateral seen in perspective (``Paper/quad``), the paper is read
+    /// both rectified and cropped, and the reading whose parse explains the receipt better (``readingScore(_:)``)
+    /// is returned: on receipts-photos each won on different photos (rectified alone gained as many totals as
+    /// it lost), so the choice is made per image by what the parser finds.
     func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, firstLines: [OCRLine], path: String, limits: OCRLimits,
                      started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
+        let rectify = preprocessing.photoRectify && paper?.quad.map { PaperGeometry.isSlanted($0) } == true
+        guard var best = try readAsPhoto(pix, paper: paper, rectify: rectify, firstLines: firstLines, path: path, limits: limits,
+                                         started: started, pageSegmentation: pageSegmentation) else { return nil }
+        if rectify, var cropped = try readAsPhoto(pix, paper: paper, rectify: false, firstLines: firstLines, path: path,
+                                                  limits: limits, started: started, pageSegmentation: pageSegmentation) {
+            if cropped.score > best.score {
+                swap(&best, &cropped)
+                best.steps.append(String(format: "rectified %.1f", cropped.score))
+            } else {
+                best.steps.append(String(format: "cropped %.1f", cropped.score))
+            }
+            pixDestroy(&cropped.image)
+        }
+        return best
+    }
+
+    /// One photo reading: the paper rectified (`rectify`, which needs ``Paper/quad``) or cropped.
+    func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, rectify: Bool, firstLines: [OCRLine], path: String,
+                     limits: OCRLimits, started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
         var steps: [String] = []
         var work: UnsafeMutablePointer<PIX>? = pixClone(pix)
         guard work != nil else { return nil }
@@ -208,7 +228,7 @@ extension OCREngine {
         var lineHeight = Self.medianLineHeight(firstLines)
         var rectifiedPaper = false
         var paperMask: UnsafeMutablePointer<PIX>?  // borrowed from `paper`, owned by the caller
-        if let paper, let quad = paper.quad, !Self.experiment("norect"), PaperGeometry.isSlanted(quad), let flat = Self.rectifiedPaper(work, paper: paper, quad: quad) {
+        if rectify, let paper, let quad = paper.quad, let flat = Self.rectifiedPaper(work, paper: paper, quad: quad) {
             // A clear quadrilateral seen in perspective: mapped onto a rectangle, which also crops it.
             pixDestroy(&work)
             work = flat
@@ -245,16 +265,9 @@ extension OCREngine {
         let photoThreshold = preprocessing.photoThreshold
         var input: UnsafeMutablePointer<PIX>? = photoThreshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
         defer { pixDestroy(&input) }
-        if Self.experiment("dewarp"), photoThreshold != nil, let straight = Self.dewarped(work, binary: input) {
-            pixDestroy(&work)
-            work = straight
-            pixDestroy(&input)
-            input = photoThreshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
-            timed("dewarp")
-        }
         if photoThreshold != nil {
             // What touches the image's border after cropping is the paper's rim or the background, not print.
-            if rectifiedPaper, !Self.experiment("noborder"), let clean = pixRemoveBorderConnComps(input, 8) {
+            if rectifiedPaper, let clean = pixRemoveBorderConnComps(input, 8) {
                 pixDestroy(&input)
                 input = clean
             }

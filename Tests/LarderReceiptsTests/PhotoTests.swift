@@ -34,7 +34,7 @@ struct PhotoTests {
         let folder = try #require(TestData.photosFolder)
         let ocr = try OCREngine().recognize(imageAt: "\(folder)/\(Self.photos[2]).jpg")
         #expect(ocr.steps.contains { $0.hasPrefix("paper(") }, "\(ocr.steps)")
-        #expect(ocr.steps.contains { $0.hasPrefix("photo[") && $0.contains("crop(") }, "\(ocr.steps)")
+        #expect(ocr.steps.contains { $0.hasPrefix("photo[") && ($0.contains("crop(") || $0.contains("rectify(")) }, "\(ocr.steps)")
         var never = OCRPreprocessing.default
         never.photoPass = .never
         let plain = try OCREngine(preprocessing: never).recognize(imageAt: "\(folder)/\(Self.photos[2]).jpg")
