@@ -100,8 +100,9 @@ public struct OCRPreprocessing: Sendable, Equatable {
     }
     /// See ``PhotoPass``. Default ``PhotoPass/whenUnsure``; off for rendered PDF pages.
     public var photoPass: PhotoPass = .whenUnsure
-    /// In the photo reading, map a paper whose outline is a clear quadrilateral seen in perspective onto a
-    /// rectangle (`PaperGeometry`, leptonica `pixProjectivePta`) instead of cropping its bounding box. Default on.
+    /// In the photo reading, also read a paper whose outline is a clear quadrilateral seen in perspective mapped
+    /// onto a rectangle (`PaperGeometry`, leptonica `pixProjectivePta`), and keep that reading or the cropped one,
+    /// whichever the parser scores higher. Default on; off, the paper is only cropped.
     public var photoRectify: Bool = true
     /// Target height in pixels of a text line's box for the photo reading. Default 40.
     public var photoLineHeight: Double = 40
