@@ -79,6 +79,9 @@ public struct OCRPreprocessing: Sendable, Equatable {
     public var rereadScales: [Double] = [2, 3]
     /// At most this many lines are re-read per image. Default 4.
     public var rereadMaxLines: Int = 4
+    /// Read a receipt's total line again on its own when the parser finds no total, or a total that does not
+    /// add up (see `OCREngine.rereadTotal`). Default on.
+    public var rereadTotal: Bool = true
     /// Item lines whose price is missing or garbled are read again, cropped to the price column and scaled
     /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 12.
     public var rereadMaxPriceLines: Int = 12
@@ -97,6 +100,10 @@ public struct OCRPreprocessing: Sendable, Equatable {
     }
     /// See ``PhotoPass``. Default ``PhotoPass/whenUnsure``; off for rendered PDF pages.
     public var photoPass: PhotoPass = .whenUnsure
+    /// In the photo reading, also read a paper whose outline is a clear quadrilateral seen in perspective mapped
+    /// onto a rectangle (`PaperGeometry`, leptonica `pixProjectivePta`), and keep that reading or the cropped one,
+    /// whichever the parser scores higher. Default on; off, the paper is only cropped.
+    public var photoRectify: Bool = true
     /// Target height in pixels of a text line's box for the photo reading. Default 40.
     public var photoLineHeight: Double = 40
     /// Global threshold (background at 200 after normalisation) for the photo reading; nil leaves the
@@ -138,6 +145,7 @@ public struct OCRPreprocessing: Sendable, Equatable {
         var minimal = OCRPreprocessing(upscaleBelowWidth: nil, deskew: false, detectOrientation: .never)
         minimal.rereadMisreadDates = false
         minimal.rereadMaxPriceLines = 0
+        minimal.rereadTotal = false
         minimal.photoPass = .never
         return minimal
     }()
@@ -520,6 +528,13 @@ public final class OCREngine {
             if changed > 0 {
                 lines = reread
                 steps.append("reread-date(\(changed))")
+            }
+        }
+        if allowPhotoPass, preprocessing.rereadTotal {  // receipts, not rendered PDF pages
+            let (reread, changed) = rereadTotal(lines, in: rereadPix)
+            if changed > 0 {
+                lines = reread
+                steps.append("reread-total")
             }
         }
         let t2 = ContinuousClock.now

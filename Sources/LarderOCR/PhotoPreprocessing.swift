@@ -16,6 +16,9 @@ extension OCREngine {
         var rect: PixelRect
         /// 1 bpp, `rect.width` × `rect.height`, caller-owned.
         var mask: UnsafeMutablePointer<PIX>?
+        /// The paper's outline when it is a clear quadrilateral (``PaperGeometry/clearQuadrilateral(outline:regionArea:)``),
+        /// in the image's coordinates.
+        var quad: PaperQuad? = nil
     }
 
     /// The paper: the largest bright connected region of the image, when it is clearly smaller than the
@@ -76,7 +79,13 @@ extension OCREngine {
         guard rect.width > 0, rect.height > 0, filled != nil,
               let mask = pixScaleBySampling(filled, Float(rect.width) / Float(box.width), Float(rect.height) / Float(box.height))
         else { return nil }
-        return Paper(rect: rect, mask: mask)
+        // A side along the frame is where the photo ends, not the paper: only a sheet wholly inside the frame
+        // has four sides to rectify by (on receipts-photos, quadrilaterals fitted to paper cut off by the frame
+        // sheared the print).
+        let inside = box.x > 1 && box.y > 1 && box.x + box.width < sw - 1 && box.y + box.height < sh - 1
+        let outline = outline(of: filled, dx: Double(box.x), dy: Double(box.y))
+        let quad = inside ? PaperGeometry.clearQuadrilateral(outline: outline.points, regionArea: outline.area) : nil
+        return Paper(rect: rect, mask: mask, quad: quad?.scaled(by: scale))
     }
 
     /// Paints everything outside the paper white (in place): countertops and fingers never reach tesseract.
@@ -93,6 +102,12 @@ extension OCREngine {
         var boxRef: UnsafeMutablePointer<BOX>? = box
         defer { boxDestroy(&boxRef) }
         return pixClipRectangle(pix, box, nil)
+    }
+
+    /// The lines whose boxes lie inside `rect`.
+    static func lines(_ lines: [OCRLine], inside rect: PixelRect) -> [OCRLine] {
+        lines.filter { $0.box.x >= rect.x && $0.box.y >= rect.y
+            && $0.box.x + $0.box.width <= rect.x + rect.width && $0.box.y + $0.box.height <= rect.y + rect.height }
     }
 
     /// Evens out the light: divides the image by an estimate of its background (leptonica
@@ -175,8 +190,32 @@ extension OCREngine {
     /// Reads `pix` again as a photo: the paper (found by the caller, ``findPaper(_:)``) cropped out of the frame, the light evened out, scaled so
     /// that lines are about ``OCRPreprocessing/photoLineHeight`` pixels high (from the first reading's
     /// line heights), then binarised at a global threshold. Nil when a step fails.
+    ///
+    /// When the paper's outline is a clear quadrilateral seen in perspective (``Paper/quad``), the paper is read
+    /// both rectified and cropped, and the reading whose parse explains the receipt better (``readingScore(_:)``)
+    /// is returned: on receipts-photos each won on different photos (rectified alone gained as many totals as
+    /// it lost), so the choice is made per image by what the parser finds.
     func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, firstLines: [OCRLine], path: String, limits: OCRLimits,
                      started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
+        let rectify = preprocessing.photoRectify && paper?.quad.map { PaperGeometry.isSlanted($0) } == true
+        guard var best = try readAsPhoto(pix, paper: paper, rectify: rectify, firstLines: firstLines, path: path, limits: limits,
+                                         started: started, pageSegmentation: pageSegmentation) else { return nil }
+        if rectify, var cropped = try readAsPhoto(pix, paper: paper, rectify: false, firstLines: firstLines, path: path,
+                                                  limits: limits, started: started, pageSegmentation: pageSegmentation) {
+            if cropped.score > best.score {
+                swap(&best, &cropped)
+                best.steps.append(String(format: "rectified %.1f", cropped.score))
+            } else {
+                best.steps.append(String(format: "cropped %.1f", cropped.score))
+            }
+            pixDestroy(&cropped.image)
+        }
+        return best
+    }
+
+    /// One photo reading: the paper rectified (`rectify`, which needs ``Paper/quad``) or cropped.
+    func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, rectify: Bool, firstLines: [OCRLine], path: String,
+                     limits: OCRLimits, started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
         var steps: [String] = []
         var work: UnsafeMutablePointer<PIX>? = pixClone(pix)
         guard work != nil else { return nil }
@@ -187,17 +226,22 @@ extension OCREngine {
             clock = now
         }
         var lineHeight = Self.medianLineHeight(firstLines)
+        var rectifiedPaper = false
         var paperMask: UnsafeMutablePointer<PIX>?  // borrowed from `paper`, owned by the caller
-        if let paper, let cropped = Self.crop(work, paper.rect) {
+        if rectify, let paper, let quad = paper.quad, let flat = Self.rectifiedPaper(work, paper: paper, quad: quad) {
+            // A clear quadrilateral seen in perspective: mapped onto a rectangle, which also crops it.
+            pixDestroy(&work)
+            work = flat
+            rectifiedPaper = true
+            timed("rectify")
+            lineHeight = Self.medianLineHeight(Self.lines(firstLines, inside: paper.rect)) ?? lineHeight
+        } else if let paper, let cropped = Self.crop(work, paper.rect) {
             pixDestroy(&work)
             work = cropped
-            let rect = paper.rect
             paperMask = paper.mask
             timed("crop")
             // Lines of the first reading outside the paper no longer count towards the height.
-            let inside = firstLines.filter { $0.box.x >= rect.x && $0.box.y >= rect.y
-                && $0.box.x + $0.box.width <= rect.x + rect.width && $0.box.y + $0.box.height <= rect.y + rect.height }
-            lineHeight = Self.medianLineHeight(inside) ?? lineHeight
+            lineHeight = Self.medianLineHeight(Self.lines(firstLines, inside: paper.rect)) ?? lineHeight
         }
         guard let even = Self.evenedLight(work) else { pixDestroy(&work); return nil }
         pixDestroy(&work)
@@ -221,7 +265,14 @@ extension OCREngine {
         let photoThreshold = preprocessing.photoThreshold
         var input: UnsafeMutablePointer<PIX>? = photoThreshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
         defer { pixDestroy(&input) }
-        if photoThreshold != nil { timed("threshold") }
+        if photoThreshold != nil {
+            // What touches the image's border after cropping is the paper's rim or the background, not print.
+            if rectifiedPaper, let clean = pixRemoveBorderConnComps(input, 8) {
+                pixDestroy(&input)
+                input = clean
+            }
+            timed("threshold")
+        }
         if let debugDir = ProcessInfo.processInfo.environment["LARDER_OCR_DEBUG_DIR"] {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             _ = pixWrite((debugDir as NSString).appendingPathComponent(name + "-photo.png"), input, Int32(IFF_PNG))

@@ -41,7 +41,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@4"
         case .extract: "extract@7"
-        case .ocr: "ocr@7"
+        case .ocr: "ocr@8"
         case .route: "route@5"
         case .recipe: "recipe@10"
         case .receipt: "receipt@8"
