@@ -48,7 +48,7 @@ extension OCREngine {
 
     /// The total a receipt's other amounts imply: subtotal plus tax when a subtotal was read, else the items
     /// less discounts plus tax; nil without either.
-    static func expectedTotal(_ receipt: Receipt) -> Decimal? {
+    static func expectedTotal(_ receipt: ParsedReceipt) -> Decimal? {
         let tax = receipt.tax ?? 0
         if let subtotal = receipt.subtotal { return subtotal + tax }
         guard !receipt.items.isEmpty else { return nil }
