@@ -178,8 +178,10 @@ public enum ReceiptEvaluation {
         public var limits: OCRLimits
         /// Include per-receipt details in the report.
         public var includeDetails: Bool
-        /// A folder for OCR lines per image (`<id>.json`): read when present, written otherwise. Lets parser
-        /// changes be measured without running OCR again; leave nil to always run OCR.
+        /// A folder for OCR lines per image (`<id>.json`, each line with its word boxes): read when present,
+        /// written otherwise. Lets parser changes (and the row rebuild, `WordRows`, which is applied again to
+        /// cached lines unless ``OCRPreprocessing/rebuildRows`` is `never`) be measured without running OCR
+        /// again; leave nil to always run OCR.
         public var ocrCache: String?
         /// Tesseract models (`eng`, `eng+deu`).
         public var languages: String = "eng"
@@ -264,7 +266,9 @@ public enum ReceiptEvaluation {
         guard let cache = options.ocrCache else { return try engine.recognize(imageAt: image, limits: options.limits).lines }
         let path = (cache as NSString).appendingPathComponent(id + ".json")
         if let data = FileManager.default.contents(atPath: path), let lines = try? JSONDecoder().decode([OCRLine].self, from: data) {
-            return lines
+            // Cached lines keep their word boxes, so the row rebuild can be measured again without OCR.
+            let rebuild = options.preprocessing.rebuildRows
+            return rebuild == .never ? lines : WordRows.chooseRows(lines, always: rebuild == .always)
         }
         let result = try engine.recognize(imageAt: image, limits: options.limits)
         let lines = result.lines

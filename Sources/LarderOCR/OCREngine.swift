@@ -82,6 +82,19 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// Item lines whose price is missing or garbled are read again, cropped to the price column and scaled
     /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 12.
     public var rereadMaxPriceLines: Int = 12
+    /// When to rebuild a block's rows from tesseract's word boxes (`WordRows`): words whose boxes overlap
+    /// vertically once the text's slope is removed form one row, so that a tilted or curled item line's name
+    /// and price come back together.
+    public enum RowRebuild: String, Sendable, Equatable, CaseIterable {
+        /// Keep tesseract's text lines.
+        case never
+        /// Use the rebuilt rows when they differ and their parse scores at least as high (default).
+        case whenBetter
+        /// Always use the rebuilt rows.
+        case always
+    }
+    /// See ``RowRebuild``; applies to page segmentation 6 (receipts). Default ``RowRebuild/whenBetter``.
+    public var rebuildRows: RowRebuild = .whenBetter
     /// When to read an image a second time as a phone photo (paper cropped out of the frame, light evened
     /// out by background normalisation, scaled to ``photoLineHeight``, binarised at ``photoThreshold``);
     /// the reading whose parse explains the receipt better (a total, a date, items adding up to the total,
@@ -139,6 +152,7 @@ public struct OCRPreprocessing: Sendable, Equatable {
         minimal.rereadMisreadDates = false
         minimal.rereadMaxPriceLines = 0
         minimal.photoPass = .never
+        minimal.rebuildRows = .never
         return minimal
     }()
 }
@@ -583,6 +597,7 @@ public final class OCREngine {
                 if !Self.hasMisreadDate(text), ReceiptParser().parseDate(text.uppercased(), currency: "") != nil {
                     out[i].text = text
                     out[i].confidence = confidence
+                    out[i].words = nil  // read again as one line: the page's word boxes no longer apply
                     changed += 1
                     break
                 }
@@ -661,19 +676,38 @@ public final class OCREngine {
         if let iterator = TessBaseAPIGetIterator(handle) {
             defer { TessResultIteratorDelete(iterator) }
             let pageIterator = TessResultIteratorGetPageIterator(iterator)
+            // Word by word, starting a line at each text line's first word: every line keeps its words' boxes.
+            var current: OCRLine?
             repeat {
-                guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_TEXTLINE) else { continue }
-                let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
-                TessDeleteText(cText)
-                if text.isEmpty { continue }
-                let confidence = Double(TessResultIteratorConfidence(iterator, RIL_TEXTLINE))
-                var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
-                _ = TessPageIteratorBoundingBox(pageIterator, RIL_TEXTLINE, &left, &top, &right, &bottom)
-                lines.append(OCRLine(text: text, confidence: confidence,
-                                     box: OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))))
-            } while TessResultIteratorNext(iterator, RIL_TEXTLINE) != 0
+                if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0 {
+                    if let line = current, !line.text.isEmpty { lines.append(line) }
+                    current = Self.element(iterator, pageIterator, RIL_TEXTLINE).map {
+                        OCRLine(text: $0.text, confidence: $0.confidence, box: $0.box, words: [])
+                    }
+                }
+                if current != nil, let word = Self.element(iterator, pageIterator, RIL_WORD) {
+                    current?.words?.append(word)
+                }
+            } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+            if let line = current, !line.text.isEmpty { lines.append(line) }
+        }
+        if pageSegmentation == .singleBlock, preprocessing.rebuildRows != .never {
+            lines = WordRows.chooseRows(lines, always: preprocessing.rebuildRows == .always)
         }
         return (lines, Double(TessBaseAPIMeanTextConf(handle)))
+    }
+
+    /// The text (trimmed), confidence and box of the element at `level` under the iterator; nil when empty.
+    private static func element(_ iterator: OpaquePointer, _ pageIterator: OpaquePointer?,
+                                _ level: TessPageIteratorLevel) -> OCRWord? {
+        guard let cText = TessResultIteratorGetUTF8Text(iterator, level) else { return nil }
+        let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
+        TessDeleteText(cText)
+        if text.isEmpty { return nil }
+        var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+        _ = TessPageIteratorBoundingBox(pageIterator, level, &left, &top, &right, &bottom)
+        return OCRWord(text: text, confidence: Double(TessResultIteratorConfidence(iterator, level)),
+                       box: OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top)))
     }
 
     /// Writes a copy of an image turned clockwise by `quarterTurns` × 90° as PNG (test fixtures).

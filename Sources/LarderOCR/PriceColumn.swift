@@ -48,6 +48,7 @@ extension OCREngine {
                   text.filter(\.isLetter).count >= 3 else { continue }
             out[i].text = text
             out[i].confidence = confidence
+            out[i].words = nil
             changed += 1
         }
         return (out, changed)
