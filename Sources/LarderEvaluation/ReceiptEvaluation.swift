@@ -268,7 +268,14 @@ public enum ReceiptEvaluation {
         if let data = FileManager.default.contents(atPath: path), let lines = try? JSONDecoder().decode([OCRLine].self, from: data) {
             // Cached lines keep their word boxes, so the row rebuild can be measured again without OCR.
             let rebuild = options.preprocessing.rebuildRows
-            return rebuild == .never ? lines : WordRows.chooseRows(lines, always: rebuild == .always)
+            let rows = rebuild == .never ? lines : WordRows.chooseRows(lines, always: rebuild == .always)
+            if ProcessInfo.processInfo.environment["LARDER_ROWS_TRACE"] != nil, rows != lines {
+                let before = Set(lines.map(\.text)), after = Set(rows.map(\.text))
+                let text = "\(id): rows \(lines.count) → \(rows.count)\n  - " + lines.map(\.text).filter { !after.contains($0) }.joined(separator: "\n  - ")
+                    + "\n  + " + rows.map(\.text).filter { !before.contains($0) }.joined(separator: "\n  + ") + "\n"
+                FileHandle.standardError.write(Data(text.utf8))
+            }
+            return rows
         }
         let result = try engine.recognize(imageAt: image, limits: options.limits)
         let lines = result.lines

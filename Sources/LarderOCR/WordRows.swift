@@ -61,12 +61,36 @@ public enum WordRows {
         }
     }
 
-    /// The rebuilt rows when `always` or when the parse of the rebuilt rows explains the receipt at least as well
+    /// Noise words trimmed (``withoutNoise(_:)``), then the rebuilt rows when `always` or when the parse of the rebuilt rows explains the receipt at least as well
     /// (`OCREngine.readingScore`: a total, a date, items, items adding up to the total), else the lines.
     public static func chooseRows(_ lines: [OCRLine], always: Bool) -> [OCRLine] {
+        let lines = withoutNoise(lines)
         let rebuilt = rebuild(lines)
         if always || rebuilt.map(\.text) == lines.map(\.text) { return rebuilt }
         return OCREngine.readingScore(rebuilt) >= OCREngine.readingScore(lines) ? rebuilt : lines
+    }
+
+    // MARK: - Noise
+
+    /// A word tesseract made out of texture, a fold or a logo rather than print: read with confidence under
+    /// 40, and at most two letters or digits, or at most three letters and no digit ("re", "os", "aA", "ee",
+    /// "Bey"). Real words of a receipt read at 70–96 even on photos; amounts have three digits or more.
+    static func isNoise(_ word: OCRWord) -> Bool {
+        guard word.confidence < 40 else { return false }
+        let alphanumerics = word.text.filter { $0.isLetter || $0.isNumber }
+        return alphanumerics.count <= 2 || (alphanumerics.count <= 3 && !alphanumerics.contains(where: \.isNumber))
+    }
+
+    /// The lines without noise words (``isNoise(_:)``) at their ends, and without lines made only of noise.
+    /// Lines without word boxes are kept as they are.
+    public static func withoutNoise(_ lines: [OCRLine]) -> [OCRLine] {
+        lines.compactMap { line in
+            guard var words = line.words, !words.isEmpty else { return line }
+            while let first = words.first, isNoise(first) { words.removeFirst() }
+            while let last = words.last, isNoise(last) { words.removeLast() }
+            if words.isEmpty { return nil }
+            return words.count == line.words?.count ? line : row(words, page: line.page)
+        }
     }
 
     // MARK: - Slope
