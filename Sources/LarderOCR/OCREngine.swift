@@ -80,8 +80,8 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// At most this many lines are re-read per image. Default 4.
     public var rereadMaxLines: Int = 4
     /// Item lines whose price is missing or garbled are read again, cropped to the price column and scaled
-    /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 12.
-    public var rereadMaxPriceLines: Int = 12
+    /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 16.
+    public var rereadMaxPriceLines: Int = 16
     /// When to rebuild a block's rows from tesseract's word boxes (`WordRows`): words whose boxes overlap
     /// vertically once the text's slope is removed form one row, so that a tilted or curled item line's name
     /// and price come back together.
@@ -607,7 +607,9 @@ public final class OCREngine {
     }
 
     /// Recognises one rectangle of `pix` as a single text line, scaled up; nil when nothing was read.
-    func readLine(_ pix: UnsafeMutablePointer<PIX>?, x: Int, y: Int, width: Int, height: Int, scale: Double) -> (String, Double)? {
+    /// `characters`, when given, limits what tesseract may read (`tessedit_char_whitelist`, e.g. an amount's digits).
+    func readLine(_ pix: UnsafeMutablePointer<PIX>?, x: Int, y: Int, width: Int, height: Int, scale: Double,
+                  characters: String? = nil) -> (String, Double)? {
         guard let box = boxCreate(Int32(x), Int32(y), Int32(width), Int32(height)) else { return nil }
         var boxRef: UnsafeMutablePointer<BOX>? = box
         defer { boxDestroy(&boxRef) }
@@ -624,8 +626,12 @@ public final class OCREngine {
         let resolution = pixGetXRes(pix)
         pixSetResolution(bordered, resolution, resolution)
         TessBaseAPISetPageSegMode(handle, PSM_SINGLE_LINE)
+        if let characters { _ = TessBaseAPISetVariable(handle, "tessedit_char_whitelist", characters) }
         TessBaseAPISetImage2(handle, bordered)
-        defer { TessBaseAPIClear(handle) }
+        defer {
+            TessBaseAPIClear(handle)
+            if characters != nil { _ = TessBaseAPISetVariable(handle, "tessedit_char_whitelist", "") }
+        }
         guard TessBaseAPIRecognize(handle, nil) == 0, let cText = TessBaseAPIGetUTF8Text(handle) else { return nil }
         let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
         TessDeleteText(cText)
