@@ -92,6 +92,7 @@ public struct ReceiptParser: Sendable {
         var receipt: Receipt
         var kinds: [ReceiptLineKind]
         var pendingName: (index: Int, text: String)?  // an item name waiting for its quantity/weight line
+        var pendingDetail: (index: Int, detail: Detail)?  // "2 x 0,49" printed above its item ("KIWIS 0,98")
         var firstBodyLine: Int?  // first line that is not header
         var sawTotal = false
         var totalCandidates: [Decimal] = []
@@ -274,6 +275,15 @@ public struct ReceiptParser: Sendable {
                               total: detail.unit == "each" ? (detail.unitPrice ?? amount.value) * (detail.quantity ?? 1) : amount.value)
             return true
         }
+        if detail.total == nil, s.pendingName == nil, let count = detail.quantity, let each = detail.unitPrice,
+           !Self.amountsAgree(s.receipt.items.last?.total, count * each), i + 1 < s.texts.count,
+           Self.amountsAgree(Self.trailingAmount(in: s.texts[i + 1], wholeUnits: s.wholeUnits)?.value, count * each) {
+            // "2 x 0,49" then "KIWIS 0,98": German tills print the quantity above its item; the arithmetic says
+            // which item it explains.
+            s.pendingDetail = (i, detail)
+            s.kinds[i] = .itemDetail
+            return true
+        }
         if detail.total == nil, s.pendingName == nil, let last = s.receipt.items.indices.last, s.receipt.items[last].quantity == nil {
             // "NAME 3.98" then "2 @ 1.99": the detail explains the previous item.
             s.receipt.items[last].quantity = detail.quantity
@@ -309,7 +319,14 @@ public struct ReceiptParser: Sendable {
             s.kinds[i] = .itemDetail
             return true
         }
-        let item = itemLine(amount, lineIndex: i, confidence: s.input[i].confidence, wholeUnits: s.wholeUnits)
+        var item = itemLine(amount, lineIndex: i, confidence: s.input[i].confidence, wholeUnits: s.wholeUnits)
+        if let pending = s.pendingDetail, pending.index == i - 1, item.quantity == nil {
+            item.quantity = pending.detail.quantity
+            item.unit = pending.detail.unit
+            item.unitPrice = pending.detail.unitPrice
+            item.lineNumbers.insert(pending.index + 1, at: 0)
+        }
+        s.pendingDetail = nil
         if item.description.isEmpty { return true }
         s.receipt.items.append(item)
         s.kinds[i] = .item
@@ -353,8 +370,12 @@ public struct ReceiptParser: Sendable {
     }
 
     private func readPendingName(_ line: ParseLine, _ s: inout ParseState) {
-        // A name line without a price: maybe an item whose weight line follows, maybe header text.
-        if line.amount == nil, Self.letterCount(line.text) >= 3 {
+        // A name line without a price: maybe an item whose weight line follows, maybe header text. An
+        // article-number line ("ART/EAN 4002245701618") names no item.
+        if line.amount == nil, Self.letterCount(line.text) >= 3,
+           Self.letterCount(Self.withoutArticleNumber(line.text)) < 3 {
+            s.pendingName = nil  // an article number starts the next item
+        } else if line.amount == nil, Self.letterCount(line.text) >= 3 {
             s.pendingName = (line.i, Self.repairDescription(Self.stripItemColumns(line.text, wholeUnits: s.wholeUnits).description))
         }
     }
@@ -428,7 +449,7 @@ public struct ReceiptParser: Sendable {
             s.receipt.store = Self.storeName(s.texts[best])
             s.kinds[best] = .store
         }
-        for i in storeIndex..<headerEnd where s.kinds[i] == .ignored {
+        for i in storeIndex..<max(storeIndex, headerEnd) where s.kinds[i] == .ignored {
             let text = s.texts[i]
             let upper = text.uppercased()
             if Self.isContactLine(upper) { s.kinds[i] = .header; if !addressLines.isEmpty { break } else { continue } }
@@ -453,10 +474,19 @@ public struct ReceiptParser: Sendable {
             let upper = text.uppercased()
             guard s.input[i].confidence >= 40, Self.looksLikeName(text) else { continue }
             considered += 1
-            let storeWord = Self.hasStoreWord(upper)
+            let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper)
             if !storeWord && Self.looksLikeAddress(upper) { continue }
             let score = s.input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
             if score > (best?.score ?? -1) { best = (i, score) }
+        }
+        if best.map({ s.input[$0.index].confidence < 50 && !Self.hasStoreWord(s.texts[$0.index].uppercased()) }) ?? true {
+            // No name in the header, or only a doubtful one (a logo read as letters, then the address): the
+            // company line, which tills often print at the foot ("Aldi GmbH & Co. KG, Schloß Holte").
+            let company = s.texts.indices.first { i in
+                s.kinds[i] == .ignored && i >= headerEnd && s.input[i].confidence >= 40
+                    && Self.hasLegalForm(s.texts[i].uppercased()) && Self.looksLikeName(s.texts[i])
+            }
+            if let company { return company }
         }
         return best?.index
     }
@@ -504,6 +534,12 @@ public struct ReceiptParser: Sendable {
         receipt.needsReview = reasons.contains { !$0.hasPrefix("ambiguous date") }
     }
 
+    /// Whether an amount equals `expected` to the cent.
+    static func amountsAgree(_ value: Decimal?, _ expected: Decimal) -> Bool {
+        guard let value else { return false }
+        return abs(value - expected) < Decimal(1) / 200
+    }
+
     static func isMultiple(_ value: Decimal, of step: Decimal) -> Bool {
         var q = value / step
         var rounded = Decimal()
@@ -537,9 +573,12 @@ public struct ReceiptParser: Sendable {
         var tokens = text.split(separator: " ").map(String.init)
         guard !tokens.isEmpty else { return nil }
         var trailingMinus = false
-        // Drop one trailing flag token when the token before it is an amount.
+        // Drop one trailing flag token when the token before it is an amount: a tax letter ("1,49 C"), or on a
+        // decimal-comma receipt a tax class or rate printed as digits ("9,70 1", "4,99 19").
+        let taxClassDigits = tokens.count >= 2 && ["1", "2", "3", "7", "19"].contains(tokens[tokens.count - 1])
+            && tokens[tokens.count - 2].range(of: #"^-?\d{1,5},\d\d-?$"#, options: .regularExpression) != nil
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
-           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-",
+           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || taxClassDigits,
            parseAmountToken(tokens[tokens.count - 2], wholeUnits: wholeUnits) != nil {
             if last == "-" { trailingMinus = true }
             tokens.removeLast()
@@ -799,14 +838,24 @@ public struct ReceiptParser: Sendable {
         let words = t.split(separator: " ").filter { $0.filter(\.isLetter).count >= 2 }
         guard !words.isEmpty else { return false }
         let u = t.uppercased()
-        if u.hasPrefix("WELCOME") || u.contains("SHOPPING HOURS") || u.contains("HRS") || isContactLine(u) || u.contains("RECEIPT") || u.contains("INVOICE") { return false }
+        if ["EUR", "USD", "GBP", "MYR", "CHF", "EURO"].contains(u) { return false }  // the currency column's heading
+        if u.hasPrefix("WELCOME") || u.contains("SHOPPING HOURS") || u.contains("HRS") || u.contains("ZEITEN") || isContactLine(u) || u.contains("RECEIPT") || u.contains("INVOICE") { return false }
         return Double(letters) / Double(max(1, t.filter { !$0.isWhitespace }.count)) >= 0.5
     }
 
     /// Words that mark a line as a store name.
     static let storeWords = ["MARKET", "GROCER", "MART", "FOODS", "STORE", "SUPERMARKET", "CO-OP", "COOP", "DELI",
                              "BAKERY", "FARM", "FRESH", "SDN", "BHD", "S/B", "ENTERPRISE", "TRADING", "WHOLESALE",
-                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI"]
+                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI", "MARKT"]
+
+    /// Company legal forms, as whole words: a line that carries one names the business ("HORNBACH Baumarkt AG",
+    /// "toom Baumarkt GmbH", "Aldi GmbH & Co. KG").
+    static let legalForms: Set<String> = ["GMBH", "AG", "KG", "OHG", "GBR", "LTD", "INC", "LLC", "PLC", "CORP", "BHD",
+                                          "SARL", "SRL", "SPA", "BV", "NV"]
+
+    static func hasLegalForm(_ u: String) -> Bool {
+        u.split(whereSeparator: { !$0.isLetter }).contains { legalForms.contains(String($0)) }
+    }
 
     static func looksLikeAddress(_ u: String) -> Bool {
         let hasDigit = u.contains(where: \.isNumber)
@@ -817,6 +866,10 @@ public struct ReceiptParser: Sendable {
                                         "SQUARE", "CT", "COURT", "PL", "PLACE", "SUITE", "STE", "FLOOR", "FLR", "UNIT", "BATU"]
         let tokens = Set(u.split(whereSeparator: { !$0.isLetter }).map(String.init))
         if !tokens.isDisjoint(with: streetWords) { return true }
+        // German street names end in -straße (OCR: -strabe), -str., -weg, -platz, -allee, -damm, -gasse, and come
+        // with a house number: "Pohlweg 110", "Warburger Straße 130".
+        let streetEndings = ["STRASSE", "STRAßE", "STRABE", "STR", "WEG", "PLATZ", "ALLEE", "DAMM", "GASSE"]
+        if hasDigit, tokens.contains(where: { token in streetEndings.contains { token.hasSuffix($0) } }) { return true }
         if u.range(of: #"\b[A-Z]{2}\s+\d{5}(-\d{4})?\b"#, options: .regularExpression) != nil { return true }  // VT 05401
         if u.range(of: #"\b\d{5}\b"#, options: .regularExpression) != nil { return true }  // postcodes
         return hasDigit && u.contains(",")
@@ -834,6 +887,15 @@ public struct ReceiptParser: Sendable {
     }
 
     static func letterCount(_ s: String) -> Int { s.filter(\.isLetter).count }
+
+    /// The text without article-number labels and codes ("ART/EAN 4002245701618", "Artikel 50319963 22621").
+    static func withoutArticleNumber(_ text: String) -> String {
+        let labels: Set<String> = ["ART/EAN", "EAN", "ART", "ART.", "ARTIKEL", "ARTIKEL-NR", "ARTIKEL-NR.", "ART-NR", "ART.-NR.",
+                                   "PLU", "SKU", "UPC", "NR", "NR."]
+        return text.split(separator: " ")
+            .filter { !labels.contains($0.uppercased()) && $0.filter(\.isNumber).count < 6 }
+            .joined(separator: " ")
+    }
 
     static func clean(_ text: String) -> String {
         var s = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -893,7 +955,8 @@ public struct ReceiptParser: Sendable {
             // weight @ price / unit
             "^(.*?)\\s*" + num + "\\s*" + unit + "\\s*(?:@|AT|X)\\s*" + price + "\\s*/\\s*" + unit + "\\b",
             // count @ price   /  count x price
-            "^(.*?)\\s*(\\d{1,3})\\s*(?:X\\s*@|@|X|×|AT)\\s*" + price + "(?:\\s*(?:EA|EACH|/EA))?\\b",
+            "^(.*?)\\s*(\\d{1,3})\\s*(?:(?:STK|ST|STUCK|STÜCK|ROLLE|PCS|PC|PK)\\.?\\s*)?(?:X\\s*@|@|X|×|AT)\\s*" + price
+                + "(?:\\s*(?:EA|EACH|/EA))?\\b",
             // QTY 3
             "^(.*?)\\s*QTY\\s*:?\\s*(\\d{1,3})\\b",
             // bare weight: "1.234 KG"
