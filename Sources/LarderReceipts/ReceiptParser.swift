@@ -62,8 +62,9 @@ public struct ReceiptParser: Sendable {
             let line = prepareLine(i, raw, wholeUnits: state.wholeUnits)
             if readDateOrTime(line, &state) { continue }
             if readSummary(line, &state) { continue }
-            if state.sawTotal {
-                // Anything after the total (tenders aside) is footer: tax summaries, thanks, barcodes.
+            if state.sawTotal || !state.receipt.tenders.isEmpty {
+                // Anything after the total or the payment (tenders aside) is footer: tax summaries, thanks,
+                // barcodes — also when OCR lost the total's amount.
                 continue
             }
             if readDiscount(line, &state) { continue }
@@ -578,7 +579,7 @@ public struct ReceiptParser: Sendable {
         let taxClassDigits = tokens.count >= 2 && ["1", "2", "3", "7", "19"].contains(tokens[tokens.count - 1])
             && tokens[tokens.count - 2].range(of: #"^-?\d{1,5},\d\d-?$"#, options: .regularExpression) != nil
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
-           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || taxClassDigits,
+           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits,
            parseAmountToken(tokens[tokens.count - 2], wholeUnits: wholeUnits) != nil {
             if last == "-" { trailingMinus = true }
             tokens.removeLast()
@@ -677,7 +678,7 @@ public struct ReceiptParser: Sendable {
             if !(compact.contains("SUMME") && !compact.contains("MWST")) { return .tax }
         }
         let europeanTotal = hasWord(u, "SUMME") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
-            || compact.contains("ZUZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
+            || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
             || compact.contains("BALDUE") || europeanTotal
         // Indonesian restaurant tax: PB1 / "PB 1", PPN, PAJAK (RESTO), "P. REST 10%".
@@ -708,7 +709,7 @@ public struct ReceiptParser: Sendable {
         }
         if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") { return .tender }
         // "BAR 20,00" / "Bar EUR 50,00": German cash, only as the line's first word ("GRANOLA BAR" is food).
-        if compact.hasPrefix("BAR"), letterCount(u) <= 6 { return .tender }
+        if compact.hasPrefix("BAR"), letterCount(u) <= 6 || compact.hasPrefix("BARGELD") { return .tender }
         // Item counts: "ITEMS: 3", "4.00xITEMs", "QTY 5 ITEMS".
         if compact.hasPrefix("ITEMS") || compact.hasPrefix("QTYITEM") || compact.contains("XITEMS") || compact.hasSuffix("ITEMS") {
             return .ignored
@@ -803,7 +804,9 @@ public struct ReceiptParser: Sendable {
     }
 
     static func isContactLine(_ u: String) -> Bool {
-        hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX") || u.contains("GST") || u.contains("WWW")
+        // "GST" as a word or glued to its label ("GST ID", "GSTREG"), not inside a name ("DRUGSTORE").
+        hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX") || hasWord(u, "GST") || u.contains("GSTID")
+            || u.contains("GSTREG") || u.contains("GSTNO") || u.contains("WWW")
             || u.contains("@") || u.contains("HTTP") || u.contains("CO. REG") || u.contains("CO.REG")
             || hasWord(u, "STORE") || hasWord(u, "CASHIER") || hasWord(u, "REG") || hasWord(u, "TERMINAL")
     }
@@ -846,7 +849,11 @@ public struct ReceiptParser: Sendable {
     /// Words that mark a line as a store name.
     static let storeWords = ["MARKET", "GROCER", "MART", "FOODS", "STORE", "SUPERMARKET", "CO-OP", "COOP", "DELI",
                              "BAKERY", "FARM", "FRESH", "SDN", "BHD", "S/B", "ENTERPRISE", "TRADING", "WHOLESALE",
-                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI", "MARKT"]
+                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI", "MARKT",
+                             // places that sell food and drink
+                             "RESTAURANT", "RESTAURANTE", "RISTORANTE", "CAFE", "CAFÉ", "CAFFE", "COFFEE", "BAR", "GRILL",
+                             "PUB", "BREWERY", "BURGER", "BURGERS", "PIZZA", "PIZZERIA", "KITCHEN", "TAVERN", "BISTRO",
+                             "DINER", "TRATTORIA", "STEAKHOUSE", "SUSHI", "BAKERY", "HOTEL"]
 
     /// Company legal forms, as whole words: a line that carries one names the business ("HORNBACH Baumarkt AG",
     /// "toom Baumarkt GmbH", "Aldi GmbH & Co. KG").
