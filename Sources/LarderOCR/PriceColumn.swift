@@ -53,8 +53,15 @@ extension OCREngine {
     func rereadMissingPrices(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8, let column = Self.priceColumn(lines) else { return (lines, 0) }
         let end = lines.firstIndex { ReceiptParser.isTotalLine($0.text) } ?? lines.count
-        // The body starts at the first line with an amount: header lines are centred text, not items.
-        let start = lines.firstIndex { ReceiptParser.endsWithAmount($0.text) } ?? lines.count
+        // The body starts at the first line with an amount: header lines are centred text, not items. When no
+        // line above the total kept its price, after the header the parser found (store, address, contact, date).
+        var start = lines.firstIndex { ReceiptParser.endsWithAmount($0.text) } ?? lines.count
+        if start >= end {
+            let kinds = ReceiptParser().parse(lines: lines).lines.map(\.kind)
+            let header: Set<ReceiptLineKind> = [.store, .address, .date]
+            let last = (0..<min(end, kinds.count)).last { header.contains(kinds[$0]) || lines[$0].text.uppercased().contains("TEL") }
+            start = last.map { $0 + 1 } ?? end
+        }
         var out = lines
         var changed = 0
         var budget = preprocessing.rereadMaxPriceLines
