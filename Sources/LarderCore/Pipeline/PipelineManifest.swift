@@ -42,10 +42,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@4"
         case .extract: "extract@7"
-        case .ocr: "ocr@7"
+        case .ocr: "ocr@8"
         case .route: "route@5"
         case .recipe: "recipe@9"
-        case .receipt: "receipt@7"
+        case .receipt: "receipt@8"
         case .llm: "llm@1"
         case .result: "result@11"
         }
