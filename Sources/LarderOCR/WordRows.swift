@@ -73,12 +73,11 @@ public enum WordRows {
     // MARK: - Noise
 
     /// A word tesseract made out of texture, a fold or a logo rather than print: read with confidence under
-    /// 40, and at most two letters or digits, or at most three letters and no digit ("re", "os", "aA", "ee",
-    /// "Bey"). Real words of a receipt read at 70–96 even on photos; amounts have three digits or more.
+    /// 40, no digit, and at most three letters ("re", "os", "aA", "ee", "Bey", "|"). Real words of a receipt read
+    /// at 70–96 even on photos; digits are kept whatever their confidence (the cents of "RM3 90").
     static func isNoise(_ word: OCRWord) -> Bool {
-        guard word.confidence < 40 else { return false }
-        let alphanumerics = word.text.filter { $0.isLetter || $0.isNumber }
-        return alphanumerics.count <= 2 || (alphanumerics.count <= 3 && !alphanumerics.contains(where: \.isNumber))
+        guard word.confidence < 40, !word.text.contains(where: \.isNumber) else { return false }
+        return word.text.filter(\.isLetter).count <= 3
     }
 
     /// The lines without noise words (``isNoise(_:)``) at their ends, and without lines made only of noise.
