@@ -445,7 +445,8 @@ public struct ReceiptParser: Sendable {
         let headerEnd = s.firstBodyLine ?? min(s.texts.count, 6)
         let best = bestStoreLine(s, headerEnd: headerEnd)
         var addressLines: [String] = []
-        let storeIndex = best ?? headerEnd
+        // The address follows the store's line; when the store came from the foot, it is in the header.
+        let storeIndex = best.map { $0 < headerEnd ? $0 : 0 } ?? headerEnd
         if let best {
             s.receipt.store = Self.storeName(s.texts[best])
             s.kinds[best] = .store
@@ -814,7 +815,9 @@ public struct ReceiptParser: Sendable {
     /// Whole words (or word endings: "FAMILYMART", "MINIMARKET") from ``storeWords``; "HARTAMAS" is no MART.
     static func hasStoreWord(_ u: String) -> Bool {
         let tokens = u.split(whereSeparator: { !($0.isLetter || $0 == "/" || $0 == "-") }).map(String.init)
-        return tokens.contains { token in storeWords.contains { token == $0 || (token.count > $0.count && token.hasSuffix($0)) } }
+        return tokens.contains { token in
+            placeWords.contains(token) || storeWords.contains { token == $0 || (token.count > $0.count && token.hasSuffix($0)) }
+        }
     }
 
     /// A company registration number printed after the name: "(519537-X)", "(126926-H)", "{519537-X)".
@@ -849,11 +852,14 @@ public struct ReceiptParser: Sendable {
     /// Words that mark a line as a store name.
     static let storeWords = ["MARKET", "GROCER", "MART", "FOODS", "STORE", "SUPERMARKET", "CO-OP", "COOP", "DELI",
                              "BAKERY", "FARM", "FRESH", "SDN", "BHD", "S/B", "ENTERPRISE", "TRADING", "WHOLESALE",
-                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI", "MARKT",
-                             // places that sell food and drink
-                             "RESTAURANT", "RESTAURANTE", "RISTORANTE", "CAFE", "CAFÉ", "CAFFE", "COFFEE", "BAR", "GRILL",
-                             "PUB", "BREWERY", "BURGER", "BURGERS", "PIZZA", "PIZZERIA", "KITCHEN", "TAVERN", "BISTRO",
-                             "DINER", "TRATTORIA", "STEAKHOUSE", "SUSHI", "BAKERY", "HOTEL"]
+                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI", "MARKT"]
+
+    /// Places that sell food and drink, as whole words ("WARBURGER" is a street, not a BURGER place).
+    static let placeWords: Set<String> = [
+        "RESTAURANT", "RESTAURANTE", "RISTORANTE", "CAFE", "CAFÉ", "CAFFE", "COFFEE", "BAR", "GRILL", "PUB", "BREWERY",
+        "BURGER", "BURGERS", "PIZZA", "PIZZERIA", "KITCHEN", "TAVERN", "BISTRO", "DINER", "TRATTORIA", "STEAKHOUSE",
+        "SUSHI", "HOTEL",
+    ]
 
     /// Company legal forms, as whole words: a line that carries one names the business ("HORNBACH Baumarkt AG",
     /// "toom Baumarkt GmbH", "Aldi GmbH & Co. KG").
