@@ -659,8 +659,21 @@ public struct ReceiptParser: Sendable {
     /// `TOTAL` as OCR misreads it on faint prints: `TATAL`, `T0TAL`, `LOTAL`, `JOTAL`, `FOTAL`, `TOTA1`.
     /// Also `TOTA]`, `TOTA}`, `TOTA)`, `TOTA|` (the L read as a bracket) and `TOTAR` at a word's end.
     static func repairTotalWord(_ u: String) -> String {
-        u.replacingOccurrences(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA(?:1|[\]})|R](?![A-Z]))"#, with: "TOTAL",
-                               options: .regularExpression)
+        let repaired = u.replacingOccurrences(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA(?:1|[\]})|R](?![A-Z]))"#, with: "TOTAL",
+                                              options: .regularExpression)
+        // One letter off ("TETAL", "OTAL:", "TOTAI"), as a word of its own before an amount.
+        guard repaired.last?.isNumber == true, !repaired.contains("TOTAL") else { return repaired }
+        let total = Array("TOTAL")
+        let tokens = repaired.split(separator: " ", omittingEmptySubsequences: false)
+        return tokens.indices.map { k -> String in
+            let token = tokens[k]
+            let word = token.trimmingCharacters(in: CharacterSet(charactersIn: ":;.,"))
+            // Not after a misread SUB ("SUN- TOTA"): a subtotal is no total.
+            guard (4...5).contains(word.count), word.allSatisfy(\.isLetter),
+                  k == 0 || !tokens[k - 1].hasPrefix("SU"),
+                  EditDistance.levenshtein(Array(word), total) == 1 else { return String(token) }
+            return String(token).replacingOccurrences(of: word, with: "TOTAL")
+        }.joined(separator: " ")
     }
 
     static func summaryKind(_ raw: String) -> ReceiptLineKind? {
@@ -678,7 +691,7 @@ public struct ReceiptParser: Sendable {
             // "MwSt 19% 1,23", "Summe MwSt", "enthaltene MwSt": tax (included in European totals).
             if !(compact.contains("SUMME") && !compact.contains("MWST")) { return .tax }
         }
-        let europeanTotal = hasWord(u, "SUMME") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
+        let europeanTotal = hasWord(u, "SUMME") || hasWord(u, "SOMME") || hasWord(u, "TOT") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
             || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
             || compact.contains("BALDUE") || europeanTotal
@@ -691,7 +704,7 @@ public struct ReceiptParser: Sendable {
         let inclusive = compact.contains("INCL") || compact.contains("INC") || compact.contains("ADJ") || compact.contains("WITH")
             || u.range(of: #"\([^)]*\b(GST|VAT|TAX|SST)\b"#, options: .regularExpression) != nil
         if hasTotal {
-            let notTotal = ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
+            let notTotal = ["TOTQTY", "TOTITEM", "TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
                             "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
             if notTotal.contains(where: compact.contains) { return .ignored }
             if compact.contains("EXCL") { return .subtotal }

@@ -100,6 +100,12 @@ struct ReceiptStructureTests {
             """)
         #expect(receipt.items.map(\.description) == ["ZEISS BRILLENPUTZTUCH"])
         #expect(ReceiptParser.summaryKind("7U ZAHLEN EURO 8,83") == .total)
+        // A total word one letter off, French and abbreviated totals; a misread SUB-TOTAL stays no total.
+        for line in ["TETAL $16.52", "GEE OTAL: 12.36", "SOMME 15,20 EUR", "TOT EURE 122.10"] {
+            #expect(ReceiptParser.summaryKind(ReceiptParser.repairTotalWord(line)) == .total, "\(line)")
+        }
+        #expect(ReceiptParser.summaryKind(ReceiptParser.repairTotalWord("SUN- TOTA | RM7 90")) != .total)
+        #expect(ReceiptParser.repairTotalWord("METAL RACK 12.99") == "METAL RACK 12.99")
         #expect(ReceiptParser.summaryKind("BARGELD 20,00") == .tender)
     }
 }
