@@ -22,9 +22,6 @@ extension OCREngine {
         return (lefts.count >= 3 ? median(lefts) : nil, median(rights))
     }
 
-    /// The right edge (pixels) of the price column (see ``priceColumn(_:)``).
-    static func priceColumnRight(_ lines: [OCRLine]) -> Int? { priceColumn(lines)?.right }
-
     /// Whether a line looks like an item whose price was lost: it has a name (three letters or more), no
     /// amount at its end, is not a summary or date line, and lies above the first total line.
     static func isItemWithoutPrice(_ line: OCRLine) -> Bool {
