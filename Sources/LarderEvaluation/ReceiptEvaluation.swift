@@ -178,8 +178,10 @@ public enum ReceiptEvaluation {
         public var limits: OCRLimits
         /// Include per-receipt details in the report.
         public var includeDetails: Bool
-        /// A folder for OCR lines per image (`<id>.json`): read when present, written otherwise. Lets parser
-        /// changes be measured without running OCR again; leave nil to always run OCR.
+        /// A folder for OCR lines per image (`<id>.json`, each line with its word boxes): read when present,
+        /// written otherwise. Lets parser changes (and the row rebuild, `WordRows`, which is applied again to
+        /// cached lines unless ``OCRPreprocessing/rebuildRows`` is `never`) be measured without running OCR
+        /// again; leave nil to always run OCR.
         public var ocrCache: String?
         /// Tesseract models (`eng`, `eng+deu`).
         public var languages: String = "eng"
@@ -249,6 +251,12 @@ public enum ReceiptEvaluation {
             var errorText: String?
             do {
                 receipt = parser.parse(lines: try ocrLines(c.id, c.image, engine: engine, options: options))
+                if ProcessInfo.processInfo.environment["LARDER_PARSE_TRACE"] != nil, let receipt {
+                    // Debug aid: each line's class and the items, to see what the parser made of a receipt.
+                    let text = "== \(c.id) store \(receipt.store ?? "-") date \(receipt.date?.iso ?? "-") total \(receipt.total.map { "\($0)" } ?? "-") items \(receipt.items.count)\n"
+                        + receipt.lines.map { "  \($0.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \($0.text)" }.joined(separator: "\n") + "\n"
+                    FileHandle.standardError.write(Data(text.utf8))
+                }
             } catch {
                 errorText = "\(error)"
             }
@@ -264,7 +272,16 @@ public enum ReceiptEvaluation {
         guard let cache = options.ocrCache else { return try engine.recognize(imageAt: image, limits: options.limits).lines }
         let path = (cache as NSString).appendingPathComponent(id + ".json")
         if let data = FileManager.default.contents(atPath: path), let lines = try? JSONDecoder().decode([OCRLine].self, from: data) {
-            return lines
+            // Cached lines keep their word boxes, so the row rebuild can be measured again without OCR.
+            let rebuild = options.preprocessing.rebuildRows
+            let rows = rebuild == .never ? lines : WordRows.chooseRows(lines, always: rebuild == .always)
+            if ProcessInfo.processInfo.environment["LARDER_ROWS_TRACE"] != nil, rows != lines {
+                let before = Set(lines.map(\.text)), after = Set(rows.map(\.text))
+                let text = "\(id): rows \(lines.count) → \(rows.count)\n  - " + lines.map(\.text).filter { !after.contains($0) }.joined(separator: "\n  - ")
+                    + "\n  + " + rows.map(\.text).filter { !before.contains($0) }.joined(separator: "\n  + ") + "\n"
+                FileHandle.standardError.write(Data(text.utf8))
+            }
+            return rows
         }
         let result = try engine.recognize(imageAt: image, limits: options.limits)
         let lines = result.lines

@@ -83,8 +83,21 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// add up (see `OCREngine.rereadTotal`). Default on.
     public var rereadTotal: Bool = true
     /// Item lines whose price is missing or garbled are read again, cropped to the price column and scaled
-    /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 12.
-    public var rereadMaxPriceLines: Int = 12
+    /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 16.
+    public var rereadMaxPriceLines: Int = 16
+    /// When to rebuild a block's rows from tesseract's word boxes (`WordRows`): words whose boxes overlap
+    /// vertically once the text's slope is removed form one row, so that a tilted or curled item line's name
+    /// and price come back together.
+    public enum RowRebuild: String, Sendable, Equatable, CaseIterable {
+        /// Keep tesseract's text lines.
+        case never
+        /// Use the rebuilt rows when they differ and their parse scores at least as high (default).
+        case whenBetter
+        /// Always use the rebuilt rows.
+        case always
+    }
+    /// See ``RowRebuild``; applies to page segmentation 6 (receipts). Default ``RowRebuild/whenBetter``.
+    public var rebuildRows: RowRebuild = .whenBetter
     /// When to read an image a second time as a phone photo (paper cropped out of the frame, light evened
     /// out by background normalisation, scaled to ``photoLineHeight``, binarised at ``photoThreshold``);
     /// the reading whose parse explains the receipt better (a total, a date, items adding up to the total,
@@ -147,6 +160,7 @@ public struct OCRPreprocessing: Sendable, Equatable {
         minimal.rereadMaxPriceLines = 0
         minimal.rereadTotal = false
         minimal.photoPass = .never
+        minimal.rebuildRows = .never
         return minimal
     }()
 }
@@ -598,6 +612,7 @@ public final class OCREngine {
                 if !Self.hasMisreadDate(text), ReceiptParser().parseDate(text.uppercased(), currency: "") != nil {
                     out[i].text = text
                     out[i].confidence = confidence
+                    out[i].words = nil  // read again as one line: the page's word boxes no longer apply
                     changed += 1
                     break
                 }
@@ -607,7 +622,9 @@ public final class OCREngine {
     }
 
     /// Recognises one rectangle of `pix` as a single text line, scaled up; nil when nothing was read.
-    func readLine(_ pix: UnsafeMutablePointer<PIX>?, x: Int, y: Int, width: Int, height: Int, scale: Double) -> (String, Double)? {
+    /// `characters`, when given, limits what tesseract may read (`tessedit_char_whitelist`, e.g. an amount's digits).
+    func readLine(_ pix: UnsafeMutablePointer<PIX>?, x: Int, y: Int, width: Int, height: Int, scale: Double,
+                  characters: String? = nil) -> (String, Double)? {
         guard let box = boxCreate(Int32(x), Int32(y), Int32(width), Int32(height)) else { return nil }
         var boxRef: UnsafeMutablePointer<BOX>? = box
         defer { boxDestroy(&boxRef) }
@@ -624,8 +641,12 @@ public final class OCREngine {
         let resolution = pixGetXRes(pix)
         pixSetResolution(bordered, resolution, resolution)
         TessBaseAPISetPageSegMode(handle, PSM_SINGLE_LINE)
+        if let characters { _ = TessBaseAPISetVariable(handle, "tessedit_char_whitelist", characters) }
         TessBaseAPISetImage2(handle, bordered)
-        defer { TessBaseAPIClear(handle) }
+        defer {
+            TessBaseAPIClear(handle)
+            if characters != nil { _ = TessBaseAPISetVariable(handle, "tessedit_char_whitelist", "") }
+        }
         guard TessBaseAPIRecognize(handle, nil) == 0, let cText = TessBaseAPIGetUTF8Text(handle) else { return nil }
         let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
         TessDeleteText(cText)
@@ -676,19 +697,38 @@ public final class OCREngine {
         if let iterator = TessBaseAPIGetIterator(handle) {
             defer { TessResultIteratorDelete(iterator) }
             let pageIterator = TessResultIteratorGetPageIterator(iterator)
+            // Word by word, starting a line at each text line's first word: every line keeps its words' boxes.
+            var current: OCRLine?
             repeat {
-                guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_TEXTLINE) else { continue }
-                let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
-                TessDeleteText(cText)
-                if text.isEmpty { continue }
-                let confidence = Double(TessResultIteratorConfidence(iterator, RIL_TEXTLINE))
-                var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
-                _ = TessPageIteratorBoundingBox(pageIterator, RIL_TEXTLINE, &left, &top, &right, &bottom)
-                lines.append(OCRLine(text: text, confidence: confidence,
-                                     box: OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))))
-            } while TessResultIteratorNext(iterator, RIL_TEXTLINE) != 0
+                if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0 {
+                    if let line = current, !line.text.isEmpty { lines.append(line) }
+                    current = Self.element(iterator, pageIterator, RIL_TEXTLINE).map {
+                        OCRLine(text: $0.text, confidence: $0.confidence, box: $0.box, words: [])
+                    }
+                }
+                if current != nil, let word = Self.element(iterator, pageIterator, RIL_WORD) {
+                    current?.words?.append(word)
+                }
+            } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+            if let line = current, !line.text.isEmpty { lines.append(line) }
+        }
+        if pageSegmentation == .singleBlock, preprocessing.rebuildRows != .never {
+            lines = WordRows.chooseRows(lines, always: preprocessing.rebuildRows == .always)
         }
         return (lines, Double(TessBaseAPIMeanTextConf(handle)))
+    }
+
+    /// The text (trimmed), confidence and box of the element at `level` under the iterator; nil when empty.
+    private static func element(_ iterator: OpaquePointer, _ pageIterator: OpaquePointer?,
+                                _ level: TessPageIteratorLevel) -> OCRWord? {
+        guard let cText = TessResultIteratorGetUTF8Text(iterator, level) else { return nil }
+        let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
+        TessDeleteText(cText)
+        if text.isEmpty { return nil }
+        var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+        _ = TessPageIteratorBoundingBox(pageIterator, level, &left, &top, &right, &bottom)
+        return OCRWord(text: text, confidence: Double(TessResultIteratorConfidence(iterator, level)),
+                       box: OCRBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top)))
     }
 
     /// Writes a copy of an image turned clockwise by `quarterTurns` × 90° as PNG (test fixtures).

@@ -4,13 +4,22 @@ import LarderReceipts
 
 /// The price column of a receipt: item lines whose price OCR lost or garbled are read again.
 extension OCREngine {
-    /// The right edge (pixels) of the price column: the median right edge of the lines that end in an amount,
-    /// when at least three do; nil otherwise.
-    static func priceColumnRight(_ lines: [OCRLine]) -> Int? {
-        let rights = lines.filter { ReceiptParser.endsWithAmount($0.text) && $0.box.width > 0 }
-            .map { $0.box.x + $0.box.width }.sorted()
+    /// The price column's edges (pixels): the median left and right edges of the amounts that end priced lines
+    /// (from the lines' word boxes; without them, the left edge is unknown and the right edge is the lines'),
+    /// when at least three lines end in an amount; nil otherwise.
+    static func priceColumn(_ lines: [OCRLine]) -> (left: Int?, right: Int)? {
+        var lefts: [Int] = [], rights: [Int] = []
+        for line in lines where ReceiptParser.endsWithAmount(line.text) && line.box.width > 0 {
+            if let word = line.words?.last(where: { ReceiptParser.endsWithAmount($0.text) }) {
+                lefts.append(word.box.x)
+                rights.append(word.box.x + word.box.width)
+            } else {
+                rights.append(line.box.x + line.box.width)
+            }
+        }
         guard rights.count >= 3 else { return nil }
-        return rights[rights.count / 2]
+        func median(_ v: [Int]) -> Int { v.sorted()[v.count / 2] }
+        return (lefts.count >= 3 ? median(lefts) : nil, median(rights))
     }
 
     /// Whether a line looks like an item whose price was lost: it has a name (three letters or more), no
@@ -22,34 +31,105 @@ extension OCREngine {
         return !ReceiptParser.isSummaryLine(text)
     }
 
+    /// An amount as a price cell reads it: digits, a decimal separator and two decimals (`5,29`, `12.99`,
+    /// `0,29-`).
+    static let cellAmountPattern = #"^-?\d{1,4}[.,]\d\d-?$"#
+
+    /// A re-read price cell is used only when tesseract's confidence in it is at least this.
+    static let minimumCellConfidence = 60.0
+
     /// Reads again, one at a time, item lines above the first total whose price is missing or garbled
-    /// (``isItemWithoutPrice(_:)``) when the receipt has a price column (``priceColumnRight(_:)``): the line
-    /// is cropped from its left edge to the column's right edge (plus a margin), scaled ×2 and recognised as
-    /// a single line; the re-read replaces the line when it ends in an amount. At most
-    /// ``OCRPreprocessing/rereadMaxPriceLines`` lines per image. Returns the lines and how many changed.
+    /// (``isItemWithoutPrice(_:)``) when the receipt has a price column (``priceColumn(_:)``).
+    ///
+    /// First the line's price cell alone: when the column's left edge is known (word boxes), the column is
+    /// cropped at the height of the line's words that reach into it, scaled ×2 (then ×3) and read as one line of digits
+    /// and separators only; a reading that is an amount (``cellAmountPattern``) replaces the garbled words after
+    /// the name. Otherwise (or when that fails) the whole line, from its left edge to the column's right edge,
+    /// scaled ×2; kept when it ends in an amount. At most ``OCRPreprocessing/rereadMaxPriceLines`` lines per
+    /// image. Returns the lines and how many changed.
     func rereadMissingPrices(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
-        guard pixGetDepth(pix) == 8, let right = Self.priceColumnRight(lines) else { return (lines, 0) }
-        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        guard pixGetDepth(pix) == 8, let column = Self.priceColumn(lines) else { return (lines, 0) }
         let end = lines.firstIndex { ReceiptParser.isTotalLine($0.text) } ?? lines.count
-        // The body starts at the first line with an amount: header lines are centred text, not items.
-        let start = lines.firstIndex { ReceiptParser.endsWithAmount($0.text) } ?? lines.count
+        // The body starts at the first line with an amount: header lines are centred text, not items. When no
+        // line above the total kept its price, after the header the parser found (store, address, contact, date).
+        var start = lines.firstIndex { ReceiptParser.endsWithAmount($0.text) } ?? lines.count
+        if start >= end {
+            let kinds = ReceiptParser().parse(lines: lines).lines.map(\.kind)
+            let header: Set<ReceiptLineKind> = [.store, .address, .date]
+            let last = (0..<min(end, kinds.count)).last { header.contains(kinds[$0]) || lines[$0].text.uppercased().contains("TEL") }
+            start = last.map { $0 + 1 } ?? end
+        }
         var out = lines
         var changed = 0
         var budget = preprocessing.rereadMaxPriceLines
         for i in start..<max(start, end) where budget > 0 && Self.isItemWithoutPrice(lines[i]) {
             let b = lines[i].box
-            guard b.width > 4, b.height > 4, b.x + b.width > right - right / 3 else { continue }
+            // A line whose price was lost altogether ends left of the column: its cell is still read when the
+            // column's left edge is known.
+            guard b.width > 4, b.height > 4,
+                  column.left != nil || b.x + b.width > column.right - column.right / 3 else { continue }
             budget -= 1
-            let mx = max(4, b.height / 2), my = max(3, b.height / 4)
-            let x0 = max(0, b.x - mx), y0 = max(0, b.y - my)
-            let x1 = min(width, max(b.x + b.width, right) + mx), y1 = min(height, b.y + b.height + my)
-            guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: 2),
-                  ReceiptParser.endsWithAmount(text),
-                  text.filter(\.isLetter).count >= 3 else { continue }
-            out[i].text = text
-            out[i].confidence = confidence
-            changed += 1
+            if let left = column.left, let line = rereadPriceCell(lines[i], left: left, right: column.right, in: pix) {
+                out[i] = line
+                changed += 1
+            } else if let line = rereadWholeLine(lines[i], right: column.right, in: pix) {
+                out[i] = line
+                changed += 1
+            }
         }
         return (out, changed)
+    }
+
+    /// The line with its price cell read again alone (digits and separators only), or nil when the cell does
+    /// not read as an amount or the line has no name left of the column.
+    private func rereadPriceCell(_ line: OCRLine, left: Int, right: Int, in pix: UnsafeMutablePointer<PIX>?) -> OCRLine? {
+        guard let words = line.words, !words.isEmpty else { return nil }
+        let height = words.map(\.box.height).sorted()[words.count / 2]
+        let name = words.filter { $0.box.x + $0.box.width < left - height / 2 }
+        guard name.contains(where: { $0.text.filter(\.isLetter).count >= 3 }) else { return nil }
+        // The cell's height: the words that reach into the column (a tilted line's price sits higher or lower
+        // than its name), else the name's last word.
+        let inColumn = words.filter { $0.box.x + $0.box.width >= left - height / 2 }
+        let anchor = inColumn.isEmpty ? [name[name.count - 1]] : inColumn
+        let top = anchor.map(\.box.y).min()!, bottom = anchor.map { $0.box.y + $0.box.height }.max()!
+        let width = Int(pixGetWidth(pix)), imageHeight = Int(pixGetHeight(pix))
+        let my = max(3, height / 4)
+        let x0 = max(0, left - height), y0 = max(0, top - my)
+        let x1 = min(width, right + height / 3), y1 = min(imageHeight, bottom + my)
+        guard x1 - x0 > 4, y1 - y0 > 4 else { return nil }
+        for scale in preprocessing.rereadScales {
+            guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale,
+                                                    characters: "0123456789,.-") else { continue }
+            let amount = text.replacingOccurrences(of: " ", with: "")
+            // A zero price is a cell read as noise, not a free item; below confidence 60 a cell's digits were
+            // more often wrong than right (German scans: 0,99 read for 0,35).
+            guard confidence >= Self.minimumCellConfidence,
+                  amount.range(of: Self.cellAmountPattern, options: .regularExpression) != nil,
+                  amount.contains(where: { $0 != "0" && $0.isNumber }) else { continue }
+            var reread = line
+            reread.text = name.map(\.text).joined(separator: " ") + " " + amount
+            reread.confidence = min(line.confidence, confidence)
+            reread.words = nil
+            return reread
+        }
+        return nil
+    }
+
+    /// The line read again whole, from its left edge to the column's right edge; nil unless it ends in an
+    /// amount and keeps a name.
+    private func rereadWholeLine(_ line: OCRLine, right: Int, in pix: UnsafeMutablePointer<PIX>?) -> OCRLine? {
+        let b = line.box
+        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        let mx = max(4, b.height / 2), my = max(3, b.height / 4)
+        let x0 = max(0, b.x - mx), y0 = max(0, b.y - my)
+        let x1 = min(width, max(b.x + b.width, right) + mx), y1 = min(height, b.y + b.height + my)
+        guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: 2),
+              ReceiptParser.endsWithAmount(text),
+              text.filter(\.isLetter).count >= 3 else { return nil }
+        var reread = line
+        reread.text = text
+        reread.confidence = confidence
+        reread.words = nil
+        return reread
     }
 }

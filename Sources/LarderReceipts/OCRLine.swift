@@ -16,6 +16,21 @@ public struct OCRBox: Sendable, Codable, Equatable, Hashable {
     }
 }
 
+/// One word as tesseract read it: its text, confidence and box (the coordinates of ``OCRLine/box``).
+public struct OCRWord: Sendable, Codable, Equatable {
+    public var text: String
+    /// Tesseract's confidence for the word, 0–100.
+    public var confidence: Double
+    public var box: OCRBox
+
+    /// Creates a word; `confidence` 0–100.
+    public init(text: String, confidence: Double = 100, box: OCRBox) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+    }
+}
+
 /// One printed line as tesseract read it.
 public struct OCRLine: Sendable, Codable, Equatable {
     /// The line's text, trimmed, without the trailing newline.
@@ -26,18 +41,24 @@ public struct OCRLine: Sendable, Codable, Equatable {
     public var box: OCRBox
     /// The 1-based page the line is on: always 1 for a photo, the PDF page for a scanned PDF.
     public var page: Int
+    /// The line's words with their boxes, left to right, when the OCR engine kept them (rows are rebuilt
+    /// from them, see `WordRows`); nil for lines from elsewhere and for lines read again on their own. The
+    /// `ocr` stage does not store them.
+    public var words: [OCRWord]?
 
     /// Creates a line; `confidence` 0–100.
     public init(
-        text: String, confidence: Double = 100, box: OCRBox = OCRBox(x: 0, y: 0, width: 0, height: 0), page: Int = 1
+        text: String, confidence: Double = 100, box: OCRBox = OCRBox(x: 0, y: 0, width: 0, height: 0), page: Int = 1,
+        words: [OCRWord]? = nil
     ) {
         self.text = text
         self.confidence = confidence
         self.box = box
         self.page = page
+        self.words = words
     }
 
-    private enum CodingKeys: String, CodingKey { case text, confidence, box, page }
+    private enum CodingKeys: String, CodingKey { case text, confidence, box, page, words }
 
     /// Decodes a line; `page` is 1 when absent (lines saved before scanned PDFs were read).
     public init(from decoder: any Decoder) throws {
@@ -46,6 +67,7 @@ public struct OCRLine: Sendable, Codable, Equatable {
         confidence = try c.decode(Double.self, forKey: .confidence)
         box = try c.decode(OCRBox.self, forKey: .box)
         page = try c.decodeIfPresent(Int.self, forKey: .page) ?? 1
+        words = try c.decodeIfPresent([OCRWord].self, forKey: .words)
     }
 }
 

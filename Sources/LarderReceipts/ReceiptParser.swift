@@ -62,8 +62,9 @@ public struct ReceiptParser: Sendable {
             let line = prepareLine(i, raw, wholeUnits: state.wholeUnits)
             if readDateOrTime(line, &state) { continue }
             if readSummary(line, &state) { continue }
-            if state.sawTotal {
-                // Anything after the total (tenders aside) is footer: tax summaries, thanks, barcodes.
+            if state.sawTotal || !state.receipt.tenders.isEmpty {
+                // Anything after the total or the payment (tenders aside) is footer: tax summaries, thanks,
+                // barcodes — also when OCR lost the total's amount.
                 continue
             }
             if readDiscount(line, &state) { continue }
@@ -92,6 +93,7 @@ public struct ReceiptParser: Sendable {
         var receipt: ParsedReceipt
         var kinds: [ReceiptLineKind]
         var pendingName: (index: Int, text: String)?  // an item name waiting for its quantity/weight line
+        var pendingDetail: (index: Int, detail: Detail)?  // "2 x 0,49" printed above its item ("KIWIS 0,98")
         var firstBodyLine: Int?  // first line that is not header
         var sawTotal = false
         var totalCandidates: [Decimal] = []
@@ -274,6 +276,15 @@ public struct ReceiptParser: Sendable {
                               total: detail.unit == "each" ? (detail.unitPrice ?? amount.value) * (detail.quantity ?? 1) : amount.value)
             return true
         }
+        if detail.total == nil, s.pendingName == nil, let count = detail.quantity, let each = detail.unitPrice,
+           !Self.amountsAgree(s.receipt.items.last?.total, count * each), i + 1 < s.texts.count,
+           Self.amountsAgree(Self.trailingAmount(in: s.texts[i + 1], wholeUnits: s.wholeUnits)?.value, count * each) {
+            // "2 x 0,49" then "KIWIS 0,98": German tills print the quantity above its item; the arithmetic says
+            // which item it explains.
+            s.pendingDetail = (i, detail)
+            s.kinds[i] = .itemDetail
+            return true
+        }
         if detail.total == nil, s.pendingName == nil, let last = s.receipt.items.indices.last, s.receipt.items[last].quantity == nil {
             // "NAME 3.98" then "2 @ 1.99": the detail explains the previous item.
             s.receipt.items[last].quantity = detail.quantity
@@ -309,7 +320,14 @@ public struct ReceiptParser: Sendable {
             s.kinds[i] = .itemDetail
             return true
         }
-        let item = itemLine(amount, lineIndex: i, confidence: s.input[i].confidence, wholeUnits: s.wholeUnits)
+        var item = itemLine(amount, lineIndex: i, confidence: s.input[i].confidence, wholeUnits: s.wholeUnits)
+        if let pending = s.pendingDetail, pending.index == i - 1, item.quantity == nil {
+            item.quantity = pending.detail.quantity
+            item.unit = pending.detail.unit
+            item.unitPrice = pending.detail.unitPrice
+            item.lineNumbers.insert(pending.index + 1, at: 0)
+        }
+        s.pendingDetail = nil
         if item.description.isEmpty { return true }
         s.receipt.items.append(item)
         s.kinds[i] = .item
@@ -353,8 +371,12 @@ public struct ReceiptParser: Sendable {
     }
 
     private func readPendingName(_ line: ParseLine, _ s: inout ParseState) {
-        // A name line without a price: maybe an item whose weight line follows, maybe header text.
-        if line.amount == nil, Self.letterCount(line.text) >= 3 {
+        // A name line without a price: maybe an item whose weight line follows, maybe header text. An
+        // article-number line ("ART/EAN 4002245701618") names no item.
+        if line.amount == nil, Self.letterCount(line.text) >= 3,
+           Self.letterCount(Self.withoutArticleNumber(line.text)) < 3 {
+            s.pendingName = nil  // an article number starts the next item
+        } else if line.amount == nil, Self.letterCount(line.text) >= 3 {
             s.pendingName = (line.i, Self.repairDescription(Self.stripItemColumns(line.text, wholeUnits: s.wholeUnits).description))
         }
     }
@@ -423,12 +445,13 @@ public struct ReceiptParser: Sendable {
         let headerEnd = s.firstBodyLine ?? min(s.texts.count, 6)
         let best = bestStoreLine(s, headerEnd: headerEnd)
         var addressLines: [String] = []
-        let storeIndex = best ?? headerEnd
+        // The address follows the store's line; when the store came from the foot, it is in the header.
+        let storeIndex = best.map { $0 < headerEnd ? $0 : 0 } ?? headerEnd
         if let best {
             s.receipt.store = Self.storeName(s.texts[best])
             s.kinds[best] = .store
         }
-        for i in storeIndex..<headerEnd where s.kinds[i] == .ignored {
+        for i in storeIndex..<max(storeIndex, headerEnd) where s.kinds[i] == .ignored {
             let text = s.texts[i]
             let upper = text.uppercased()
             if Self.isContactLine(upper) { s.kinds[i] = .header; if !addressLines.isEmpty { break } else { continue } }
@@ -453,10 +476,19 @@ public struct ReceiptParser: Sendable {
             let upper = text.uppercased()
             guard s.input[i].confidence >= 40, Self.looksLikeName(text) else { continue }
             considered += 1
-            let storeWord = Self.hasStoreWord(upper)
+            let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper)
             if !storeWord && Self.looksLikeAddress(upper) { continue }
             let score = s.input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
             if score > (best?.score ?? -1) { best = (i, score) }
+        }
+        if best.map({ s.input[$0.index].confidence < 50 && !Self.hasStoreWord(s.texts[$0.index].uppercased()) }) ?? true {
+            // No name in the header, or only a doubtful one (a logo read as letters, then the address): the
+            // company line, which tills often print at the foot ("Aldi GmbH & Co. KG, Schloß Holte").
+            let company = s.texts.indices.first { i in
+                s.kinds[i] == .ignored && i >= headerEnd && s.input[i].confidence >= 40
+                    && Self.hasLegalForm(s.texts[i].uppercased()) && Self.looksLikeName(s.texts[i])
+            }
+            if let company { return company }
         }
         return best?.index
     }
@@ -504,6 +536,12 @@ public struct ReceiptParser: Sendable {
         receipt.needsReview = reasons.contains { !$0.hasPrefix("ambiguous date") }
     }
 
+    /// Whether an amount equals `expected` to the cent.
+    static func amountsAgree(_ value: Decimal?, _ expected: Decimal) -> Bool {
+        guard let value else { return false }
+        return abs(value - expected) < Decimal(1) / 200
+    }
+
     static func isMultiple(_ value: Decimal, of step: Decimal) -> Bool {
         var q = value / step
         var rounded = Decimal()
@@ -537,9 +575,12 @@ public struct ReceiptParser: Sendable {
         var tokens = text.split(separator: " ").map(String.init)
         guard !tokens.isEmpty else { return nil }
         var trailingMinus = false
-        // Drop one trailing flag token when the token before it is an amount.
+        // Drop one trailing flag token when the token before it is an amount: a tax letter ("1,49 C"), or on a
+        // decimal-comma receipt a tax class or rate printed as digits ("9,70 1", "4,99 19").
+        let taxClassDigits = tokens.count >= 2 && ["1", "2", "3", "7", "19"].contains(tokens[tokens.count - 1])
+            && tokens[tokens.count - 2].range(of: #"^-?\d{1,5},\d\d-?$"#, options: .regularExpression) != nil
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
-           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-",
+           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits,
            parseAmountToken(tokens[tokens.count - 2], wholeUnits: wholeUnits) != nil {
             if last == "-" { trailingMinus = true }
             tokens.removeLast()
@@ -618,7 +659,20 @@ public struct ReceiptParser: Sendable {
     /// `TOTAL` as OCR misreads it on faint prints: `TATAL`, `T0TAL`, `LOTAL`, `JOTAL`, `FOTAL`, `TOTA1`.
     /// Also `TOTA]`, `TOTA}`, `TOTA)`, `TOTA|` (the L read as a bracket) and `TOTAR` at a word's end.
     static func repairTotalWord(_ u: String) -> String {
-        u.replacingMatches(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA(?:1|[\]})|R](?![A-Z]))"#, with: "TOTAL")
+        let repaired = u.replacingMatches(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA(?:1|[\]})|R](?![A-Z]))"#, with: "TOTAL")
+        // One letter off ("TETAL", "OTAL:", "TOTAI"), as a word of its own before an amount.
+        guard repaired.last?.isNumber == true, !repaired.contains("TOTAL") else { return repaired }
+        let total = Array("TOTAL")
+        let tokens = repaired.split(separator: " ", omittingEmptySubsequences: false)
+        return tokens.indices.map { k -> String in
+            let token = tokens[k]
+            let word = token.trimmingCharacters(in: CharacterSet(charactersIn: ":;.,"))
+            // Not after a misread SUB ("SUN- TOTA"): a subtotal is no total.
+            guard (4...5).contains(word.count), word.allSatisfy(\.isLetter),
+                  k == 0 || !tokens[k - 1].hasPrefix("SU"),
+                  EditDistance.levenshtein(Array(word), total) == 1 else { return String(token) }
+            return String(token).replacingOccurrences(of: word, with: "TOTAL")
+        }.joined(separator: " ")
     }
 
     static func summaryKind(_ raw: String) -> ReceiptLineKind? {
@@ -636,8 +690,8 @@ public struct ReceiptParser: Sendable {
             // "MwSt 19% 1,23", "Summe MwSt", "enthaltene MwSt": tax (included in European totals).
             if !(compact.contains("SUMME") && !compact.contains("MWST")) { return .tax }
         }
-        let europeanTotal = hasWord(u, "SUMME") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
-            || compact.contains("ZUZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
+        let europeanTotal = hasWord(u, "SUMME") || hasWord(u, "SOMME") || hasWord(u, "TOT") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
+            || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
             || compact.contains("BALDUE") || europeanTotal
         // Indonesian restaurant tax: PB1 / "PB 1", PPN, PAJAK (RESTO), "P. REST 10%".
@@ -649,7 +703,7 @@ public struct ReceiptParser: Sendable {
         let inclusive = compact.contains("INCL") || compact.contains("INC") || compact.contains("ADJ") || compact.contains("WITH")
             || u.range(ofPattern: #"\([^)]*\b(GST|VAT|TAX|SST)\b"#) != nil
         if hasTotal {
-            let notTotal = ["TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
+            let notTotal = ["TOTQTY", "TOTITEM", "TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
                             "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
             if notTotal.contains(where: compact.contains) { return .ignored }
             if compact.contains("EXCL") { return .subtotal }
@@ -668,7 +722,7 @@ public struct ReceiptParser: Sendable {
         }
         if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") { return .tender }
         // "BAR 20,00" / "Bar EUR 50,00": German cash, only as the line's first word ("GRANOLA BAR" is food).
-        if compact.hasPrefix("BAR"), letterCount(u) <= 6 { return .tender }
+        if compact.hasPrefix("BAR"), letterCount(u) <= 6 || compact.hasPrefix("BARGELD") { return .tender }
         // Item counts: "ITEMS: 3", "4.00xITEMs", "QTY 5 ITEMS".
         if compact.hasPrefix("ITEMS") || compact.hasPrefix("QTYITEM") || compact.contains("XITEMS") || compact.hasSuffix("ITEMS") {
             return .ignored
@@ -763,7 +817,9 @@ public struct ReceiptParser: Sendable {
     }
 
     static func isContactLine(_ u: String) -> Bool {
-        hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX") || u.contains("GST") || u.contains("WWW")
+        // "GST" as a word or glued to its label ("GST ID", "GSTREG"), not inside a name ("DRUGSTORE").
+        hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX") || hasWord(u, "GST") || u.contains("GSTID")
+            || u.contains("GSTREG") || u.contains("GSTNO") || u.contains("WWW")
             || u.contains("@") || u.contains("HTTP") || u.contains("CO. REG") || u.contains("CO.REG")
             || hasWord(u, "STORE") || hasWord(u, "CASHIER") || hasWord(u, "REG") || hasWord(u, "TERMINAL")
     }
@@ -771,7 +827,9 @@ public struct ReceiptParser: Sendable {
     /// Whole words (or word endings: "FAMILYMART", "MINIMARKET") from ``storeWords``; "HARTAMAS" is no MART.
     static func hasStoreWord(_ u: String) -> Bool {
         let tokens = u.split(whereSeparator: { !($0.isLetter || $0 == "/" || $0 == "-") }).map(String.init)
-        return tokens.contains { token in storeWords.contains { token == $0 || (token.count > $0.count && token.hasSuffix($0)) } }
+        return tokens.contains { token in
+            placeWords.contains(token) || storeWords.contains { token == $0 || (token.count > $0.count && token.hasSuffix($0)) }
+        }
     }
 
     /// A company registration number printed after the name: "(519537-X)", "(126926-H)", "{519537-X)".
@@ -798,14 +856,31 @@ public struct ReceiptParser: Sendable {
         let words = t.split(separator: " ").filter { $0.filter(\.isLetter).count >= 2 }
         guard !words.isEmpty else { return false }
         let u = t.uppercased()
-        if u.hasPrefix("WELCOME") || u.contains("SHOPPING HOURS") || u.contains("HRS") || isContactLine(u) || u.contains("RECEIPT") || u.contains("INVOICE") { return false }
+        if ["EUR", "USD", "GBP", "MYR", "CHF", "EURO"].contains(u) { return false }  // the currency column's heading
+        if u.hasPrefix("WELCOME") || u.contains("SHOPPING HOURS") || u.contains("HRS") || u.contains("ZEITEN") || isContactLine(u) || u.contains("RECEIPT") || u.contains("INVOICE") { return false }
         return Double(letters) / Double(max(1, t.filter { !$0.isWhitespace }.count)) >= 0.5
     }
 
     /// Words that mark a line as a store name.
     static let storeWords = ["MARKET", "GROCER", "MART", "FOODS", "STORE", "SUPERMARKET", "CO-OP", "COOP", "DELI",
                              "BAKERY", "FARM", "FRESH", "SDN", "BHD", "S/B", "ENTERPRISE", "TRADING", "WHOLESALE",
-                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI"]
+                             "PHARMACY", "LTD", "INC", "LLC", "PASARAYA", "KEDAI", "MARKT"]
+
+    /// Places that sell food and drink, as whole words ("WARBURGER" is a street, not a BURGER place).
+    static let placeWords: Set<String> = [
+        "RESTAURANT", "RESTAURANTE", "RISTORANTE", "CAFE", "CAFÉ", "CAFFE", "COFFEE", "BAR", "GRILL", "PUB", "BREWERY",
+        "BURGER", "BURGERS", "PIZZA", "PIZZERIA", "KITCHEN", "TAVERN", "BISTRO", "DINER", "TRATTORIA", "STEAKHOUSE",
+        "SUSHI", "HOTEL",
+    ]
+
+    /// Company legal forms, as whole words: a line that carries one names the business ("HORNBACH Baumarkt AG",
+    /// "toom Baumarkt GmbH", "Aldi GmbH & Co. KG").
+    static let legalForms: Set<String> = ["GMBH", "AG", "KG", "OHG", "GBR", "LTD", "INC", "LLC", "PLC", "CORP", "BHD",
+                                          "SARL", "SRL", "SPA", "BV", "NV"]
+
+    static func hasLegalForm(_ u: String) -> Bool {
+        u.split(whereSeparator: { !$0.isLetter }).contains { legalForms.contains(String($0)) }
+    }
 
     static func looksLikeAddress(_ u: String) -> Bool {
         let hasDigit = u.contains(where: \.isNumber)
@@ -816,6 +891,10 @@ public struct ReceiptParser: Sendable {
                                         "SQUARE", "CT", "COURT", "PL", "PLACE", "SUITE", "STE", "FLOOR", "FLR", "UNIT", "BATU"]
         let tokens = Set(u.split(whereSeparator: { !$0.isLetter }).map(String.init))
         if !tokens.isDisjoint(with: streetWords) { return true }
+        // German street names end in -straße (OCR: -strabe), -str., -weg, -platz, -allee, -damm, -gasse, and come
+        // with a house number: "Pohlweg 110", "Warburger Straße 130".
+        let streetEndings = ["STRASSE", "STRAßE", "STRABE", "STR", "WEG", "PLATZ", "ALLEE", "DAMM", "GASSE"]
+        if hasDigit, tokens.contains(where: { token in streetEndings.contains { token.hasSuffix($0) } }) { return true }
         if u.range(of: #"\b[A-Z]{2}\s+\d{5}(-\d{4})?\b"#, options: .regularExpression) != nil { return true }  // VT 05401
         if u.range(of: #"\b\d{5}\b"#, options: .regularExpression) != nil { return true }  // postcodes
         return hasDigit && u.contains(",")
@@ -833,6 +912,15 @@ public struct ReceiptParser: Sendable {
     }
 
     static func letterCount(_ s: String) -> Int { s.filter(\.isLetter).count }
+
+    /// The text without article-number labels and codes ("ART/EAN 4002245701618", "Artikel 50319963 22621").
+    static func withoutArticleNumber(_ text: String) -> String {
+        let labels: Set<String> = ["ART/EAN", "EAN", "ART", "ART.", "ARTIKEL", "ARTIKEL-NR", "ARTIKEL-NR.", "ART-NR", "ART.-NR.",
+                                   "PLU", "SKU", "UPC", "NR", "NR."]
+        return text.split(separator: " ")
+            .filter { !labels.contains($0.uppercased()) && $0.filter(\.isNumber).count < 6 }
+            .joined(separator: " ")
+    }
 
     static func clean(_ text: String) -> String {
         var s = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -892,7 +980,8 @@ public struct ReceiptParser: Sendable {
             // weight @ price / unit
             "^(.*?)\\s*" + num + "\\s*" + unit + "\\s*(?:@|AT|X)\\s*" + price + "\\s*/\\s*" + unit + "\\b",
             // count @ price   /  count x price
-            "^(.*?)\\s*(\\d{1,3})\\s*(?:X\\s*@|@|X|×|AT)\\s*" + price + "(?:\\s*(?:EA|EACH|/EA))?\\b",
+            "^(.*?)\\s*(\\d{1,3})\\s*(?:(?:STK|ST|STUCK|STÜCK|ROLLE|PCS|PC|PK)\\.?\\s*)?(?:X\\s*@|@|X|×|AT)\\s*" + price
+                + "(?:\\s*(?:EA|EACH|/EA))?\\b",
             // QTY 3
             "^(.*?)\\s*QTY\\s*:?\\s*(\\d{1,3})\\b",
             // bare weight: "1.234 KG"

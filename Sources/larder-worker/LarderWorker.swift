@@ -137,6 +137,9 @@ struct EvalReceipts: ParsableCommand {
     @Option(help: "Cache OCR lines per image in this folder (read when present), to iterate on the parser.")
     var ocrCache: String?
 
+    @Option(help: "Rows from word boxes: never, whenBetter (default) or always.")
+    var rows: String?
+
     func run() throws {
         do {
             let report: ReceiptEvaluationReport
@@ -155,6 +158,12 @@ struct EvalReceipts: ParsableCommand {
                         throw ValidationError("--photo-pass takes never, whenUnsure or always")
                     }
                     options.preprocessing.photoPass = pass
+                }
+                if let rows {
+                    guard let rebuild = OCRPreprocessing.RowRebuild(rawValue: rows) else {
+                        throw ValidationError("--rows takes never, whenBetter or always")
+                    }
+                    options.preprocessing.rebuildRows = rebuild
                 }
                 report = try ReceiptEvaluation.run(folder: folder, options: options)
             }

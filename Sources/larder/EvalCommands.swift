@@ -232,6 +232,9 @@ struct EvalReceipts: ParsableCommand {
     @Option(help: "Tesseract models, e.g. eng+deu (needs tesseract-ocr-deu).")
     var languages: String?
 
+    @Option(help: "Rows from word boxes: never, whenBetter (default) or always (also applied to cached lines).")
+    var rows: String?
+
     @Option(help: "Keep each image's OCR lines in this folder and reuse them, to measure parser changes quickly.")
     var ocrCache: String?
 
@@ -247,6 +250,7 @@ struct EvalReceipts: ParsableCommand {
             if strict { arguments.append("--strict") }
             if let photoPass { arguments += ["--photo-pass", photoPass] }
             if let languages { arguments += ["--languages", languages] }
+            if let rows { arguments += ["--rows", rows] }
             // The worker links tesseract, whose OpenMP threads must be limited before it starts.
             setenv("OMP_THREAD_LIMIT", "1", 1)
             try execWorker(arguments)
