@@ -35,9 +35,11 @@ build_module() {  # name [instrument] sources...
     "$@" -o "$OUT/obj/$name.o"
 }
 # Bundle.module (SwiftPM's resource accessor) stands in for the modules that read a resource.
+# Written only when it changes: a new file would make those two modules rebuild on every run.
 for module in LarderIngredients LarderReceipts; do
-  printf 'import Foundation\nextension Bundle { static let module = Bundle(path: "%s")! }\n' \
-    "$PWD/Sources/$module/Resources" > "$OUT/Bundle-$module.swift"
+  bundle=$(printf 'import Foundation\nextension Bundle { static let module = Bundle(path: "%s")! }' \
+    "$PWD/Sources/$module/Resources")
+  [ "$(cat "$OUT/Bundle-$module.swift" 2>/dev/null)" = "$bundle" ] || printf '%s\n' "$bundle" > "$OUT/Bundle-$module.swift"
 done
 # libyaml (C) and Yams, uninstrumented: a crash inside them still stops the run, but they guide nothing.
 for c in "$YAMS"/CYaml/src/*.c; do
