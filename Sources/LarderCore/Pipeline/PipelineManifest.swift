@@ -44,7 +44,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .extract: "extract@7"
         case .ocr: "ocr@7"
         case .route: "route@5"
-        case .recipe: "recipe@9"
+        case .recipe: "recipe@10"
         case .receipt: "receipt@7"
         case .llm: "llm@1"
         case .result: "result@11"
