@@ -89,7 +89,8 @@ struct SequenceTagger: Sendable {
         return m
     }()
 
-    /// Viterbi decoding of a feature matrix. Punctuation tokens are always PUNC.
+    /// Viterbi decoding of a feature matrix with the 32-bit training weights (the perceptron decodes with these
+    /// while it learns). Punctuation tokens are always PUNC.
     func decode(_ m: TaggerFeatures.Matrix, _ tokens: [Token]) -> [Int] {
         m.count == 0 ? [] : viterbi(emissions(m, tokens))
     }
