@@ -11,28 +11,86 @@ struct SequenceTagger: Sendable {
 
     /// log2 of the number of feature buckets.
     let bits: Int
-    /// `weights[bucket * labelCount + label]`.
+    /// `weights[bucket * labelCount + label]` while training (empty in a loaded model, which has only
+    /// ``quantized``).
     var weights: [Float]
+    /// The weights as 16-bit integers times ``scale``, one row of eight labels per bucket: what ``tag(_:)``
+    /// decodes with (half the memory of `Float`, so more of the table stays in cache), in trained and loaded
+    /// models alike, so cross-validation scores the same arithmetic as the shipped weights.
+    var quantized: [SIMD8<Int16>] = []
+    var scale: Float = 1
     /// `transitions[previous * labelCount + label]`; row `labelCount` is the start of the sentence.
     var transitions: [Float]
     /// Word classes learnt from unlabelled sentences (features of ``TaggerFeatures``).
-    var wordClasses: WordClasses = .empty
+    var wordClasses: WordClasses = .empty { didSet { wordTable = WordTable(wordClasses) } }
+    /// The lexicons and ``wordClasses`` by word hash.
+    private(set) var wordTable = WordTable.lexiconOnly
 
     init(bits: Int) {
         precondition(Self.labelCount == 8, "decode() keeps the eight labels in one SIMD8")
         self.bits = bits
         weights = [Float](repeating: 0, count: (1 << bits) * Self.labelCount)
         transitions = [Float](repeating: 0, count: (Self.labelCount + 1) * Self.labelCount)
+        quantize()
+    }
+
+    /// Fills ``quantized`` and ``scale`` from ``weights`` (one scale: the largest weight maps to 32767).
+    mutating func quantize() {
+        let L = Self.labelCount
+        let maxAbs = weights.reduce(Float(0)) { Swift.max($0, abs($1)) }
+        scale = maxAbs > 0 ? maxAbs / 32767 : 1
+        quantized = [SIMD8<Int16>](repeating: .zero, count: 1 << bits)
+        for b in quantized.indices {
+            for y in 0..<L { quantized[b][y] = Int16(clamping: Int((weights[b * L + y] / scale).rounded())) }
+        }
     }
 
     // MARK: Decoding
 
-    /// The label of every token (indices into ``labels``).
+    /// The label of every token (indices into ``labels``), with the quantised weights. Features go straight
+    /// into the emission scores (no feature matrix); punctuation tokens, always PUNC, get none.
     func tag(_ tokens: [Token]) -> [Int] {
-        decode(TaggerFeatures.extract(tokens, bits: bits, wordClasses: wordClasses), tokens)
+        guard !tokens.isEmpty else { return [] }
+        return quantized.withUnsafeBufferPointer { rows in
+            var sink = EmissionSink(rows: rows, tokens: tokens, scale: scale)
+            TaggerFeatures.extract(tokens, bits: bits, table: wordTable, into: &sink)
+            return viterbi(sink.emit)
+        }
     }
 
-    /// Viterbi decoding of a feature matrix. Punctuation tokens are always PUNC.
+    /// Sums the quantised weight rows of each token's features into its emission scores.
+    struct EmissionSink: TaggerFeatures.Sink {
+        let rows: UnsafeBufferPointer<SIMD8<Int16>>
+        let tokens: [Token]
+        let scale: Float
+        var sum = SIMD8<Int32>.zero
+        var emit: [SIMD8<Float>] = []
+
+        init(rows: UnsafeBufferPointer<SIMD8<Int16>>, tokens: [Token], scale: Float) {
+            self.rows = rows; self.tokens = tokens; self.scale = scale
+            emit.reserveCapacity(tokens.count)
+        }
+
+        @inline(__always) func wants(_ i: Int) -> Bool { tokens[i].kind != .punct }
+        @inline(__always) mutating func add(_ bucket: Int32) {
+            sum &+= SIMD8<Int32>(truncatingIfNeeded: rows[Int(bucket)])
+        }
+        @inline(__always) mutating func endToken() {
+            // A punctuation token (no features) can only be PUNC; the other scores come from the weights.
+            emit.append(tokens[emit.count].kind == .punct ? SequenceTagger.punctOnly : SIMD8<Float>(sum) * scale)
+            sum = .zero
+        }
+    }
+
+    /// Emission of a punctuation token: PUNC, nothing else.
+    static let punctOnly: SIMD8<Float> = {
+        var m = SIMD8<Float>(repeating: -1e30)
+        m[puncIndex] = 0
+        return m
+    }()
+
+    /// Viterbi decoding of a feature matrix with the 32-bit training weights (the perceptron decodes with these
+    /// while it learns). Punctuation tokens are always PUNC.
     func decode(_ m: TaggerFeatures.Matrix, _ tokens: [Token]) -> [Int] {
         m.count == 0 ? [] : viterbi(emissions(m, tokens))
     }
@@ -123,7 +181,7 @@ struct SequenceTagger: Sendable {
                       progress: (Int, Int) -> Void = { _, _ in }) -> SequenceTagger {
         var model = SequenceTagger(bits: bits)
         model.wordClasses = wordClasses
-        let matrices = examples.map { TaggerFeatures.extract($0.tokens, bits: bits, wordClasses: wordClasses) }
+        let matrices = examples.map { TaggerFeatures.extract($0.tokens, bits: bits, table: model.wordTable) }
         let L = labelCount
         var accW = [Double](repeating: 0, count: model.weights.count)
         var accT = [Double](repeating: 0, count: model.transitions.count)
@@ -159,6 +217,7 @@ struct SequenceTagger: Sendable {
         }
         for k in model.weights.indices { model.weights[k] -= Float(accW[k] / c) }
         for k in model.transitions.indices { model.transitions[k] -= Float(accT[k] / c) }
+        model.quantize()
         return model
     }
 
@@ -177,22 +236,16 @@ struct SequenceTagger: Sendable {
     /// row as (bucket UInt32, labelCount × Int16), quantised with one scale.
     func serialized() -> Data {
         let L = Self.labelCount
-        let maxAbs = weights.reduce(Float(0)) { Swift.max($0, abs($1)) }
-        let scale = maxAbs > 0 ? maxAbs / 32767 : 1
         var out = Data()
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         func f32(_ v: Float) { u32(v.bitPattern) }
         u32(Self.magic); u32(Self.fileVersion); u32(TaggerFeatures.version); u32(UInt32(bits)); u32(UInt32(L)); f32(scale)
         for t in transitions { f32(t) }
-        var rows: [(UInt32, [Int16])] = []
-        for b in 0..<(1 << bits) {
-            let q = (0..<L).map { Int16(clamping: Int((weights[b * L + $0] / scale).rounded())) }
-            if q.contains(where: { $0 != 0 }) { rows.append((UInt32(b), q)) }
-        }
+        let rows = quantized.indices.filter { quantized[$0] != .zero }
         u32(UInt32(rows.count))
-        for (b, q) in rows {
-            u32(b)
-            for v in q { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        for b in rows {
+            u32(UInt32(b))
+            for y in 0..<L { withUnsafeBytes(of: quantized[b][y].littleEndian) { out.append(contentsOf: $0) } }
         }
         wordClasses.serialize(into: &out)
         return out
@@ -218,7 +271,11 @@ struct SequenceTagger: Sendable {
         let bits = Int(try u32()), L = Int(try u32())
         guard L == Self.labelCount, (8...24).contains(bits) else { throw FormatError(description: "weights have \(L) labels and \(bits) bits") }
         let scale = Float(bitPattern: try u32())
-        self.init(bits: bits)
+        self.bits = bits
+        weights = []
+        transitions = [Float](repeating: 0, count: (L + 1) * L)
+        quantized = [SIMD8<Int16>](repeating: .zero, count: 1 << bits)
+        self.scale = scale
         for k in transitions.indices { transitions[k] = Float(bitPattern: try u32()) }
         let rows = Int(try u32())
         guard pos + rows * (4 + 2 * L) <= bytes.count else { throw FormatError(description: "weights file truncated") }
@@ -226,12 +283,12 @@ struct SequenceTagger: Sendable {
             let b = Int(try u32())
             guard b < (1 << bits) else { throw FormatError(description: "bucket \(b) out of range") }
             for y in 0..<L {
-                let v = Int16(bitPattern: UInt16(bytes[pos]) | UInt16(bytes[pos + 1]) << 8)
+                quantized[b][y] = Int16(bitPattern: UInt16(bytes[pos]) | UInt16(bytes[pos + 1]) << 8)
                 pos += 2
-                weights[b * L + y] = Float(v) * scale
             }
         }
         wordClasses = try WordClasses(bytes: bytes, pos: &pos)
+        wordTable = WordTable(wordClasses)
         guard pos == bytes.count else { throw FormatError(description: "\(bytes.count - pos) unexpected bytes after the word classes") }
     }
 

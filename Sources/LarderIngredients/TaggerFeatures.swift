@@ -12,7 +12,7 @@ import Foundation
 /// Changing anything here changes what the weights mean: bump ``version`` and retrain.
 enum TaggerFeatures {
     /// Version of the feature set, stored in the weights file and checked when loading.
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
 
     // MARK: Hashing
 
@@ -107,7 +107,8 @@ enum TaggerFeatures {
         return m
     }()
 
-    static func classes(of t: Token) -> Classes {
+    /// The shape and lexicon classes of a token; `lexicon` is its entry's lexicon bits in the ``WordTable``.
+    static func classes(of t: Token, lexicon: UInt64) -> Classes {
         var c: Classes = []
         switch t.kind {
         case .number:
@@ -122,10 +123,9 @@ enum TaggerFeatures {
         if t.hyphenAttached { c.insert(.hyphenAttached) }
         if t.glued { c.insert(.glued) }
         guard t.kind != .number else { return c }
-        let w = t.lower
-        if let l = lexiconClasses[w] { c.formUnion(l) }
-        let u = w.utf8
-        if u.count <= 4, Lexicon.caseSensitiveUnits[t.text] != nil { c.insert(.unit) }
+        c.formUnion(Classes(rawValue: lexicon & ~WordTable.caseSensitiveCandidate))
+        let u = t.lower.utf8
+        if lexicon & WordTable.caseSensitiveCandidate != 0, Lexicon.caseSensitiveUnits[t.text] != nil { c.insert(.unit) }
         if u.count >= 4 {
             if ends(u, "ed") { c.insert(.edWord) }
             if ends(u, "ly") { c.insert(.lyWord) }
@@ -134,17 +134,30 @@ enum TaggerFeatures {
             if u.last == UInt8(ascii: "s"), !ends(u, "ss") { c.insert(.pluralS) }
         }
         if u.contains(UInt8(ascii: "-")) { c.insert(.hyphenated) }
-        if let f = t.text.unicodeScalars.first, f.isASCII ? (f.value >= 65 && f.value <= 90) : f.properties.isUppercase {
+        if let f = t.text.utf8.first, f < 128 ? (f >= 65 && f <= 90) : t.text.unicodeScalars.first!.properties.isUppercase {
             c.insert(.capitalised)
-            if u.count > 1, t.text.unicodeScalars.allSatisfy({ !$0.properties.isLowercase }) { c.insert(.allCaps) }
+            if u.count > 1, allCaps(t.text) { c.insert(.allCaps) }
         }
         return c
+    }
+
+    /// No lower-case letter in the word (ASCII bytes checked directly).
+    static func allCaps(_ text: String) -> Bool {
+        if text.utf8.allSatisfy({ $0 < 128 }) { return !text.utf8.contains { $0 >= 97 && $0 <= 122 } }
+        return text.unicodeScalars.allSatisfy { !$0.properties.isLowercase }
     }
 
     /// Hash of the word shape: letters as x/X, digits as d, runs collapsed ("Tbsp" → "Xx", "1/2" → "d/d").
     static func shapeHash(of t: Token) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         var last: UInt32 = 0
+        if t.text.utf8.allSatisfy({ $0 < 128 }) {
+            for b in t.text.utf8 {
+                let v: UInt32 = (b >= 65 && b <= 90) ? 88 : (b >= 97 && b <= 122) ? 120 : (b >= 48 && b <= 57) ? 100 : UInt32(b)
+                if v != last { h = (h ^ UInt64(v)) &* 0x0000_0100_0000_01b3; last = v }
+            }
+            return h
+        }
         for s in t.text.unicodeScalars {
             let v: UInt32
             if s.value < 128 {
@@ -176,7 +189,10 @@ enum TaggerFeatures {
         var suffix3: UInt64
         var suffix2: UInt64
         var prefix3: UInt64
+        var suffix4: UInt64 = 0
         var classes: Classes
+        /// The lower-cased word is in the unit lexicon.
+        var lexiconUnit = false
         /// Packed ``WordClasses`` value (``unknownWordClass`` when the word was too rare to learn).
         var wordClass: UInt32 = TaggerFeatures.boundaryWordClass
     }
@@ -190,85 +206,122 @@ enum TaggerFeatures {
 
     static let numberWord = fnv("<num>")
 
-    static func info(_ t: Token, _ wordClasses: WordClasses) -> TokenInfo {
+    static func info(_ t: Token, _ table: WordTable) -> TokenInfo {
         let long = t.kind == .word && t.lower.utf8.count >= 4
         let u = t.lower.utf8
-        return TokenInfo(word: t.kind == .number ? numberWord : fnv(t.lower), shape: shapeHash(of: t),
+        let word = t.kind == .number ? numberWord : fnv(t.lower)
+        let entry = table.entry(word)
+        return TokenInfo(word: word, shape: shapeHash(of: t),
                          suffix3: long ? fnv(bytes: u.suffix(3)) : 0, suffix2: long ? fnv(bytes: u.suffix(2)) : 0,
-                         prefix3: long ? fnv(bytes: u.prefix(3)) : 0, classes: classes(of: t),
-                         wordClass: wordClasses.packed(WordClasses.key(t)) ?? unknownWordClass)
+                         prefix3: long ? fnv(bytes: u.prefix(3)) : 0,
+                         suffix4: t.kind == .word && u.count >= 6 ? fnv(bytes: u.suffix(4)) : 0,
+                         classes: classes(of: t, lexicon: t.kind == .number ? 0 : entry.lexicon),
+                         lexiconUnit: entry.lexicon & Classes.unit.rawValue != 0, wordClass: entry.wordClass)
     }
 
     // MARK: Extraction
 
+    /// Receives the feature buckets of a sentence, token by token: a ``Matrix`` for training, the emission
+    /// scores directly when decoding (``SequenceTagger/tag(_:)``).
+    protocol Sink {
+        /// Whether the features of token `i` are needed (decoding skips punctuation, which is always PUNC).
+        func wants(_ i: Int) -> Bool
+        /// One feature bucket of the current token.
+        mutating func add(_ bucket: Int32)
+        /// The current token is complete.
+        mutating func endToken()
+    }
+
     /// The feature buckets of every token: `offsets[i]..<offsets[i + 1]` index into `buckets`.
-    struct Matrix {
+    struct Matrix: Sink {
         var buckets: [Int32] = []
         var offsets: [Int] = [0]
         var count: Int { offsets.count - 1 }
+        func wants(_ i: Int) -> Bool { true }
+        @inline(__always) mutating func add(_ bucket: Int32) { buckets.append(bucket) }
+        @inline(__always) mutating func endToken() { offsets.append(buckets.count) }
     }
 
     /// Computes the features of a tokenised sentence for a table of `1 << bits` buckets.
-    static func extract(_ tokens: [Token], bits: Int, wordClasses: WordClasses = .empty) -> Matrix {
-        let n = tokens.count
-        let infos = tokens.map { info($0, wordClasses) }
-        let context = segmentContext(tokens)
+    static func extract(_ tokens: [Token], bits: Int, table: WordTable) -> Matrix {
         var m = Matrix()
-        m.buckets.reserveCapacity(n * 100)
-        m.offsets.reserveCapacity(n + 1)
-        let shift = UInt64(64 - bits)
-        @inline(__always) func at(_ k: Int) -> TokenInfo {
-            k < 0 ? boundary : k >= n ? boundaryEnd : infos[k]
-        }
-        for i in 0..<n {
-            @inline(__always) func add(_ template: UInt64, _ value: UInt64) {
-                m.buckets.append(Int32(truncatingIfNeeded: mix(template, value) >> shift))
-            }
-            let t0 = at(i), p1 = at(i - 1), p2 = at(i - 2), n1 = at(i + 1), n2 = at(i + 2)
-            let ctx = context[i]
-            add(1, 0)
-            add(2, t0.word); add(3, p1.word); add(4, n1.word); add(5, p2.word); add(6, n2.word)
-            add(7, mix(p1.word, t0.word)); add(8, mix(t0.word, n1.word))
-            add(9, t0.shape); add(10, p1.shape); add(11, n1.shape)
-            add(12, mix(p1.shape, t0.shape)); add(13, mix(t0.shape, n1.shape))
-            if t0.suffix3 != 0 { add(14, t0.suffix3); add(15, t0.suffix2); add(16, t0.prefix3) }
-            addClasses(t0.classes, 100, &m, shift)
-            addClasses(p1.classes, 200, &m, shift)
-            addClasses(n1.classes, 300, &m, shift)
-            addClasses(p2.classes.intersection([.number, .unit, .punct, .numberWord]), 400, &m, shift)
-            addClasses(n2.classes.intersection([.number, .unit, .punct, .prepWord]), 500, &m, shift)
-            add(20, UInt64(min(i, 6)))
-            add(21, UInt64(min(n - 1 - i, 6)))
-            add(22, ctx.state)
-            add(23, mix(ctx.state, t0.word))
-            add(24, mix(ctx.state, t0.shape))
-            add(25, ctx.segmentFirst)
-            add(26, mix(ctx.segmentFirst, t0.word))
-            add(27, ctx.numbersBefore)
-            add(28, mix(ctx.numbersBefore, t0.classes.rawValue & 0b1111))
-            add(29, mix(p1.word, t0.shape))
-            add(30, mix(t0.word, n1.shape))
-            add(31, ctx.segmentIndex)
-            add(32, mix(ctx.segmentFirst, ctx.state))
-            add(33, mix(ctx.segmentPosition, ctx.state))
-            add(34, mix(p1.word, n1.word))
-            add(35, mix(p2.word, p1.word))
-            add(36, mix(ctx.ahead, ctx.state))
-            add(37, mix(ctx.ahead, t0.word))
-            add(38, mix(ctx.segmentPosition, t0.word))
-            addWordClassFeatures(t0, p1, n1, p2, n2, ctx, &m, shift)
-            m.offsets.append(m.buckets.count)
-        }
+        m.buckets.reserveCapacity(tokens.count * 110)
+        m.offsets.reserveCapacity(tokens.count + 1)
+        extract(tokens, bits: bits, table: table, into: &m)
         return m
+    }
+
+    /// Computes the features of a tokenised sentence into `sink`.
+    static func extract<S: Sink>(_ tokens: [Token], bits: Int, table: WordTable, into sink: inout S) {
+        let n = tokens.count
+        let infos = tokens.map { info($0, table) }
+        let context = segmentContext(tokens, infos)
+        let shift = UInt64(64 - bits)
+        let start = boundary, end = boundaryEnd
+        @inline(__always) func at(_ k: Int) -> TokenInfo {
+            k < 0 ? start : k >= n ? end : infos[k]
+        }
+        var nextWord = [Int](repeating: n, count: n)  // the next token that is not punctuation
+        for k in stride(from: n - 2, through: 0, by: -1) { nextWord[k] = tokens[k + 1].kind != .punct ? k + 1 : nextWord[k + 1] }
+        var previousWord = -1  // the previous token that is not punctuation
+        for i in 0..<n {
+            defer { if tokens[i].kind != .punct { previousWord = i } }
+            guard sink.wants(i) else { sink.endToken(); continue }
+            let t0 = at(i), p1 = at(i - 1), p2 = at(i - 2), n1 = at(i + 1), n2 = at(i + 2)
+            addTokenFeatures(i, n, t0, p1, n1, p2, n2, context[i], &sink, shift)
+            addWordClassFeatures(t0, p1, n1, p2, n2, context[i], &sink, shift)
+            addAmountFeatures(t0, at(previousWord), at(nextWord[i]), context[i], &sink, shift)
+            sink.endToken()
+        }
+    }
+
+    /// The word, shape, affix, lexicon-class, position and segment features of token `i` of `n`.
+    @inline(__always) static func addTokenFeatures<S: Sink>(_ i: Int, _ n: Int, _ t0: TokenInfo, _ p1: TokenInfo,
+                                                            _ n1: TokenInfo, _ p2: TokenInfo, _ n2: TokenInfo,
+                                                            _ ctx: Context, _ m: inout S, _ shift: UInt64) {
+        @inline(__always) func add(_ template: UInt64, _ value: UInt64) {
+            m.add(Int32(truncatingIfNeeded: mix(template, value) >> shift))
+        }
+        add(1, 0)
+        add(2, t0.word); add(3, p1.word); add(4, n1.word); add(5, p2.word); add(6, n2.word)
+        add(7, mix(p1.word, t0.word)); add(8, mix(t0.word, n1.word))
+        add(9, t0.shape); add(10, p1.shape); add(11, n1.shape)
+        add(12, mix(p1.shape, t0.shape)); add(13, mix(t0.shape, n1.shape))
+        if t0.suffix3 != 0 { add(14, t0.suffix3); add(15, t0.suffix2); add(16, t0.prefix3) }
+        addClasses(t0.classes, 100, &m, shift)
+        addClasses(p1.classes, 200, &m, shift)
+        addClasses(n1.classes, 300, &m, shift)
+        addClasses(p2.classes.intersection([.number, .unit, .punct, .numberWord]), 400, &m, shift)
+        addClasses(n2.classes.intersection([.number, .unit, .punct, .prepWord]), 500, &m, shift)
+        add(20, UInt64(min(i, 6)))
+        add(21, UInt64(min(n - 1 - i, 6)))
+        add(22, ctx.state)
+        add(23, mix(ctx.state, t0.word))
+        add(24, mix(ctx.state, t0.shape))
+        add(25, ctx.segmentFirst)
+        add(26, mix(ctx.segmentFirst, t0.word))
+        add(27, ctx.numbersBefore)
+        add(28, mix(ctx.numbersBefore, t0.classes.rawValue & 0b1111))
+        add(29, mix(p1.word, t0.shape))
+        add(30, mix(t0.word, n1.shape))
+        add(31, ctx.segmentIndex)
+        add(32, mix(ctx.segmentFirst, ctx.state))
+        add(33, mix(ctx.segmentPosition, ctx.state))
+        add(34, mix(p1.word, n1.word))
+        add(35, mix(p2.word, p1.word))
+        add(36, mix(ctx.ahead, ctx.state))
+        add(37, mix(ctx.ahead, t0.word))
+        add(38, mix(ctx.segmentPosition, t0.word))
     }
 
     /// Features from the word classes learnt on unlabelled text (``WordClasses``: fine and coarse clusters of the
     /// token and its neighbours, the token's position profile), a few wider word conjunctions, and whether an
     /// alternative or added amount has begun ("or 1 tsp …").
-    @inline(__always) static func addWordClassFeatures(_ t0: TokenInfo, _ p1: TokenInfo, _ n1: TokenInfo, _ p2: TokenInfo,
-                                                       _ n2: TokenInfo, _ ctx: Context, _ m: inout Matrix, _ shift: UInt64) {
+    @inline(__always) static func addWordClassFeatures<S: Sink>(_ t0: TokenInfo, _ p1: TokenInfo, _ n1: TokenInfo,
+                                                                _ p2: TokenInfo, _ n2: TokenInfo, _ ctx: Context,
+                                                                _ m: inout S, _ shift: UInt64) {
         @inline(__always) func add(_ template: UInt64, _ value: UInt64) {
-            m.buckets.append(Int32(truncatingIfNeeded: mix(template, value) >> shift))
+            m.add(Int32(truncatingIfNeeded: mix(template, value) >> shift))
         }
         let unknown = t0.wordClass == unknownWordClass
         let c0 = UInt64(t0.wordClass >> 8 & 0xFF), cp = UInt64(p1.wordClass >> 8 & 0xFF), cn = UInt64(n1.wordClass >> 8 & 0xFF)
@@ -287,11 +340,28 @@ enum TaggerFeatures {
         add(76, mix(mix(p1.word, t0.word), n1.word))
     }
 
-    @inline(__always) static func addClasses(_ c: Classes, _ base: UInt64, _ m: inout Matrix, _ shift: UInt64) {
+    /// Features of feature set 3: the neighbouring words across punctuation ("50g/1½oz chunks": "oz" before
+    /// "chunks"), where the token stands to the latest amount (``Context/amount``), a 4-letter suffix of long words.
+    @inline(__always) static func addAmountFeatures<S: Sink>(_ t0: TokenInfo, _ pw: TokenInfo, _ nw: TokenInfo,
+                                                             _ ctx: Context, _ m: inout S, _ shift: UInt64) {
+        @inline(__always) func add(_ template: UInt64, _ value: UInt64) {
+            m.add(Int32(truncatingIfNeeded: mix(template, value) >> shift))
+        }
+        let amountClasses: Classes = [.number, .unit, .countUnit, .size, .numberWord, .approx]
+        add(80, mix(pw.word, t0.word)); add(81, mix(t0.word, nw.word))
+        add(82, mix(pw.classes.intersection(amountClasses).rawValue, t0.word))
+        add(83, mix(t0.classes.intersection(amountClasses).rawValue, nw.classes.intersection(amountClasses).rawValue))
+        add(84, ctx.amount); add(85, mix(ctx.amount, t0.word))
+        add(86, mix(ctx.amount, t0.classes.intersection(amountClasses).rawValue))
+        add(87, mix(ctx.amount, UInt64(t0.wordClass >> 8 & 0xFF)))
+        if t0.suffix4 != 0 { add(88, t0.suffix4) }
+    }
+
+    @inline(__always) static func addClasses<S: Sink>(_ c: Classes, _ base: UInt64, _ m: inout S, _ shift: UInt64) {
         var bits = c.rawValue
         while bits != 0 {
             let b = UInt64(bits.trailingZeroBitCount)
-            m.buckets.append(Int32(truncatingIfNeeded: mix(base + b, 0x51) >> shift))
+            m.add(Int32(truncatingIfNeeded: mix(base + b, 0x51) >> shift))
             bits &= bits - 1
         }
     }
@@ -312,29 +382,37 @@ enum TaggerFeatures {
         var ahead: UInt64 = 0
         /// 1 once an alternative or added amount has begun ("or 2 tsp", "plus 1 tbsp", "/ 1 tsp" after a unit).
         var alternative: UInt64 = 0
+        /// Where the token stands to the latest amount: no number yet (0), a number not yet followed by a unit
+        /// word (1), a number and a unit (2); × 4, plus the words since that number (0–3).
+        var amount: UInt64 = 0
     }
 
-    /// A number came earlier than token `k` (so the one at `k` is a second amount).
-    static func amountBefore(_ tokens: [Token], _ k: Int) -> Bool {
-        tokens[..<k].contains { $0.kind == .number } || tokens[..<k].contains { lexiconClasses[$0.lower]?.contains(.unit) == true }
-    }
-
+    /// The segment context of every token, with the lexicon alone (tests).
     static func segmentContext(_ tokens: [Token]) -> [Context] {
+        segmentContext(tokens, tokens.map { info($0, .lexiconOnly) })
+    }
+
+    /// The one-byte text of a punctuation token, or 0.
+    @inline(__always) static func punctByte(_ t: Token) -> UInt8 {
+        t.kind == .punct && t.text.utf8.count == 1 ? t.text.utf8.first! : 0
+    }
+
+    static func segmentContext(_ tokens: [Token], _ infos: [TokenInfo]) -> [Context] {
         var out: [Context] = []
         out.reserveCapacity(tokens.count)
         var depth = 0, commas = 0, numbers = 0, segments = 0, position = 0
-        var first: UInt64 = fnv("<seg>")
+        var first: UInt64 = segmentStart
         var needFirst = true
-        for t in tokens {
+        for (k, t) in tokens.enumerated() {
             if t.kind == .punct {
-                switch t.text {
-                case "(", "[": depth += 1; segments += 1; needFirst = true
-                case ")", "]": depth = max(0, depth - 1); segments += 1; needFirst = true
-                case ",", ";", ":": commas += 1; segments += 1; needFirst = true
+                switch punctByte(t) {
+                case UInt8(ascii: "("), UInt8(ascii: "["): depth += 1; segments += 1; needFirst = true
+                case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1); segments += 1; needFirst = true
+                case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"): commas += 1; segments += 1; needFirst = true
                 default: break
                 }
             } else if needFirst {
-                first = t.kind == .number ? numberWord : fnv(t.lower)
+                first = infos[k].word
                 needFirst = false
             }
             out.append(Context(state: UInt64(min(depth, 1) * 4 + min(commas, 3)), segmentFirst: first,
@@ -343,18 +421,46 @@ enum TaggerFeatures {
             if t.kind == .number { numbers += 1 }
             if t.kind == .punct { if needFirst { position = 0 } } else { position += 1 }
         }
-        var alternative: UInt64 = 0
-        for k in tokens.indices {
-            if alternative == 0, tokens[k].kind == .number, k > 0,
-               ["or", "plus", "/"].contains(tokens[k - 1].lower) && amountBefore(tokens, k) { alternative = 1 }
-            out[k].alternative = alternative
-        }
+        markAlternatives(tokens, infos, &out)
+        markAmounts(tokens, infos, &out)
         var ahead: UInt64 = 0
         for k in stride(from: tokens.count - 1, through: 0, by: -1) {
             out[k].ahead = ahead
             let t = tokens[k]
-            if t.kind == .number { ahead |= 4 } else if t.text == "," || t.text == ";" { ahead |= 1 } else if t.text == "(" { ahead |= 2 }
+            let b = punctByte(t)
+            if t.kind == .number { ahead |= 4 } else if b == UInt8(ascii: ",") || b == UInt8(ascii: ";") { ahead |= 1 } else if b == UInt8(ascii: "(") { ahead |= 2 }
         }
         return out
+    }
+
+    /// Fills ``Context/amount``.
+    static func markAmounts(_ tokens: [Token], _ infos: [TokenInfo], _ out: inout [Context]) {
+        var state: UInt64 = 0, words: UInt64 = 0
+        for k in tokens.indices {
+            out[k].amount = state * 4 + min(words, 3)
+            if tokens[k].kind == .number {
+                state = 1; words = 0
+            } else if tokens[k].kind == .word {
+                if state == 1, infos[k].classes.contains(.unit) { state = 2 }
+                words += 1
+            }
+        }
+    }
+
+    static let segmentStart = fnv("<seg>")
+    static let alternativeWords: Set<UInt64> = [fnv("or"), fnv("plus"), fnv("/")]
+
+    /// From the first number after "or", "plus" or "/" that follows an earlier amount (a number or a unit word)
+    /// on, every token is in an alternative or added amount.
+    static func markAlternatives(_ tokens: [Token], _ infos: [TokenInfo], _ out: inout [Context]) {
+        var alternative: UInt64 = 0
+        var amountBefore = false
+        for k in tokens.indices {
+            if alternative == 0, tokens[k].kind == .number, k > 0, amountBefore, alternativeWords.contains(infos[k - 1].word) {
+                alternative = 1
+            }
+            out[k].alternative = alternative
+            if tokens[k].kind == .number || infos[k].lexiconUnit { amountBefore = true }
+        }
     }
 }

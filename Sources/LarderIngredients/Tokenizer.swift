@@ -1,5 +1,5 @@
 /// A token of an ingredient sentence.
-struct Token: Sendable {
+struct Token: Sendable, Equatable {
     enum Kind: Sendable { case number, word, punct }
     var text: String
     var kind: Kind
@@ -41,139 +41,193 @@ enum Tokenizer {
         return c.isWhitespace
     }
 
-    /// Splits a sentence into tokens, recognising numbers, fractions and ranges.
+    /// Splits a sentence into tokens, recognising numbers, fractions and ranges. An all-ASCII line is scanned as
+    /// bytes (the same decisions as for its `Character`s, without grapheme breaking: the common case); any other
+    /// line as `Character`s.
     static func tokenize(_ line: String) -> [Token] {
         // Soft hyphens go, the fraction slash becomes '/'; both are rare, so skip the Foundation calls otherwise.
+        if line.utf8.allSatisfy({ $0 < 128 }) {
+            return mergeNumbers(scan(Array(line.utf8)))
+        }
         var cleaned = line
         if cleaned.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0 == "⁄" }) {
             cleaned = cleaned.replacingOccurrences(of: "\u{00AD}", with: "").replacingOccurrences(of: "⁄", with: "/")
         }
-        let chars = Array(cleaned)
+        return mergeNumbers(scan(Array(cleaned)))
+    }
+
+    /// Reads a number at `start`: digits with a decimal point or comma, "1,000", a fraction "a/b", a unicode
+    /// fraction, a whole number with a glued unicode fraction ("1½"), ".5".
+    static func scanNumber<U: TokenizerUnit>(_ chars: [U], _ start: Int) -> (value: Double, text: String, end: Int)? {
+        let n = chars.count
+        var j = start
+        var text = ""
+        var value: Double = 0
+        if j < n, let f = chars[j].fraction {
+            return (f.value, f.text, j + 1)
+        }
+        // ".5" (leading decimal point, not preceded by a digit)
+        if j + 1 < n, chars[j].code == 46, chars[j + 1].scansAsDigit, j == 0 || !chars[j - 1].scansAsDigit {
+            text = "0."; j += 1
+            while j < n, chars[j].scansAsDigit { U.append(chars[j], to: &text); j += 1 }
+            return (Double(text) ?? 0, text, j)
+        }
+        guard j < n, chars[j].scansAsDigit else { return nil }
+        while j < n, chars[j].scansAsDigit { U.append(chars[j], to: &text); j += 1 }
+        // decimal point or decimal comma followed by digits
+        if j + 1 < n, chars[j].code == 46 || chars[j].code == 44, chars[j + 1].scansAsDigit {
+            // "1,000" style thousands vs decimal comma: treat comma+3 digits as thousands
+            if chars[j].code == 44 {
+                var k = j + 1; var cnt = 0
+                while k < n, chars[k].scansAsDigit { k += 1; cnt += 1 }
+                if cnt == 3 {
+                    for d in (j + 1)..<k { U.append(chars[d], to: &text) }
+                    j = k
+                    return (Double(text) ?? 0, text, j)
+                }
+            }
+            text.append("."); j += 1
+            while j < n, chars[j].scansAsDigit { U.append(chars[j], to: &text); j += 1 }
+            return (Double(text) ?? 0, text, j)
+        }
+        value = Double(text) ?? 0
+        // fraction a/b
+        if j + 1 < n, chars[j].code == 47, chars[j + 1].scansAsDigit {
+            var k = j + 1; var den = ""
+            while k < n, chars[k].scansAsDigit { U.append(chars[k], to: &den); k += 1 }
+            if let d = Double(den), d > 0 {
+                return (value / d, text + "/" + den, k)
+            }
+        }
+        // glued unicode fraction "1½"
+        if j < n, let f = chars[j].fraction {
+            return (value + f.value, text + " " + f.text, j + 1)
+        }
+        return (value, text, j)
+    }
+
+    /// Splits scanned text into number, word and punctuation tokens (before ``mergeNumbers(_:)``).
+    static func scan<U: TokenizerUnit>(_ chars: [U]) -> [Token] {
         var tokens: [Token] = []
+        tokens.reserveCapacity(chars.count / 3 + 2)
         var i = 0
         var sawSpace = true
         let n = chars.count
-
-        func scanNumber(_ start: Int) -> (value: Double, text: String, end: Int)? {
-            var j = start
-            var text = ""
-            var value: Double = 0
-            if j < n, let f = unicodeFractions[chars[j]] {
-                return (f, unicodeFractionText[chars[j]]!, j + 1)
-            }
-            // ".5" (leading decimal point, not preceded by a digit)
-            if j + 1 < n, chars[j] == ".", isDigit(chars[j + 1]), j == 0 || !isDigit(chars[j - 1]) {
-                text = "0."; j += 1
-                while j < n, isDigit(chars[j]) { text.append(chars[j]); j += 1 }
-                return (Double(text) ?? 0, text, j)
-            }
-            guard j < n, isDigit(chars[j]) else { return nil }
-            while j < n, isDigit(chars[j]) { text.append(chars[j]); j += 1 }
-            // decimal point or decimal comma followed by digits
-            if j + 1 < n, chars[j] == "." || chars[j] == ",", isDigit(chars[j + 1]) {
-                // "1,000" style thousands vs decimal comma: treat comma+3 digits as thousands
-                if chars[j] == "," {
-                    var k = j + 1; var cnt = 0
-                    while k < n, isDigit(chars[k]) { k += 1; cnt += 1 }
-                    if cnt == 3 {
-                        text += String(chars[(j + 1)..<k]); j = k
-                        return (Double(text) ?? 0, text, j)
-                    }
-                    // decimal comma
-                    text.append("."); j += 1
-                } else { text.append("."); j += 1 }
-                while j < n, isDigit(chars[j]) { text.append(chars[j]); j += 1 }
-                return (Double(text) ?? 0, text, j)
-            }
-            value = Double(text) ?? 0
-            // fraction a/b
-            if j + 1 < n, chars[j] == "/", isDigit(chars[j + 1]) {
-                var k = j + 1; var den = ""
-                while k < n, isDigit(chars[k]) { den.append(chars[k]); k += 1 }
-                if let d = Double(den), d > 0 {
-                    return (value / d, text + "/" + den, k)
-                }
-            }
-            // glued unicode fraction "1½"
-            if j < n, let f = unicodeFractions[chars[j]] {
-                return (value + f, text + " " + unicodeFractionText[chars[j]]!, j + 1)
-            }
-            return (value, text, j)
-        }
-
         while i < n {
             let c = chars[i]
-            if isSpace(c) { sawSpace = true; i += 1; continue }
+            if c.scansAsSpace { sawSpace = true; i += 1; continue }
             let glued = !sawSpace
             sawSpace = false
-            if let num = scanNumber(i) {
-                var tok = Token(text: num.text, kind: .number, value: num.value)
-                tok.glued = glued
-                var j = num.end
-                // range "2-3", "2–3"
-                if j + 1 < n, chars[j] == "-" || chars[j] == "–" || chars[j] == "—",
-                   let second = scanNumber(j + 1) {
-                    if second.value > num.value {
-                        tok.max = second.value
-                        tok.text = num.text + "-" + second.text
-                        j = second.end
-                    } else if second.value < 1, second.text.utf8.contains(UInt8(ascii: "/")), !num.text.utf8.contains(UInt8(ascii: "/")), !num.text.utf8.contains(UInt8(ascii: ".")) {
-                        // "2-3/4 lb": a mixed number written with a hyphen
-                        tok.value += second.value
-                        tok.text = num.text + " " + second.text
-                        j = second.end
-                    }
-                }
-                i = j
-                // percentages are words: "70%"
-                if i < n, chars[i] == "%" {
-                    tokens.append(Token(text: tok.text + "%", kind: .word, glued: glued))
-                    i += 1
-                    continue
-                }
-                tokens.append(tok)
-                // hyphen directly followed by a letter: "15-ounce"
-                if i + 1 < n, chars[i] == "-", isLetter(chars[i + 1]) {
-                    i += 1
-                    var w = ""
-                    while i < n, isWordChar(chars[i], next: i + 1 < n ? chars[i + 1] : " ") { w.append(chars[i]); i += 1 }
-                    var wt = Token(text: w, kind: .word)
-                    wt.hyphenAttached = true
-                    wt.glued = true
-                    tokens.append(wt)
-                }
+            if let num = scanNumber(chars, i) {
+                i = scanNumberToken(chars, num, glued: glued, into: &tokens)
                 continue
             }
-            if isLetter(c) || (c == "'" || c == "’") && i + 1 < n && isLetter(chars[i + 1]) && !tokens.isEmpty && glued {
-                var w = ""
-                while i < n {
-                    let nx = i + 1 < n ? chars[i + 1] : " "
-                    if isWordChar(chars[i], next: nx) { w.append(chars[i] == "–" ? "-" : chars[i]); i += 1; continue }
-                    // abbreviations with internal dots: "e.g.", "i.e.", "U.S."
-                    if chars[i] == ".", isLetter(nx), w.count <= 2, w.allSatisfy({ isLetter($0) || $0 == "." }) { w.append("."); i += 1; continue }
-                    break
-                }
-                // abbreviations with internal dots: "e.g.", "i.e."
-                var tok = Token(text: w, kind: .word)
-                tok.glued = glued
-                tokens.append(tok)
+            if c.scansAsLetter || (c.code == 39 || c.code == 0x2019) && i + 1 < n && chars[i + 1].scansAsLetter && !tokens.isEmpty && glued {
+                i = scanWord(chars, i, glued: glued, into: &tokens)
                 continue
             }
-            var tok = Token(text: String(c), kind: .punct)
+            var text = ""
+            U.append(c, to: &text)
+            var tok = Token(text: text, kind: .punct)
             tok.glued = glued
+            tok.lower = lowered(text)
             tokens.append(tok)
             i += 1
         }
-        for k in tokens.indices { tokens[k].lower = tokens[k].text.lowercased() }
-        var merged = mergeNumbers(tokens)
-        for k in merged.indices { merged[k].lower = merged[k].text.lowercased() }
-        return merged
+        return tokens
     }
 
-    @inline(__always) static func isWordChar(_ c: Character, next: Character) -> Bool {
-        if isLetter(c) { return true }
-        if c == "-" || c == "–" || c == "'" || c == "’" || c == "&" { return isLetter(next) || (c != "-" && c != "–" && next == "-") }
-        if isDigit(c) { return false }
+    /// Appends the number read at `num` (with a range "2-3", a hyphenated mixed number "2-3/4", a percentage
+    /// "70%" as a word, a hyphen-attached word "15-ounce"); returns the index after it.
+    static func scanNumberToken<U: TokenizerUnit>(_ chars: [U], _ num: (value: Double, text: String, end: Int), glued: Bool,
+                                                  into tokens: inout [Token]) -> Int {
+        let n = chars.count
+        var tok = Token(text: num.text, kind: .number, value: num.value)
+        tok.glued = glued
+        var j = num.end
+        // range "2-3", "2–3"
+        if j + 1 < n, chars[j].isDash, let second = scanNumber(chars, j + 1) {
+            if second.value > num.value {
+                tok.max = second.value
+                tok.text = num.text + "-" + second.text
+                j = second.end
+            } else if second.value < 1, second.text.utf8.contains(UInt8(ascii: "/")), !num.text.utf8.contains(UInt8(ascii: "/")), !num.text.utf8.contains(UInt8(ascii: ".")) {
+                // "2-3/4 lb": a mixed number written with a hyphen
+                tok.value += second.value
+                tok.text = num.text + " " + second.text
+                j = second.end
+            }
+        }
+        var i = j
+        // percentages are words: "70%"
+        if i < n, chars[i].code == 37 {
+            let text = tok.text + "%"
+            var w = Token(text: text, kind: .word, glued: glued)
+            w.lower = text
+            tokens.append(w)
+            return i + 1
+        }
+        tok.lower = tok.text
+        tokens.append(tok)
+        // hyphen directly followed by a letter: "15-ounce"
+        if i + 1 < n, chars[i].code == 45, chars[i + 1].scansAsLetter {
+            i += 1
+            var w = ""
+            while i < n, isWordChar(chars[i], next: i + 1 < n ? chars[i + 1] : nil) { U.append(chars[i], to: &w); i += 1 }
+            var wt = Token(text: w, kind: .word)
+            wt.hyphenAttached = true
+            wt.glued = true
+            wt.lower = lowered(w)
+            tokens.append(wt)
+        }
+        return i
+    }
+
+    /// Appends the word starting at `start` (letters, inner hyphens and apostrophes, "e.g."); returns the index
+    /// after it.
+    static func scanWord<U: TokenizerUnit>(_ chars: [U], _ start: Int, glued: Bool, into tokens: inout [Token]) -> Int {
+        let n = chars.count
+        var i = start
+        var w = ""
+        while i < n {
+            let nx: U? = i + 1 < n ? chars[i + 1] : nil
+            if isWordChar(chars[i], next: nx) {
+                if chars[i].code == 0x2013 { w.append("-") } else { U.append(chars[i], to: &w) }
+                i += 1
+                continue
+            }
+            // abbreviations with internal dots: "e.g.", "i.e.", "U.S."
+            if chars[i].code == 46, nx?.scansAsLetter == true, w.count <= 2,
+               w.allSatisfy({ isLetter($0) || $0 == "." }) {
+                w.append("."); i += 1; continue
+            }
+            break
+        }
+        var tok = Token(text: w, kind: .word)
+        tok.glued = glued
+        tok.lower = lowered(w)
+        tokens.append(tok)
+        return i
+    }
+
+    /// `lowercased()`, without a new string when an ASCII word has no capital.
+    @inline(__always) static func lowered(_ s: String) -> String {
+        var ascii = true, upper = false
+        for b in s.utf8 {
+            if b >= 128 { ascii = false; break }
+            if b >= 65 && b <= 90 { upper = true }
+        }
+        return ascii && !upper ? s : s.lowercased()
+    }
+
+    @inline(__always) static func isWordChar<U: TokenizerUnit>(_ c: U, next: U?) -> Bool {
+        if c.scansAsLetter { return true }
+        let code = c.code
+        if code == 45 || code == 0x2013 || code == 39 || code == 0x2019 || code == 38 {
+            // "-", "–", "'", "’", "&" inside a word: before a letter, or (not a dash) before a hyphen
+            guard let next else { return false }
+            return next.scansAsLetter || (code != 45 && code != 0x2013 && next.code == 45)
+        }
         return false
     }
 
@@ -237,10 +291,54 @@ enum Tokenizer {
                         i += skip
                     }
                 }
+                t.lower = t.text
             }
             out.append(t)
             i += 1
         }
         return out
     }
+}
+
+/// What the tokenizer reads: the `Character`s of a line, or the bytes of an all-ASCII line (where each byte is
+/// one `Character`, so both give the same tokens).
+protocol TokenizerUnit {
+    /// The Unicode scalar value of a single-scalar unit; `UInt32.max` for a cluster of several scalars.
+    var code: UInt32 { get }
+    var scansAsDigit: Bool { get }
+    var scansAsLetter: Bool { get }
+    var scansAsSpace: Bool { get }
+    /// A unicode vulgar fraction ("½"): its value and its "1/2" text.
+    var fraction: (value: Double, text: String)? { get }
+    /// Appends the unit's text.
+    static func append(_ u: Self, to s: inout String)
+}
+
+extension TokenizerUnit {
+    /// "-", "–" or "—".
+    var isDash: Bool { code == 45 || code == 0x2013 || code == 0x2014 }
+}
+
+extension UInt8: TokenizerUnit {
+    var code: UInt32 { UInt32(self) }
+    var scansAsDigit: Bool { self >= 48 && self <= 57 }
+    var scansAsLetter: Bool { (self >= 65 && self <= 90) || (self >= 97 && self <= 122) }
+    var scansAsSpace: Bool { self == 32 || (self >= 9 && self <= 13) }
+    var fraction: (value: Double, text: String)? { nil }
+    @inline(__always) static func append(_ u: UInt8, to s: inout String) { s.unicodeScalars.append(Unicode.Scalar(u)) }
+}
+
+extension Character: TokenizerUnit {
+    var code: UInt32 {
+        let scalars = unicodeScalars
+        return scalars.count == 1 ? scalars.first!.value : UInt32.max
+    }
+    var scansAsDigit: Bool { Tokenizer.isDigit(self) }
+    var scansAsLetter: Bool { Tokenizer.isLetter(self) }
+    var scansAsSpace: Bool { Tokenizer.isSpace(self) }
+    var fraction: (value: Double, text: String)? {
+        guard let v = Tokenizer.unicodeFractions[self] else { return nil }
+        return (v, Tokenizer.unicodeFractionText[self]!)
+    }
+    static func append(_ u: Character, to s: inout String) { s.append(u) }
 }

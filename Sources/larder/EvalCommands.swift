@@ -72,8 +72,8 @@ struct EvalIngredients: ParsableCommand {
             if let bench {
                 var sentences: [String] = []
                 for file in labels { sentences += try IngredientEvaluation.loadExamples(path: file).map(\.input) }
-                let rate = IngredientEvaluation.benchmark(sentences, repetitions: bench)
-                printError(String(format: "speed: %.0f ingredient lines/s on one core (best of %d passes over %d lines)", rate, bench, sentences.count))
+                let rate = IngredientEvaluation.benchmarkRates(sentences, repetitions: bench)
+                printError(String(format: "speed: %.0f ingredient lines per CPU second on one core, %.0f lines/s wall-clock (best of %d passes over %d lines)", rate.cpu, rate.wall, bench, sentences.count))
             }
         }
     }

@@ -75,6 +75,41 @@ struct IngredientTaggerTests {
         #expect(TaggerFeatures.segmentContext(Tokenizer.tokenize("salt or 1 tsp soy sauce")).allSatisfy { $0.alternative == 0 })
     }
 
+    /// Feature set 3: where each token stands to the latest amount (no number yet / number without unit /
+    /// number and unit, × 4, plus the words since the number).
+    @Test func amountContext() {
+        let amount = TaggerFeatures.segmentContext(Tokenizer.tokenize("2 cups flour, sifted")).map(\.amount)
+        #expect(amount == [0, 4, 9, 10, 10])
+        let bare = TaggerFeatures.segmentContext(Tokenizer.tokenize("salt and 2 eggs")).map(\.amount)
+        #expect(bare == [0, 1, 2, 4])
+    }
+
+    /// The word table answers what the String dictionaries it replaces answered: the lexicon classes of every
+    /// lexicon word, the learnt class of every learnt word, nothing for other words.
+    @Test func wordTableMatchesTheLexiconsAndClasses() {
+        let classes = WordClasses(table: ["kohlrabi": 0x0003_0102, "<num>": 0x0000_0507, "cups": 0x10_0203])
+        let table = WordTable(classes)
+        for (word, c) in TaggerFeatures.lexiconClasses {
+            #expect(table.entry(TaggerFeatures.fnv(word)).lexicon & ~WordTable.caseSensitiveCandidate == c.rawValue, "\(word)")
+        }
+        for (word, packed) in classes.table { #expect(table.entry(TaggerFeatures.fnv(word)).wordClass == packed, "\(word)") }
+        let unknown = table.entry(TaggerFeatures.fnv("zzyzx"))
+        #expect(unknown.lexicon == 0 && unknown.wordClass == TaggerFeatures.unknownWordClass)
+        #expect(table.entry(TaggerFeatures.fnv("tbsp")).lexicon & WordTable.caseSensitiveCandidate != 0)
+    }
+
+    /// An all-ASCII line is scanned as bytes, any other as Characters: both scans give the same tokens.
+    @Test func byteAndCharacterScansAgree() {
+        let lines = ["1 1/2 cups flour, sifted", "10g/½oz fresh tarragon", "2-3/4 lb. chicken thighs (skin-on)",
+                     "1,000 g potatoes", "2,5 kg flour", ".5 tsp salt", "70% dark chocolate", "15-ounce can beans",
+                     "e.g. U.S. brands", "110ml-150ml milk", "2 to 3 garlic cloves", "14- to 18-pound turkey",
+                     "salt & pepper", "cook's choice", "1\t2\r\n3 eggs", "x", "", "(8 ounce) package", "rock-'n'-roll"]
+        for line in lines where line.utf8.allSatisfy({ $0 < 128 }) {
+            #expect(Tokenizer.scan(Array(line.utf8)) == Tokenizer.scan(Array(line)), "\(line)")
+        }
+        #expect(Tokenizer.tokenize("1½ cups flour – sifted").map(\.text) == ["1 1/2", "cups", "flour", "–", "sifted"])
+    }
+
     @Test func corruptWeightsAreRejected() {
         #expect(throws: SequenceTagger.FormatError.self) { try SequenceTagger(data: Data([1, 2, 3])) }
         var data = SequenceTagger(bits: 10).serialized()
