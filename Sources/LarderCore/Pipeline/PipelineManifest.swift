@@ -41,10 +41,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
     public var codeVersion: String {
         switch self {
         case .detect: "detect@4"
-        case .extract: "extract@7"
+        case .extract: "extract@8"
         case .ocr: "ocr@7"
         case .route: "route@5"
-        case .recipe: "recipe@9"
+        case .recipe: "recipe@10"
         case .receipt: "receipt@7"
         case .llm: "llm@1"
         case .result: "result@11"
