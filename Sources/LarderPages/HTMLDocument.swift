@@ -158,13 +158,13 @@ struct HTMLElement {
 
     /// Whether the `class`, `id` or `role` attribute contains one of `stems` (lower-case ASCII), ignoring ASCII
     /// case; no String is made.
-    func attributesMention(_ stems: [[UInt8]]) -> Bool {
+    func attributesMention(_ stems: StemTable) -> Bool {
         var attr = node.pointee.properties
         while let a = attr {
             if let n = a.pointee.name, CBytes.equal(n, "class") || CBytes.equal(n, "id") || CBytes.equal(n, "role") {
                 var v = a.pointee.children
                 while let t = v {
-                    if let content = t.pointee.content, stems.contains(where: { CBytes.containsCaseless(content, $0) }) { return true }
+                    if let content = t.pointee.content, stems.occurs(in: content) { return true }
                     v = t.pointee.next
                 }
             }
@@ -280,6 +280,32 @@ struct HTMLChildren: Sequence, IteratorProtocol {
             }
         }
         return nil
+    }
+}
+
+/// Lower-case ASCII stems grouped by their first byte, to look for all of them in one pass over a string.
+struct StemTable: Sendable {
+    let byFirst: [[[UInt8]]]
+
+    init(_ stems: [[UInt8]]) {
+        var table = [[[UInt8]]](repeating: [], count: 256)
+        for s in stems where !s.isEmpty { table[Int(s[0])].append(s) }
+        byFirst = table
+    }
+
+    /// Whether one of the stems occurs in the NUL-terminated `p`, ignoring ASCII case (as
+    /// ``CBytes/containsCaseless(_:_:)`` for each stem).
+    func occurs(in p: UnsafePointer<xmlChar>) -> Bool {
+        var i = 0
+        while p[i] != 0 {
+            for stem in byFirst[Int(p[i] | 0x20)] {
+                var j = 1
+                while j < stem.count, p[i + j] != 0, p[i + j] | 0x20 == stem[j] { j += 1 }
+                if j == stem.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 }
 
