@@ -158,13 +158,13 @@ struct HTMLElement {
 
     /// Whether the `class`, `id` or `role` attribute contains one of `stems` (lower-case ASCII), ignoring ASCII
     /// case; no String is made.
-    func attributesMention(_ stems: [[UInt8]]) -> Bool {
+    func attributesMention(_ stems: StemTable) -> Bool {
         var attr = node.pointee.properties
         while let a = attr {
             if let n = a.pointee.name, CBytes.equal(n, "class") || CBytes.equal(n, "id") || CBytes.equal(n, "role") {
                 var v = a.pointee.children
                 while let t = v {
-                    if let content = t.pointee.content, stems.contains(where: { CBytes.containsCaseless(content, $0) }) { return true }
+                    if let content = t.pointee.content, stems.occurs(in: content) { return true }
                     v = t.pointee.next
                 }
             }
@@ -175,6 +175,22 @@ struct HTMLElement {
 
     /// Whether the element has any attribute.
     var hasAttributes: Bool { node.pointee.properties != nil }
+
+    /// The parent element, or `nil` at the root.
+    var parent: HTMLElement? {
+        guard let p = node.pointee.parent, p.pointee.type == XML_ELEMENT_NODE else { return nil }
+        return HTMLElement(p)
+    }
+
+    /// Whether `other` is this element or below it.
+    func isAncestor(of other: HTMLElement) -> Bool {
+        var n: xmlNodePtr? = other.node
+        while let c = n {
+            if c == node { return true }
+            n = c.pointee.parent
+        }
+        return false
+    }
 
     /// Whether the class attribute contains `fragment` at all: a cheap byte test before looking at ``classes``.
     func classMentions(_ fragment: StaticString) -> Bool { attribute("class", contains: fragment) }
@@ -221,6 +237,16 @@ struct HTMLText {
 
     var string: String { String(cString: content) }
 
+    /// The text with white space collapsed, or `nil` when it is longer than `limit` bytes (not read further).
+    func collapsedIfShorter(than limit: Int) -> String? {
+        var n = 0
+        while content[n] != 0 {
+            n += 1
+            if n > limit { return nil }
+        }
+        return Whitespace.collapse(bytes: UnsafeBufferPointer(start: content, count: n))
+    }
+
     func append(to bytes: inout [UInt8]) {
         var p = content
         while p.pointee != 0 {
@@ -254,6 +280,32 @@ struct HTMLChildren: Sequence, IteratorProtocol {
             }
         }
         return nil
+    }
+}
+
+/// Lower-case ASCII stems grouped by their first byte, to look for all of them in one pass over a string.
+struct StemTable: Sendable {
+    let byFirst: [[[UInt8]]]
+
+    init(_ stems: [[UInt8]]) {
+        var table = [[[UInt8]]](repeating: [], count: 256)
+        for s in stems where !s.isEmpty { table[Int(s[0])].append(s) }
+        byFirst = table
+    }
+
+    /// Whether one of the stems occurs in the NUL-terminated `p`, ignoring ASCII case (as
+    /// ``CBytes/containsCaseless(_:_:)`` for each stem).
+    func occurs(in p: UnsafePointer<xmlChar>) -> Bool {
+        var i = 0
+        while p[i] != 0 {
+            for stem in byFirst[Int(p[i] | 0x20)] {
+                var j = 1
+                while j < stem.count, p[i + j] != 0, p[i + j] | 0x20 == stem[j] { j += 1 }
+                if j == stem.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 }
 
@@ -391,11 +443,35 @@ enum Whitespace {
 /// `<meta http-equiv="Content-Type" content="…; charset=…">`), and a UTF-8 validity check.
 enum Charset {
     static func declared(in data: Data) -> String? {
-        let head = String(decoding: data.prefix(4096), as: UTF8.self).lowercased()
-        guard let range = head.range(of: "charset=") else { return nil }
-        var rest = head[range.upperBound...].drop { $0 == "\"" || $0 == "'" || $0 == " " }
-        rest = rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ":" || $0 == "." }
-        let name = String(rest)
+        // A byte search in the first 4 KiB, any case (no String of the head is made: this runs for every page).
+        let head = data.prefix(4096)
+        let word = Array("charset=".utf8)
+        var name = ""
+        head.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            guard b.count >= word.count else { return }
+            var i = 0
+            while i + word.count <= b.count {
+                if b[i] | 0x20 == 0x63, (1..<word.count).allSatisfy({ k in
+                    let c = b[i + k]
+                    return (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) == word[k]
+                }) {
+                    var j = i + word.count
+                    while j < b.count, b[j] == 0x22 || b[j] == 0x27 || b[j] == 0x20 { j += 1 }
+                    var bytes: [UInt8] = []
+                    while j < b.count {
+                        let c = b[j]
+                        let ok = (c >= 0x30 && c <= 0x39) || RawContentFilter.isLetter(c) || c == 0x2D || c == 0x5F || c == 0x3A || c == 0x2E
+                        guard ok else { break }
+                        bytes.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+                        j += 1
+                    }
+                    name = String(decoding: bytes, as: UTF8.self)
+                    return
+                }
+                i += 1
+            }
+        }
         guard !name.isEmpty else { return nil }
         // Browsers read a declared Latin-1 as Windows-1252 (WHATWG Encoding), and so does Larder.
         if ["iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii"].contains(name) { return "windows-1252" }
@@ -419,6 +495,8 @@ enum RawContentFilter {
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
             let b = UnsafeBufferPointer(start: base, count: raw.count)
             var out = Data()
+            out.reserveCapacity(raw.count)
+            var attributes: [Attribute] = []
             var copied = 0  // bytes of b before this are in `out` or dropped
             var i = 0
             let n = b.count
@@ -439,11 +517,19 @@ enum RawContentFilter {
                 var e = i
                 while e < n, isLetter(b[e]) || (b[e] >= 0x30 && b[e] <= 0x39) || b[e] == 0x2D { e += 1 }
                 let kind = kindOf(b, i, e)
-                let close = tagEnd(b, from: e)
+                attributes.removeAll(keepingCapacity: true)
+                let close = scanAttributes(b, from: e, into: &attributes)
                 guard let close else { break }
+                for a in attributes where !keeps(b, a, attributes, tag: i..<e) {
+                    out.append(base + copied, count: a.start - copied)
+                    copied = a.end
+                }
                 i = close + 1
                 guard kind != 0 else { continue }
-                if kind == 1, containsCaseless(b, e, close, "ld+json") { continue }
+                if kind == 1, containsCaseless(b, e, close, "ld+json") {  // kept whole: its "<" are JSON text
+                    if let end = contentEnd(b, from: i, kind: 1) { i = end }
+                    continue
+                }
                 guard let end = contentEnd(b, from: i, kind: kind) else { continue }
                 if end > i {
                     out.append(base + copied, count: i - copied)
@@ -459,6 +545,83 @@ enum RawContentFilter {
 
     static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
 
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D || c == 0x0C }
+
+    /// An attribute of a start tag: `start` is where the white space before it begins, `end` just after its value.
+    struct Attribute {
+        var start: Int
+        var name: Range<Int>
+        var end: Int
+    }
+
+    /// The attributes of a start tag whose name ends at `from`, and the index of the `>` that ends it (quoted
+    /// values stepped over); `nil` when the tag does not end.
+    static func scanAttributes(_ b: UnsafeBufferPointer<UInt8>, from: Int, into attributes: inout [Attribute]) -> Int? {
+        let n = b.count
+        var j = from
+        while true {
+            let start = j
+            while j < n, isSpace(b[j]) { j += 1 }
+            guard j < n else { return nil }
+            if b[j] == 0x3E { return j }  // ">"
+            let nameStart = j
+            while j < n, !isSpace(b[j]), b[j] != 0x3E, b[j] != 0x3D, b[j] != 0x2F { j += 1 }
+            if j == nameStart {  // "/" or a stray "=": not an attribute
+                j += 1
+                continue
+            }
+            let nameEnd = j
+            var k = j
+            while k < n, isSpace(b[k]) { k += 1 }
+            if k < n, b[k] == 0x3D {  // "="
+                k += 1
+                while k < n, isSpace(b[k]) { k += 1 }
+                if k < n, b[k] == 0x22 || b[k] == 0x27 {
+                    let quote = b[k]
+                    k += 1
+                    while k < n, b[k] != quote { k += 1 }
+                    guard k < n else { return nil }
+                    k += 1
+                } else {
+                    while k < n, !isSpace(b[k]), b[k] != 0x3E { k += 1 }
+                }
+                j = k
+            }
+            attributes.append(Attribute(start: start, name: nameStart..<nameEnd, end: j))
+        }
+    }
+
+    /// The attributes some reader uses (any case); all others (`data-*`, `srcset`, `alt`, `onclick`…, a third of
+    /// a saved page's bytes) are removed before libxml2 parses the page, so that it never decodes them.
+    static let used: [[UInt8]] = [
+        "class", "id", "role", "style", "hidden", "aria-hidden", "itemprop", "itemscope", "itemtype", "itemid",
+        "itemref", "content", "datetime", "value", "rel", "property", "name", "type", "charset", "http-equiv",
+    ].map { Array($0.utf8) }
+
+    static func named(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, _ word: [UInt8]) -> Bool {
+        guard r.count == word.count else { return false }
+        var k = 0
+        for i in r {
+            let c = b[i]
+            if (isLetter(c) ? c | 0x20 : c) != word[k] { return false }
+            k += 1
+        }
+        return true
+    }
+
+    static let href = Array("href".utf8), src = Array("src".utf8), itemprop = Array("itemprop".utf8), id = Array("id".utf8)
+    static let link = Array("link".utf8), img = Array("img".utf8)
+
+    /// Whether attribute `a` of a tag is kept: a used one; `href` on `link` and on elements with an `itemprop` or
+    /// an `id` (microdata values, app exports' links); `src` on images and elements with an `itemprop`.
+    static func keeps(_ b: UnsafeBufferPointer<UInt8>, _ a: Attribute, _ all: [Attribute], tag: Range<Int>) -> Bool {
+        if used.contains(where: { named(b, a.name, $0) }) { return true }
+        let isHref = named(b, a.name, href)
+        guard isHref || named(b, a.name, src) else { return false }
+        if named(b, tag, isHref ? link : img) { return true }
+        return all.contains { named(b, $0.name, itemprop) || (isHref && named(b, $0.name, id)) }
+    }
+
     /// 1 script, 2 style, 3 svg, 0 anything else, for the tag name in b[s..<e].
     static func kindOf(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Int {
         func named(_ word: StaticString) -> Bool {
@@ -470,26 +633,6 @@ enum RawContentFilter {
         case 3: return named("svg") ? 3 : 0
         default: return 0
         }
-    }
-
-    /// The index of the `>` that ends a start tag whose attributes begin at `from`, stepping over quoted values.
-    static func tagEnd(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        var i = from
-        var afterEquals = false
-        while i < b.count {
-            let c = b[i]
-            if c == 0x3E { return i }
-            if afterEquals, c == 0x22 || c == 0x27 {
-                var j = i + 1
-                while j < b.count, b[j] != c { j += 1 }
-                i = j + 1
-                afterEquals = false
-                continue
-            }
-            if c == 0x3D { afterEquals = true } else if c != 0x20 && c != 0x09 && c != 0x0A && c != 0x0D { afterEquals = false }
-            i += 1
-        }
-        return nil
     }
 
     /// Where an element's content ends (the `<` of its end tag), or `nil` when it has none (or, for SVG, nests).

@@ -20,11 +20,16 @@ enum Microdata {
     static func collect(_ element: HTMLElement, into object: inout [String: Any]) {
         for case .element(let child) in element.children {
             if let props = child["itemprop"] {
-                let instructions = props.contains("nstructions")
-                let value: Any = child.has("itemscope") ? item(child) : self.value(of: child, inline: !instructions)
-                // A method marked as one element holding paragraphs or items: each block is a step.
-                let values: [Any] = instructions && value is String
-                    ? (value as! String).split(separator: "\n").map(String.init) : [value]
+                let instructions = props.contains("nstructions"), ingredients = props.contains("ngredient")
+                let value: Any = child.has("itemscope") ? item(child) : self.value(of: child, inline: !instructions && !ingredients)
+                var values: [Any] = [value]
+                if let text = value as? String, instructions || ingredients {
+                    // A method marked as one element holding paragraphs or items: each block is a step. An
+                    // ingredient element holding three lines or more is a whole list marked as one: each line is
+                    // an ingredient (one or two lines are one ingredient and its note).
+                    let lines = text.split(separator: "\n").map(String.init)
+                    values = instructions || lines.count >= 3 ? lines : [lines.joined(separator: " ")]
+                }
                 for prop in props.split(separator: " ").map(String.init) {
                     for v in values { add(v, prop, to: &object) }
                 }
@@ -88,25 +93,29 @@ enum IngredientGroupMarkup {
         }
     }
 
+    /// The node with `larder:ingredientGroups` added to every object holding `recipeIngredient`: spliced into
+    /// the JSON text before each `"recipeIngredient"` key (parsing and writing a whole `@graph` again cost more
+    /// than the rest of the page's reading).
     static func attach(_ groups: [(name: String, lines: [String])], to node: WebPageNode) -> WebPageNode {
-        guard node.origin.hasPrefix("ld+json"), let data = node.json.data(using: .utf8),
-            let root = try? JSONSerialization.jsonObject(with: data)
-        else { return node }
+        guard node.origin.hasPrefix("ld+json") else { return node }
         let marked: [[String: Any]] = groups.map { ["name": $0.name, "lines": $0.lines] }
-        func visit(_ v: Any, depth: Int) -> Any {
-            guard depth < 10 else { return v }
-            if let a = v as? [Any] { return a.map { visit($0, depth: depth + 1) } }
-            guard var o = v as? [String: Any] else { return v }
-            if o["recipeIngredient"] != nil {
-                o["larder:ingredientGroups"] = marked
-                return o
-            }
-            for (k, child) in o where child is [Any] || child is [String: Any] { o[k] = visit(child, depth: depth + 1) }
-            return o
-        }
-        guard let out = try? JSONSerialization.data(withJSONObject: visit(root, depth: 0)),
-            let text = String(data: out, encoding: .utf8)
+        guard let data = try? JSONSerialization.data(withJSONObject: marked), let value = String(data: data, encoding: .utf8)
         else { return node }
-        return WebPageNode(json: text, origin: node.origin)
+        let key = "\"recipeIngredient\""
+        var out = ""
+        var rest = node.json[...]
+        var spliced = false
+        while let r = rest.range(of: key) {
+            let after = rest[r.upperBound...].drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+            out += rest[..<r.lowerBound]
+            if after.first == ":" {
+                out += "\"larder:ingredientGroups\":" + value + ","
+                spliced = true
+            }
+            out += rest[r]
+            rest = rest[r.upperBound...]
+        }
+        guard spliced else { return node }
+        return WebPageNode(json: out + rest, origin: node.origin)
     }
 }

@@ -34,7 +34,8 @@ public struct PageReader: Sendable {
         try index.scan(root)
         var nodes: [WebPageNode] = []
         for (n, script) in index.jsonLD.enumerated() {
-            nodes.append(WebPageNode(json: script.textContent, origin: "ld+json script \(n + 1)"))
+            let node = WebPageNode(json: script.textContent, origin: "ld+json script \(n + 1)")
+            nodes.append(IngredientRows.attach(to: node, root: root, maxDepth: limits.maxDepth))
         }
         for (item, position) in index.microdataRecipes {
             let object = Microdata.item(item)

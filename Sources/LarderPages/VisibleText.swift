@@ -37,7 +37,8 @@ enum VisibleText {
     ]
 
     /// What every furniture word and role starts with, lower case, for ``HTMLElement/attributesMention(_:)``.
-    static let furnitureStems: [[UInt8]] = [
+    static let furnitureStems = StemTable(furnitureStemList)
+    static let furnitureStemList: [[UInt8]] = [
         "comment", "sidebar", "related", "shar", "social", "newsletter", "cookie", "breadcrumb", "subscribe", "advert",
         "respond", "navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog",
     ].map { Array($0.utf8) }

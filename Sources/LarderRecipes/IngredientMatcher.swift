@@ -42,8 +42,7 @@ struct IngredientMatcher: Sendable {
                     let words = IngredientMatcher.words(c)
                     if !words.isEmpty { phrases.append(words) }
                     // Parts of "salt and pepper", "butter or margarine", "lemon, lime".
-                    let parts = c.replacingOccurrences(of: " and ", with: ",").replacingOccurrences(of: " or ", with: ",")
-                        .replacingOccurrences(of: "&", with: ",").replacingOccurrences(of: "/", with: ",").split(separator: ",")
+                    let parts = IngredientMatcher.parts(c)
                     for part in parts {
                         var w = IngredientMatcher.words(String(part))
                         if let of = w.firstIndex(of: "of"), of > 0 { heads.append(w[of - 1]); w = Array(w[(of + 1)...]) }
@@ -65,6 +64,30 @@ struct IngredientMatcher: Sendable {
         self.keys = keys
     }
 
+    /// The parts of a name joined by " and ", " or ", "&", "/" or ",": each separator replaced by a comma in
+    /// that order (as `replacingOccurrences` did, byte by byte), then split at commas.
+    static func parts(_ name: String) -> [Substring] {
+        var bytes = Array(name.utf8)
+        for separator in [" and ", " or ", "&", "/"] {
+            let sep = Array(separator.utf8)
+            guard bytes.count >= sep.count else { continue }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var i = 0
+            while i < bytes.count {
+                if i + sep.count <= bytes.count, bytes[i] == sep[0], bytes[i..<(i + sep.count)].elementsEqual(sep) {
+                    out.append(0x2C)
+                    i += sep.count
+                } else {
+                    out.append(bytes[i])
+                    i += 1
+                }
+            }
+            bytes = out
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: ",")
+    }
+
     static func singular(_ w: String) -> String {
         if w.count <= 3 { return w }
         if w.hasSuffix("ies") { return String(w.dropLast(3)) + "y" }
@@ -77,6 +100,12 @@ struct IngredientMatcher: Sendable {
     }
 
     static func words(_ s: String) -> [String] {
+        var s = s
+        return s.withUTF8({ asciiWords($0) }) ?? unicodeWords(s)
+    }
+
+    /// ``words(_:)`` for any text, by Characters.
+    static func unicodeWords(_ s: String) -> [String] {
         // Trimming hyphens by hand: a CharacterSet made per word dominated a profile of saved pages.
         s.lowercased().split(whereSeparator: { !($0.isLetter || $0 == "-") }).map { w -> String in
             var t = w
@@ -84,6 +113,27 @@ struct IngredientMatcher: Sendable {
             while t.last == "-" { t = t.dropLast() }
             return singular(String(t))
         }.filter { !$0.isEmpty }
+    }
+
+    /// ``words(_:)`` over ASCII text, byte by byte (the same words: ASCII letters and hyphens, lower case,
+    /// hyphens trimmed, singular); `nil` when the text is not all ASCII.
+    static func asciiWords(_ b: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var out: [String] = []
+        var word: [UInt8] = []
+        func flush() {
+            var lo = 0, hi = word.count
+            while lo < hi, word[lo] == 0x2D { lo += 1 }
+            while hi > lo, word[hi - 1] == 0x2D { hi -= 1 }
+            if lo < hi { out.append(singular(String(decoding: word[lo..<hi], as: UTF8.self))) }
+            word.removeAll(keepingCapacity: true)
+        }
+        for c in b {
+            guard c < 0x80 else { return nil }
+            let l = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+            if (l >= 0x61 && l <= 0x7A) || l == 0x2D { word.append(l) } else if !word.isEmpty { flush() }
+        }
+        if !word.isEmpty { flush() }
+        return out
     }
 
     static func contains(_ hay: [String], _ needle: [String]) -> Bool {

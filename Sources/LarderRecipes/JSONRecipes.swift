@@ -72,10 +72,18 @@ enum JSONRecipes {
                        keyLines: Bool) -> Recipe? {
         let F = SchemaFields.self
         let title = F.text(o["name"] ?? o["headline"] ?? o["title"]) ?? ""
-        let schemaGroups = F.ingredientGroups(o)
+        var schemaGroups = F.ingredientGroups(o)
+        // One ingredient text the document shows as list items: those are the lines.
+        if schemaGroups.count == 1, schemaGroups[0].lines.count == 1, schemaGroups[0].lines[0].count > 60,
+            let items = locator.listItems(making: schemaGroups[0].lines[0])
+        {
+            schemaGroups[0].lines = items
+        }
         var (stepTexts, notes) = F.instructions(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"])
         // One long instruction text the document itself shows as paragraphs or items: those are the steps.
-        if stepTexts.count == 1, stepTexts[0].text.count > 120, let parts = locator.split(stepTexts[0].text) {
+        if stepTexts.count == 1, stepTexts[0].text.count > 120,
+            let parts = locator.split(stepTexts[0].text) ?? SchemaFields.gluedParagraphs(stepTexts[0].text)
+        {
             stepTexts = parts.map { SchemaFields.Step(text: $0, section: stepTexts[0].section) }
         }
         guard schemaGroups.contains(where: { !$0.lines.isEmpty }) || !stepTexts.isEmpty else { return nil }
@@ -84,7 +92,8 @@ enum JSONRecipes {
         var ingredientGroups: [IngredientGroup] = []
         var confidences: [Double] = []
         for g in groups where !g.lines.isEmpty {
-            let items = g.lines.map { line -> RecipeIngredient in
+            let items = g.lines.map { schemaLine -> RecipeIngredient in
+                let line = locator.withCutAmount(schemaLine)
                 let p = locator.find(line)
                 let d = RecipeParser.Draft(text: line, page: p.page, start: p.lineStart, end: p.lineEnd)
                 return parser.makeIngredient(d)
@@ -94,7 +103,7 @@ enum JSONRecipes {
         }
         let matcher = IngredientMatcher(groups: ingredientGroups)
         let steps = stepTexts.enumerated().map { (i, s) in
-            RecipeStep(number: i + 1, text: s.text, durations: Patterns.stepDurations(in: s.text),
+            RecipeStep(number: i + 1, text: s.text, durations: mayNameDuration(s.text) ? Patterns.stepDurations(in: s.text) : [],
                        temperatures: Patterns.temperatures(in: s.text), ingredients: matcher.match(s.text),
                        provenance: locator.find(s.text), section: s.section)
         }
@@ -108,6 +117,37 @@ enum JSONRecipes {
         let confidence = 0.2 * (title.isEmpty ? 0.3 : 1) + 0.35 * ingScore + 0.3 * (steps.isEmpty ? 0 : 1) + 0.15
         r.confidence = (min(1, max(0, confidence)) * 100).rounded() / 100
         return r
+    }
+
+    /// Whether `text` may hold a duration as ``Patterns/durations(in:)`` reads one: it has a unit word's start
+    /// ("hour", "hr", "min", "sec", "day", any case) or a digit (or non-ASCII character) right before "h" or "m".
+    /// Most steps have neither, and the regular expressions are then not run.
+    static func mayNameDuration(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { b in
+            var previous: UInt8 = 0
+            for i in 0..<b.count {
+                let c = b[i] >= 0x41 && b[i] <= 0x5A ? b[i] | 0x20 : b[i]
+                defer { previous = c }
+                guard c == 0x68 || c == 0x6D || c == 0x73 || c == 0x64 else { continue }  // h m s d
+                if (c == 0x68 || c == 0x6D), (previous >= 0x30 && previous <= 0x39) || previous >= 0x80 { return true }
+                func next(_ word: StaticString) -> Bool {
+                    let n = word.utf8CodeUnitCount
+                    guard i + n <= b.count else { return false }
+                    for k in 1..<n where (b[i + k] >= 0x41 && b[i + k] <= 0x5A ? b[i + k] | 0x20 : b[i + k]) != word.utf8Start[k] {
+                        return false
+                    }
+                    return true
+                }
+                switch c {
+                case 0x68: if next("hour") || next("hr") { return true }
+                case 0x6D: if next("min") { return true }
+                case 0x73: if next("sec") { return true }
+                default: if next("day") { return true }
+                }
+            }
+            return false
+        }
     }
 
     /// Description, yields, times, tags, cuisine, category, author, image, nutrition and URL.
@@ -230,6 +270,50 @@ struct LineLocator {
         let covered = parts.reduce(0) { $0 + $1.1.count }
         guard Double(covered) >= 0.8 * Double(blob.count) else { return nil }
         return parts.sorted { $0.0.lowerBound < $1.0.lowerBound }.map(\.1)
+    }
+
+    /// `line` with the start of its amount that the structured data cut off, as the document shows it: "5 tsp
+    /// ginger" when the page lists "1.5 tsp ginger" (a generator that split its list at "1."); else `line`.
+    func withCutAmount(_ line: String) -> String {
+        guard line.first?.isNumber == true, let i = lineIndex(of: String(line.prefix(24))) else { return line }
+        var t = Substring(lines[i].text)
+        if t.hasPrefix("- ") { t = t.dropFirst(2) }
+        guard t.count > line.count, t.hasSuffix(line) else { return line }
+        let head = t.dropLast(line.count)
+        guard head.count <= 4, head.last == "." || head.last == ",", head.dropLast().allSatisfy(\.isNumber), head.count >= 2
+        else { return line }
+        return String(t)
+    }
+
+    /// The document's consecutive lines (list items or plain lines, not headings) that, run together, are
+    /// `text` (white space aside), at least two; `nil` when there are none: how a page shows a list its
+    /// structured data ran into one string ("…sesame oil2 small onions, chopped.3 cloves…").
+    func listItems(making text: String) -> [String]? {
+        func squeezed(_ s: Substring) -> [UInt8] { s.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A } }
+        let blob = squeezed(Substring(text))
+        guard let first = blob.first else { return nil }
+        func item(_ k: Int) -> Substring? {
+            let t = Substring(lines[k].text)
+            if t.hasPrefix("#") || t.isEmpty { return nil }
+            return t.hasPrefix("- ") ? t.dropFirst(2) : t
+        }
+        for i in lines.indices {
+            guard let start = item(i), squeezed(start).first == first else { continue }
+            var matched = 0
+            var items: [String] = []
+            var j = i
+            while j < lines.count, let item = item(j) {
+                let bytes = squeezed(item)
+                guard !bytes.isEmpty, matched + bytes.count <= blob.count,
+                    blob[matched..<(matched + bytes.count)].elementsEqual(bytes)
+                else { break }
+                matched += bytes.count
+                items.append(String(item))
+                if matched == blob.count { return items.count >= 2 ? items : nil }
+                j += 1
+            }
+        }
+        return nil
     }
 
     /// Ingredient lines with the amounts the document shows beside them: when most schema lines have no number

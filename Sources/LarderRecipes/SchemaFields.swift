@@ -14,14 +14,33 @@ enum SchemaFields {
         for wrapper in ["<!--", "-->", "//<![CDATA[", "//]]>", "<![CDATA[", "]]>"] {
             t = t.replacingOccurrences(of: wrapper, with: "")
         }
-        var scalars = String.UnicodeScalarView()
-        for s in t.unicodeScalars { scalars.append(s.value < 0x20 ? " " : s) }
-        t = String(scalars)
+        t = escapingRawControls(t)
         t = t.replacingOccurrences(of: #",\s*([\]}])"#, with: "$1", options: .regularExpression)
         if let v = try? JSONSerialization.jsonObject(with: Data(t.utf8), options: [.fragmentsAllowed]) { return v }
         // Several objects one after another: read them as a list.
         let listed = "[" + t.replacingOccurrences(of: #"\}\s*\{"#, with: "},{", options: .regularExpression) + "]"
         return try? JSONSerialization.jsonObject(with: Data(listed.utf8))
+    }
+
+    /// JSON text with the raw control characters hand-written JSON-LD holds made valid: a line break inside a
+    /// string is the line break it shows (`\n`: an ingredient list typed as one string of lines), any other
+    /// control character a space.
+    static func escapingRawControls(_ t: String) -> String {
+        var out = String.UnicodeScalarView()
+        var inString = false, escaped = false
+        for s in t.unicodeScalars {
+            if inString {
+                if escaped { escaped = false } else if s == "\\" { escaped = true } else if s == "\"" { inString = false }
+                if s == "\n" || s == "\r" {
+                    if s == "\n" { out.append("\\"); out.append("n") }
+                    continue
+                }
+            } else if s == "\"" {
+                inString = true
+            }
+            out.append(s.value < 0x20 ? " " : s)
+        }
+        return String(out)
     }
 
     // MARK: Text
@@ -78,6 +97,22 @@ enum SchemaFields {
         }
         if s.contains("<") { s = replace(blockTagPattern, in: s, with: "\n") }
         return s.components(separatedBy: .newlines).map(clean).filter { !$0.isEmpty }
+    }
+
+    /// Whether `s` contains `needle`, byte for byte (Foundation's `contains` compares as NSString does, which
+    /// cost more than the rest of the mapping of a step).
+    static func has(_ s: String, _ needle: StaticString) -> Bool {
+        var s = s
+        let n = needle.utf8CodeUnitCount, q = needle.utf8Start
+        return s.withUTF8 { b in
+            guard n > 0, b.count >= n else { return n == 0 }
+            for i in 0...(b.count - n) where b[i] == q[0] {
+                var k = 1
+                while k < n, b[i + k] == q[k] { k += 1 }
+                if k == n { return true }
+            }
+            return false
+        }
     }
 
     static func replace(_ re: NSRegularExpression, in s: String, with t: String) -> String {
@@ -204,13 +239,17 @@ enum SchemaFields {
         var flat: [String] = []
         for e in elements(o["recipeIngredient"] ?? o["ingredients"]).flatMap({ ($0 as? [Any]) ?? [$0] }) {
             if let s = e as? String {
-                let many = s.contains("\n") || s.contains("<li") || s.contains("<br") || s.contains("<p")
+                let many = has(s, "\n") || has(s, "<li") || has(s, "<br") || has(s, "<p")
                 flat += (many ? lines(s) : [clean(s)]).map(unbulleted).filter { !$0.isEmpty }
             } else if let item = e as? [String: Any] {
                 if let t = text(item["value"] ?? item["text"] ?? item["name"]), !t.isEmpty { flat.append(t) }
             } else if let t = text(e), !t.isEmpty {
                 flat.append(t)
             }
+        }
+        // Names only, and the page shows each in a row with its amount (see LarderPages.IngredientRows).
+        if let rows = o["larder:ingredientLines"] as? [String], rows.count == flat.count {
+            flat = rows.map(clean)
         }
         if let marked = o["larder:ingredientGroups"] as? [[String: Any]] {
             let groups = marked.map { Group(name: text($0["name"]).flatMap { $0.isEmpty ? nil : $0 },
@@ -254,7 +293,7 @@ enum SchemaFields {
         var steps: [Step] = []
         var tips: [String] = []
         func add(_ raw: String, split: Bool, section: String?) {
-            let parts = split || raw.contains("<li") ? lines(raw) : [clean(raw)]
+            let parts = split || has(raw, "<li") ? lines(raw) : [clean(raw)]
             steps += parts.map { Step(text: $0, section: section) }
         }
         func visit(_ v: Any, section: String?, depth: Int) {
@@ -271,7 +310,7 @@ enum SchemaFields {
             }
             if let items = o["itemListElement"] ?? o["steps"] ?? o["step"] {
                 let isSection = JSONRecipes.isType(o, "HowToSection") || JSONRecipes.isType(o, "ItemList") || o["text"] == nil
-                let name = isSection ? text(o["name"]).flatMap { $0.isEmpty ? nil : $0 } : nil
+                let name = isSection ? text(o["name"] ?? o["Name"]).flatMap { $0.isEmpty ? nil : $0 } : nil
                 visit(items, section: name ?? section, depth: depth + 1)
                 return
             }
@@ -284,7 +323,57 @@ enum SchemaFields {
             let t = unnumbered(s.text)
             return t.isEmpty ? nil : Step(text: t, section: s.section)
         }
-        return (steps, tips)
+        return (withoutMethodHeading(steps), tips)
+    }
+
+    /// What pages call the method as a whole ("Instructions", "Zubereitung", "Modo de preparo"), lower case: as
+    /// the name of the only section, or as a first step of its own, it is the method's label, not a part of it.
+    static let methodHeadings: Set<String> = [
+        "instructions", "directions", "method", "preparation", "steps", "how to make it", "how to make",
+        "zubereitung", "anleitung", "zubereitungsschritte", "préparation", "preparation de la recette",
+        "étapes", "instructions de préparation", "preparazione", "procedimento", "istruzioni", "modo de preparo",
+        "modo de preparação", "preparo", "preparación", "elaboración", "instrucciones", "pasos", "bereiding",
+        "bereidingswijze", "werkwijze", "przygotowanie", "sposób przygotowania", "postup", "postup přípravy",
+        "fremgangsmåde", "tilberedning", "fremgangsmåte", "gör så här", "tillagning", "valmistus", "elkészítés",
+    ]
+
+    static func isMethodHeading(_ s: String) -> Bool {
+        var t = s.lowercased()
+        while let last = t.last, last == ":" || last == " " || last == "." { t.removeLast() }
+        return methodHeadings.contains(t)
+    }
+
+    /// `steps` without a label for the whole method: the only section's name, or a first step that is one.
+    static func withoutMethodHeading(_ steps: [Step]) -> [Step] {
+        var steps = steps
+        if steps.count > 1, isMethodHeading(steps[0].text), steps[0].section == nil { steps.removeFirst() }
+        if let name = steps.first?.section, isMethodHeading(name), steps.allSatisfy({ $0.section == name }) {
+            steps = steps.map { Step(text: $0.text, section: nil) }
+        }
+        return steps
+    }
+
+    /// One instruction text whose paragraphs lost their breaks when the page wrote it ("…schneiden.Öl in einer
+    /// Pfanne…", "…until browned.Add the onion…": a sentence end followed by a capital with no space): its
+    /// sentences-groups, split where the breaks were; `nil` when there is no such place.
+    static func gluedParagraphs(_ text: String) -> [String]? {
+        var parts: [String] = []
+        var current = ""
+        var previous: Character = " ", beforePrevious: Character = " "
+        for ch in text {
+            if ch.isUppercase, previous == "." || previous == "!" || previous == "?",
+                beforePrevious.isLowercase || beforePrevious == ")", current.count > 16
+            {
+                parts.append(current)
+                current = ""
+            }
+            current.append(ch)
+            beforePrevious = previous
+            previous = ch
+        }
+        parts.append(current)
+        let cleaned = parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return cleaned.count > 1 ? cleaned : nil
     }
 
     static let genericStepName = try! NSRegularExpression(pattern: #"^(?:step|instruction|schritt|étape|etape|paso|passo|stap)\s*\d*$"#, options: [.caseInsensitive])
@@ -292,7 +381,7 @@ enum SchemaFields {
     /// A `HowToStep`'s name when it heads the step ("Marinate the meat") rather than repeating the start of its
     /// text or numbering it ("Step 2"); otherwise `nil`.
     static func stepHeading(_ name: Any?, text raw: String) -> String? {
-        guard let name = text(name), !name.isEmpty, name.count <= 80 else { return nil }
+        guard let name = text(name), !name.isEmpty, name.count <= 150 else { return nil }
         let body = clean(raw)
         let stem = name.trimmingCharacters(in: CharacterSet(charactersIn: ".…").union(.whitespaces))  // "Preheat the…"
         if body.hasPrefix(stem) || body.lowercased().hasPrefix(stem.lowercased()) { return nil }
@@ -301,7 +390,7 @@ enum SchemaFields {
         return name
     }
 
-    static let stepNumber = try! NSRegularExpression(pattern: #"^(?:step\s*)?\d{1,2}\s*[.):]\s+(?=\p{Lu})|^step\s*\d{1,2}\s*[-–—:]?\s*"#, options: [.caseInsensitive])
+    static let stepNumber = try! NSRegularExpression(pattern: #"^(?:step\s*)?\d{1,2}\s*[.):]\s+(?=(?-i:\p{Lu}))|^step\s*\d{1,2}\s*[-–—:]?\s*"#, options: [.caseInsensitive])
 
     /// A step's text without its own numbering ("1. Heat…", "Step 2: Stir…"): steps are numbered by position.
     static func unnumbered(_ s: String) -> String {
