@@ -303,26 +303,32 @@ enum Patterns {
         }
     }
 
-    /// ``durationLead``'s match on `before` (the step's text up to a duration), found on its last ~80 bytes.
+    /// ``durationLead``'s match on `before` (the step's text up to a duration), found on its last bytes.
     ///
     /// ICU tries the end-anchored pattern at every position of a long step; the match is the leftmost position
     /// from which the rest is "word connectors… " up to the end. The tail starts right after an ASCII space, at
     /// an ASCII letter, so every position in it reads as in the whole text (`\b` included). A match starting
     /// after the cut is the same as the whole text's: any earlier match would run through the cut, which starts
-    /// a word of it, and the tail would then match at the cut itself — in that case the whole text is matched.
+    /// a word of it, and the tail would then match at the cut itself — then a longer tail, at last the whole text, decides.
     static func durationLeadMatch(_ before: String) -> RX.Match? {
+        // ICU's cost grows with the text's length: try a short tail, then a longer one, then the whole text.
+        for tail in [24, 64] {
+            if let m = durationLeadMatch(before, tail: tail) { return m }
+        }
+        return durationLead.firstMatch(before)
+    }
+
+    /// ``durationLead``'s match found on the last `tail` bytes or so, or `nil` when that tail cannot decide it.
+    static func durationLeadMatch(_ before: String, tail: Int) -> RX.Match? {
         let utf8 = before.utf8
-        let tail = 80
-        guard utf8.count > tail + 16 else { return durationLead.firstMatch(before) }
+        guard utf8.count > tail + 8 else { return nil }
         var cut = utf8.index(utf8.endIndex, offsetBy: -tail)
         while cut < utf8.endIndex, !(utf8[utf8.index(before: cut)] == 0x20 && Prefilter.isLetter(utf8[cut])) {
             utf8.formIndex(after: &cut)
         }
-        guard cut < utf8.endIndex else { return durationLead.firstMatch(before) }
+        guard cut < utf8.endIndex else { return nil }
         let suffix = String(before[cut...])
-        guard let m = durationLead.firstMatch(suffix), m.range.lowerBound != suffix.startIndex else {
-            return durationLead.firstMatch(before)
-        }
+        guard let m = durationLead.firstMatch(suffix), m.range.lowerBound != suffix.startIndex else { return nil }
         let offset = utf8.distance(from: utf8.startIndex, to: cut)
         func shifted(_ i: String.Index) -> String.Index {
             utf8.index(utf8.startIndex, offsetBy: offset + suffix.utf8.distance(from: suffix.utf8.startIndex, to: i))
