@@ -183,7 +183,7 @@ public enum PDFEvaluation {
 
     /// A title for comparison: folded, without a trailing footnote marker ("Chicken Saltimbocca[1]").
     public static func foldTitle(_ s: String) -> String {
-        var t = s.trimmingCharacters(in: .whitespaces)
+        var t = s.trimmingWhitespace()
         if let r = t.range(of: #"\s*(\[\d{1,2}\]|\(\d{1,2}\)|[*†‡¹²³])$"#, options: .regularExpression) {
             t.removeSubrange(r)
         }

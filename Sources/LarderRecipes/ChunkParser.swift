@@ -125,7 +125,7 @@ struct ChunkParser {
             }
             if let (v, l) = fm.string("servings", "serves", "yield", "yields", "makes", "portions", "recipeyield") {
                 let key = ["servings", "serves", "yield", "yields", "makes", "portions", "recipeyield"].first { fm.values[$0] != nil } ?? "servings"
-                let text = l.text.trimmingCharacters(in: .whitespaces)
+                let text = l.text.trimmingWhitespace()
                 if let y = Patterns.parseYieldValue(v, text: text.isEmpty ? "\(key): \(v)" : text) {
                     yields = y
                     provenance["yields"] = prov(l)
@@ -336,7 +336,7 @@ struct ChunkParser {
         }
         if l.listNumber != nil {
             // A numbered ingredient line keeps its number ("2 - Brown onions, diced").
-            l.text = LineReader.cleanInline(l.raw.trimmingCharacters(in: .whitespaces), markdown: ctx.markdown)
+            l.text = LineReader.cleanInline(l.raw.trimmingWhitespace(), markdown: ctx.markdown)
             l.listNumber = nil
         }
         ingEntries.append(Entry(line: l, blank: blank, explicit: explicitIngredients))
@@ -369,7 +369,7 @@ struct ChunkParser {
             if isSubHeader(l, ctx: ctx) && !(anyBullets && l.bullet && !l.text.hasSuffix(":")) {
                 var name = l.text
                 while name.hasSuffix(":") { name.removeLast() }
-                groupNames.append(name.trimmingCharacters(in: .whitespaces))
+                groupNames.append(name.trimmingWhitespace())
                 currentGroup = groupNames.count - 1
                 continue
             }
@@ -442,7 +442,7 @@ struct ChunkParser {
                     stepDrafts[stepDrafts.count - 1].join(l)
                 }
             }
-            previousText = l.raw.trimmingCharacters(in: .whitespaces)
+            previousText = l.raw.trimmingWhitespace()
         }
     }
 
@@ -504,7 +504,7 @@ struct ChunkParser {
         }
         // "Recipe: Tomato Soup" → "Tomato Soup".
         if let t = title, let colon = t.firstIndex(of: ":"), t[..<colon].lowercased() == "recipe" {
-            let rest = t[t.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let rest = t[t.index(after: colon)...].trimmingWhitespace()
             if !rest.isEmpty { title = rest }
         }
         // Title fallback.

@@ -33,7 +33,7 @@ struct IngredientMatcher: Sendable {
             for (i, ing) in group.ingredients.enumerated() {
                 var name = ing.name.lowercased()
                 if let p = name.firstIndex(of: "(") { name = String(name[..<p]) }
-                let base = name.trimmingCharacters(in: .whitespaces)
+                let base = name.trimmingWhitespace()
                 guard !base.isEmpty else { continue }
                 var phrases: [[String]] = []
                 var heads: [String] = []

@@ -32,7 +32,7 @@ public enum KitchenUnits {
 
     /// Receipt and shorthand unit names → canonical unit ("lb" → pound, "ct" → each).
     public static func canonical(_ unit: String?) -> String? {
-        guard let unit = unit?.lowercased().trimmingCharacters(in: .whitespaces), !unit.isEmpty else { return nil }
+        guard let unit = unit?.lowercased().trimmingWhitespace(), !unit.isEmpty else { return nil }
         let map: [String: String] = [
             "lb": "pound", "lbs": "pound", "oz": "ounce", "kg": "kilogram", "g": "gram", "gr": "gram", "ml": "milliliter",
             "l": "liter", "ltr": "liter", "gal": "gallon", "qt": "quart", "pt": "pint", "fl oz": "fluid ounce",

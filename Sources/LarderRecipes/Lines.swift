@@ -48,7 +48,7 @@ struct FrontMatter: Sendable {
         for k in keys {
             guard let v = values[k] else { continue }
             if !v.list.isEmpty { return (v.list, v.line) }
-            var s = v.value.trimmingCharacters(in: .whitespaces)
+            var s = v.value.trimmingWhitespace()
             if s.hasPrefix("[") && s.hasSuffix("]") { s = String(s.dropFirst().dropLast()) }
             let items = s.split(separator: ",").map { unquote(String($0)) }.filter { !$0.isEmpty }
             if !items.isEmpty { return (items, v.line) }
@@ -58,11 +58,11 @@ struct FrontMatter: Sendable {
 }
 
 func unquote(_ s: String) -> String {
-    var t = s.trimmingCharacters(in: .whitespaces)
+    var t = s.trimmingWhitespace()
     if t.count >= 2, let f = t.first, let l = t.last, (f == "\"" && l == "\"") || (f == "'" && l == "'") {
         t = String(t.dropFirst().dropLast())
     }
-    return t.trimmingCharacters(in: .whitespaces)
+    return t.trimmingWhitespace()
 }
 
 enum LineReader {
@@ -75,6 +75,7 @@ enum LineReader {
     static let html = RX(#"</?[a-zA-Z][^>]*>"#)
     static let emphasis = RX(#"(\*\*|__)"#)
     static let escape = RX(#"\\([\\`*_{}\[\]()#+\-.!])"#)
+    static let stepStart: [[UInt8]] = [Array("step".utf8)]
     static let pageNumber = RX(#"^(?:page\s+)?\d{1,4}(?:\s+of\s+\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$"#)
 
     /// Removes inline Markdown: images, links (keeping their text), emphasis markers, HTML tags, code ticks.
@@ -96,19 +97,19 @@ enum LineReader {
 
     /// Splits off YAML front matter ("---" … "---" at the start).
     static func frontMatter(_ lines: [SourceLine]) -> (FrontMatter?, Int) {
-        guard let first = lines.firstIndex(where: { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }),
-              lines[first].text.trimmingCharacters(in: .whitespaces) == "---" else { return (nil, 0) }
+        guard let first = lines.firstIndex(where: { !$0.text.trimmingWhitespace().isEmpty }),
+              lines[first].text.trimmingWhitespace() == "---" else { return (nil, 0) }
         var fm = FrontMatter()
         var lastKey: String? = nil
         var i = first + 1
         while i < lines.count {
             let t = lines[i].text
-            let trimmed = t.trimmingCharacters(in: .whitespaces)
+            let trimmed = t.trimmingWhitespace()
             if trimmed == "---" || trimmed == "..." { return (fm, i + 1) }
             if trimmed.hasPrefix("- "), let k = lastKey {
                 fm.values[k]?.list.append(unquote(String(trimmed.dropFirst(2))))
             } else if let colon = t.firstIndex(of: ":"), !t.hasPrefix(" ") {
-                let key = t[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let key = t[..<colon].trimmingWhitespace().lowercased()
                 let value = unquote(String(t[t.index(after: colon)...]))
                 fm.values[key] = (value, [], lines[i])
                 lastKey = key
@@ -128,7 +129,7 @@ enum LineReader {
         for s in source {
             let expanded = s.text.replacingOccurrences(of: "\t", with: "    ")
             let indent = expanded.prefix(while: { $0 == " " || $0 == "\u{00A0}" }).count
-            var t = expanded.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\u{00A0}\u{200B}\u{FEFF}")))
+            var t = expanded.trimmingLinePadding()
             var line = Line(page: s.page, number: s.number, raw: s.text, text: "", indent: indent, fontSize: s.fontSize, bold: s.bold)
             line.region = s.region
             if markdown {
@@ -136,26 +137,30 @@ enum LineReader {
                 if inFence { out.append(line); continue }
                 if t.hasPrefix("<!--") { inComment = !t.contains("-->") ; out.append(line); continue }
                 if inComment { if t.contains("-->") { inComment = false }; out.append(line); continue }
-                if t.hasPrefix(">") { t = String(t.drop(while: { $0 == ">" })).trimmingCharacters(in: .whitespaces) }
+                if t.hasPrefix(">") { t = String(t.drop(while: { $0 == ">" })).trimmingWhitespace() }
                 if t.hasPrefix("|") || t == "***" || t == "---" || t == "___" { out.append(line); continue }
-                if let m = headingRX.firstMatch(t), let marks = m.groups[0] {
+                if t.utf8.first == 0x23, let m = headingRX.firstMatch(t), let marks = m.groups[0] {
                     line.heading = marks.count
                     t = m.groups[1] ?? ""
                 }
             }
             if line.heading == 0 {
-                if let m = bulletRX.firstMatch(t) {
+                // Each pattern needs its opening: a bullet (an ASCII "-*+" or a non-ASCII mark), "step", a digit.
+                let first = t.utf8.first ?? 0
+                let step = Prefilter.mayOpenWithWord(t, Self.stepStart)
+                if first == 0x2D || first == 0x2A || first == 0x2B || first >= 0x80, let m = bulletRX.firstMatch(t) {
                     line.bullet = true
                     t = m.groups[0] ?? ""
-                } else if let m = stepWord.firstMatch(t), let n = m.groups[0].flatMap({ Int($0) }) {
+                } else if step, let m = stepWord.firstMatch(t), let n = m.groups[0].flatMap({ Int($0) }) {
                     line.listNumber = n
                     t = m.groups[1] ?? ""
-                } else if let m = numbered.firstMatch(t), let n = m.groups[0].flatMap({ Int($0) }) {
+                } else if step || Prefilter.isDigit(first) || first >= 0x80, let m = numbered.firstMatch(t),
+                          let n = m.groups[0].flatMap({ Int($0) }) {
                     line.listNumber = n
                     t = m.groups[1] ?? ""
                 }
             }
-            t = cleanInline(t, markdown: markdown).trimmingCharacters(in: .whitespaces)
+            t = cleanInline(t, markdown: markdown).trimmingWhitespace()
             // A line that was only an image or decoration is blank.
             if !t.contains(where: { $0.isLetter || $0.isNumber }) && line.listNumber == nil { t = "" }
             line.text = t
@@ -310,7 +315,7 @@ enum LineReader {
         if t.count <= 60, let k = kind(normalizedHeader(t)) { return (k, nil) }
         if let colon = t.firstIndex(of: ":") {
             let head = normalizedHeader(String(t[..<colon]))
-            let rest = t[t.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let rest = t[t.index(after: colon)...].trimmingWhitespace()
             if let k = kind(head) {
                 if rest.isEmpty { return (k, nil) }
                 // "Preparation: 10 minutes" is a time, not a header.

@@ -16,7 +16,13 @@ enum Meta {
 
     /// Strips leading emoji and decoration ("🍳 Cook time: 15 min" → "Cook time: 15 min").
     static func stripDecoration(_ s: String) -> String {
-        String(s.drop(while: { !($0.isLetter || $0.isNumber) })).trimmingCharacters(in: .whitespaces)
+        // A line opening with an ASCII letter or digit (its first character is that one byte) keeps its opening.
+        let bytes = s.utf8
+        if let b = bytes.first, Prefilter.isLetter(b) || Prefilter.isDigit(b),
+           bytes.count == 1 || bytes[bytes.index(after: bytes.startIndex)] < 0x80 {
+            return s.trimmingWhitespace()
+        }
+        return s.drop(while: { !($0.isLetter || $0.isNumber) }).trimmingWhitespace()
     }
 
     static func item(_ raw: String) -> MetaItem? {
@@ -25,7 +31,7 @@ enum Meta {
         if let t = Patterns.parseTime(s) { return .time(t.0, t.1) }
         if let y = Patterns.parseYield(s) { return .yield(y) }
         if let m = labelled.firstMatch(s), let key = m.groups[0]?.lowercased(), let value = m.groups[1] {
-            let v = value.trimmingCharacters(in: .whitespaces)
+            let v = value.trimmingWhitespace()
             switch key {
             case "tag", "tags", "keywords":
                 return .tags(v.split(whereSeparator: { $0 == "," || $0 == "#" }).map { unquote(String($0)) }.filter { !$0.isEmpty })
@@ -37,10 +43,29 @@ enum Meta {
         return nil
     }
 
+    /// The first words a fact can open with: each alternative of `Patterns.timeLabelled`, `yieldLabelled`,
+    /// `yieldTrailing` (its number words), `yieldLabelOnly` and `labelled` begins with one of these (a line that opens
+    /// with a digit or a non-ASCII character is always tried).
+    static let itemStarts: [[UInt8]] = [
+        // Times.
+        "prep", "active", "hands", "cook", "bak", "roast", "grill", "fry", "total", "ready", "takes", "time", "rest",
+        "chill", "inactive", "marinat", "freez", "ris", "proof", "soak", "set", "cool", "additional",
+        // Yields, and the number words of a trailing yield ("two servings").
+        "serv", "portions", "feeds", "yield", "makes", "for", "half", "a", "one", "two", "three", "four", "five", "six",
+        "seven", "eight", "nine", "ten", "eleven", "twelve", "fifteen", "twenty", "thirty", "sixty", "ninety",
+        "several", "dozen",
+        // Labels.
+        "tag", "keywords", "cuisine", "course", "categor", "meal", "difficulty", "skill", "level", "calories",
+        "by", "source", "diet",
+    ].map { Array($0.utf8) }
+
     /// All facts on a line when the whole line is made of them; `nil` otherwise.
     static func parse(_ raw: String) -> [MetaItem]? {
         let s = stripDecoration(raw)
         guard !s.isEmpty, s.count <= 160 else { return nil }
+        // Every fact, and so the line's first part, opens where the line does: most lines open with a word no
+        // fact does, and need none of the patterns below.
+        guard Prefilter.mayOpen(s, with: itemStarts) else { return nil }
         let ns = s as NSString
         var parts: [String] = []
         var last = 0
@@ -49,7 +74,7 @@ enum Meta {
             last = m.range.location + m.range.length
         }
         parts.append(ns.substring(from: last))
-        parts = parts.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        parts = parts.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         if parts.count > 1 {
             var items: [MetaItem] = []
             for p in parts {

@@ -64,7 +64,7 @@ enum Patterns {
 
     /// Parses a number matched by ``num``.
     static func parseNumber(_ raw: String) -> Double? {
-        let s = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let s = raw.trimmingWhitespace().lowercased()
         if let w = numberWords[s] { return w }
         if s.hasPrefix("a couple") { return 2 }
         var total = 0.0
@@ -118,6 +118,7 @@ enum Patterns {
 
     /// Every duration in `text`, with adjacent parts joined ("1 hr 15 min" is one duration of 75 minutes).
     static func durations(in text: String) -> [DurationHit] {
+        guard mayHoldDuration(text) else { return [] }
         var atoms: [DurationHit] = []
         for m in durationAtom.matches(text) {
             guard let a = m.groups[0].flatMap(parseNumber), let unit = m.groups[2] else { continue }
@@ -131,7 +132,7 @@ enum Patterns {
         for atom in atoms {
             if var last = merged.last, last.maxMinutes == nil, atom.maxMinutes == nil, atom.minutes < last.minutes {
                 let between = text[last.range.upperBound..<atom.range.lowerBound]
-                    .trimmingCharacters(in: .whitespaces).lowercased()
+                    .trimmingWhitespace().lowercased()
                 if between.isEmpty || between == "and" || between == "," {
                     last.minutes += atom.minutes
                     last.range = last.range.lowerBound..<atom.range.upperBound
@@ -144,9 +145,25 @@ enum Patterns {
         return merged.filter { $0.minutes > 0 }
     }
 
+    static let durationUnitStarts: [[UInt8]] = ["hour", "hr", "min", "sec", "day"].map { Array($0.utf8) }
+
+    /// Whether `text` may hold a ``durationAtom``: a unit word ("hour", "hrs", "min", "sec", "day"), or "h"/"m"
+    /// right after a digit ("20m", "1h"; a non-ASCII byte before it may be a digit too).
+    static func mayHoldDuration(_ text: String) -> Bool {
+        Prefilter.mayContain(text, anyOf: durationUnitStarts) || Prefilter.withBytes(text) { bytes in
+            var previous: UInt8 = 0x20
+            for b in bytes {
+                let l = Prefilter.lower(b)
+                if (l == 0x68 || l == 0x6D) && (Prefilter.isDigit(previous) || previous >= 0x80) { return true }
+                previous = b
+            }
+            return false
+        }
+    }
+
     /// Minutes in a time value: "15 mins", "1 hr 20 min", "PT30M", "1 hour", "45" (bare number = minutes).
     static func parseMinutes(_ raw: String) -> (Double, Double?)? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmingWhitespace()
         if let m = isoDuration.firstMatch(s), s.count > 1 {
             let d = m.groups[0].flatMap(Double.init) ?? 0
             let h = m.groups[1].flatMap(Double.init) ?? 0
@@ -180,7 +197,8 @@ enum Patterns {
     static func temperatures(in text: String) -> [StepTemperature] {
         var out: [(Range<String.Index>, StepTemperature)] = []
         func overlaps(_ r: Range<String.Index>) -> Bool { out.contains { $0.0.overlaps(r) } }
-        for m in tempDegrees.matches(text) {
+        let (degrees, bare, gas) = temperatureCues(text)
+        for m in degrees ? tempDegrees.matches(text) : [] {
             guard let v = m.groups[0].flatMap(Double.init) else { continue }
             var unit: String
             if let u = m.groups[1]?.lowercased() {
@@ -190,18 +208,40 @@ enum Patterns {
             }
             if m.groups[1] == nil && !text[m.range].contains(where: { "°º˚".contains($0) }) && v < 100 { continue }
             if unit == "C" && m.groups[1] == nil && v < 100 && !text[m.range].contains("°") { continue }
-            out.append((m.range, StepTemperature(value: v, unit: unit, text: String(text[m.range]).trimmingCharacters(in: .whitespaces))))
+            out.append((m.range, StepTemperature(value: v, unit: unit, text: String(text[m.range]).trimmingWhitespace())))
         }
-        for m in tempBare.matches(text) where !overlaps(m.range) {
+        for m in bare ? tempBare.matches(text) : [] where !overlaps(m.range) {
             guard let v = m.groups[0].flatMap(Double.init), let u = m.groups[1] else { continue }
             out.append((m.range, StepTemperature(value: v, unit: u, text: String(text[m.range]))))
         }
-        for m in gasMark.matches(text) where !overlaps(m.range) {
+        for m in gas ? gasMark.matches(text) : [] where !overlaps(m.range) {
             guard let g = m.groups[0].flatMap(parseNumber) else { continue }
             let c = gasToC[g] ?? (g < 1 ? 120 : 130 + g * 12.5)
-            out.append((m.range, StepTemperature(value: c, unit: "C", gasMark: g, text: String(text[m.range]).trimmingCharacters(in: .whitespaces))))
+            out.append((m.range, StepTemperature(value: c, unit: "C", gasMark: g, text: String(text[m.range]).trimmingWhitespace())))
         }
         return out.sorted { $0.0.lowerBound < $1.0.lowerBound }.map(\.1)
+    }
+
+    static let degreeWord: [[UInt8]] = [Array("deg".utf8)]
+    static let gasWord: [[UInt8]] = [Array("gas".utf8)]
+
+    /// Which temperature patterns may match `text`: ``tempDegrees`` needs a degree sign (°, º, ˚) or "deg",
+    /// ``tempBare`` (case-sensitive) a "C" or "F" after a digit or a space (ASCII or not), ``gasMark`` "gas".
+    static func temperatureCues(_ text: String) -> (degrees: Bool, bare: Bool, gas: Bool) {
+        let sign = Prefilter.withBytes(text) { bytes -> (Bool, Bool) in
+            var degreeSign = false
+            var bare = false
+            var previous: UInt8 = 0
+            for b in bytes {
+                // ° and º are C2 B0 and C2 BA; ˚ is CB 9A.
+                if (previous == 0xC2 && (b == 0xB0 || b == 0xBA)) || (previous == 0xCB && b == 0x9A) { degreeSign = true }
+                if (b == 0x43 || b == 0x46) && (Prefilter.isDigit(previous) || previous == 0x20 || previous >= 0x80
+                    || (0x09...0x0D).contains(previous)) { bare = true }
+                previous = b
+            }
+            return (degreeSign, bare)
+        }
+        return (sign.0 || Prefilter.mayContain(text, anyOf: degreeWord), sign.1, Prefilter.mayContain(text, anyOf: gasWord))
     }
 
     /// Durations inside a step, each with its phrase ("simmer for 10–12 minutes").
@@ -221,7 +261,7 @@ enum Patterns {
         durations(in: text).map { hit in
             var start = hit.range.lowerBound
             let before = String(text[text.startIndex..<hit.range.lowerBound])
-            if let m = durationLead.firstMatch(before) {
+            if leadMayMatter(before), let m = durationLeadMatch(before) {
                 let verb = m.groups[0]?.lowercased()
                 let connectors: Set<String> = ["for", "about", "another", "further", "around", "approximately", "roughly", "or"]
                 if let verb, durationVerbs.contains(verb) || connectors.contains(verb), let vr = m.groupRanges[0] {
@@ -230,9 +270,71 @@ enum Patterns {
                     start = text.index(text.startIndex, offsetBy: before.distance(from: before.startIndex, to: connectors.lowerBound))
                 }
             }
-            let phrase = String(text[start..<hit.range.upperBound]).trimmingCharacters(in: .whitespaces)
+            let phrase = String(text[start..<hit.range.upperBound]).trimmingWhitespace()
             return StepDuration(minutes: round4(hit.minutes), maxMinutes: hit.maxMinutes.map(round4), text: phrase)
         }
+    }
+
+    /// The words whose last run of letters can end a ``durationLead`` match that moves a phrase's start: a verb
+    /// or connector (the optional word) and every connector's last word.
+    static let leadWords: Set<String> = durationVerbs.union([
+        "for", "about", "another", "further", "around", "approximately", "roughly", "or", "to", "least",
+    ])
+    static let connectorEnds: [String] = ["for", "about", "another", "further", "around", "approximately", "roughly", "to", "least", "or"]
+
+    /// Whether ``durationLead`` can move the start of a duration's phrase: only when `before` ends in whitespace
+    /// right after a run of letters that is a verb or connector, or ends with a connector (the pattern's connectors
+    /// need no word boundary before them). Decided on the last ASCII bytes; anything else non-ASCII near the end
+    /// says "maybe" (ICU's `\s`, `\b` and case folding reach beyond ASCII).
+    static func leadMayMatter(_ before: String) -> Bool {
+        Prefilter.withBytes(before) { bytes in
+            guard let last = bytes.last else { return false }
+            if last >= 0x80 { return true }  // a non-ASCII space (ICU's \s) or line end
+            var end = bytes.count
+            while end > 0, [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+            guard end < bytes.count else { return false }  // no whitespace at the end: no word or connector ends there
+            guard end > 0 else { return false }
+            var start = end
+            while start > 0, Prefilter.isLetter(bytes[start - 1]) { start -= 1 }
+            if bytes[end - 1] >= 0x80 || (start > 0 && bytes[start - 1] >= 0x80) { return true }
+            guard start < end else { return false }  // a digit or a mark before the whitespace
+            let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).lowercased()
+            return leadWords.contains(word) || connectorEnds.contains { word.hasSuffix($0) }
+        }
+    }
+
+    /// ``durationLead``'s match on `before` (the step's text up to a duration), found on its last bytes.
+    ///
+    /// ICU tries the end-anchored pattern at every position of a long step; the match is the leftmost position
+    /// from which the rest is "word connectors… " up to the end. The tail starts right after an ASCII space, at
+    /// an ASCII letter, so every position in it reads as in the whole text (`\b` included). A match starting
+    /// after the cut is the same as the whole text's: any earlier match would run through the cut, which starts
+    /// a word of it, and the tail would then match at the cut itself — then a longer tail, at last the whole text, decides.
+    static func durationLeadMatch(_ before: String) -> RX.Match? {
+        // ICU's cost grows with the text's length: try a short tail, then a longer one, then the whole text.
+        for tail in [24, 64] {
+            if let m = durationLeadMatch(before, tail: tail) { return m }
+        }
+        return durationLead.firstMatch(before)
+    }
+
+    /// ``durationLead``'s match found on the last `tail` bytes or so, or `nil` when that tail cannot decide it.
+    static func durationLeadMatch(_ before: String, tail: Int) -> RX.Match? {
+        let utf8 = before.utf8
+        guard utf8.count > tail + 8 else { return nil }
+        var cut = utf8.index(utf8.endIndex, offsetBy: -tail)
+        while cut < utf8.endIndex, !(utf8[utf8.index(before: cut)] == 0x20 && Prefilter.isLetter(utf8[cut])) {
+            utf8.formIndex(after: &cut)
+        }
+        guard cut < utf8.endIndex else { return nil }
+        let suffix = String(before[cut...])
+        guard let m = durationLead.firstMatch(suffix), m.range.lowerBound != suffix.startIndex else { return nil }
+        let offset = utf8.distance(from: utf8.startIndex, to: cut)
+        func shifted(_ i: String.Index) -> String.Index {
+            utf8.index(utf8.startIndex, offsetBy: offset + suffix.utf8.distance(from: suffix.utf8.startIndex, to: i))
+        }
+        func shifted(_ r: Range<String.Index>) -> Range<String.Index> { shifted(r.lowerBound)..<shifted(r.upperBound) }
+        return RX.Match(range: shifted(m.range), groups: m.groups, groupRanges: m.groupRanges.map { $0.map(shifted) })
     }
 
     static func round4(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
@@ -246,7 +348,7 @@ enum Patterns {
 
     /// Parses a yield line such as "Serves 4-6", "Makes 12 cookies", "Yield: 2 loaves", "Servings: 4".
     static func parseYield(_ raw: String) -> RecipeYield? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmingWhitespace()
         guard s.count <= 80 else { return nil }
         if let m = yieldLabelled.firstMatch(s), let a = m.groups[1].flatMap(parseNumber), a > 0 {
             let label = (m.groups[0] ?? "").lowercased()
@@ -266,7 +368,7 @@ enum Patterns {
         }
         if let m = yieldTrailing.firstMatch(s), let a = m.groups[0].flatMap(parseNumber), a > 0 {
             // "4 servings", "4 servings (as a main)"; not "2 servings noodles (of choice)", an ingredient line.
-            let rest = (m.groups[3] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            let rest = (m.groups[3] ?? "").trimmingWhitespace().lowercased()
             if !(rest.isEmpty || rest.hasPrefix("(") || rest.hasPrefix(",") || rest.hasPrefix("as ") || rest.hasPrefix("-")) { return nil }
             let b = m.groups[1].flatMap(parseNumber)
             return RecipeYield(servings: a, maxServings: b.flatMap { $0 > a ? $0 : nil }, unit: nil, text: s)
@@ -292,7 +394,7 @@ enum Patterns {
     static func parseYieldValue(_ raw: String, text: String) -> RecipeYield? {
         if let y = parseYield(raw) { return RecipeYield(servings: y.servings, maxServings: y.maxServings, unit: y.unit, text: text) }
         let r = RX(#"^("# + num + #")(?:\s*(?:-|–|to)\s*("# + num + #"))?\s*(.*)$"#)
-        if let m = r.firstMatch(raw.trimmingCharacters(in: .whitespaces)), let a = m.groups[0].flatMap(parseNumber), a > 0 {
+        if let m = r.firstMatch(raw.trimmingWhitespace()), let a = m.groups[0].flatMap(parseNumber), a > 0 {
             let b = m.groups[1].flatMap(parseNumber)
             return RecipeYield(servings: a, maxServings: b.flatMap { $0 > a ? $0 : nil }, unit: cleanYieldUnit(m.groups[2] ?? ""), text: text)
         }
@@ -315,7 +417,7 @@ enum Patterns {
 
     /// Parses a labelled time such as "Prep time: 10 minutes", "Cook: 1 hr 20 min", "Ready in 45 mins".
     static func parseTime(_ raw: String) -> (TimeKind, Double)? {
-        let s = raw.trimmingCharacters(in: .whitespaces)
+        let s = raw.trimmingWhitespace()
         guard s.count <= 60, let m = timeLabelled.firstMatch(s), let label = m.groups[0], let value = m.groups[1] else { return nil }
         // "Time" alone must be followed by a colon ("Time: 30 minutes").
         if label.lowercased() == "time" && !s.contains(":") { return nil }
@@ -327,7 +429,7 @@ enum Patterns {
         }
         guard let (minutes, _) = parseMinutes(value) else { return nil }
         // A bare number is only accepted after a colon ("Prep: 10").
-        if Double(value.trimmingCharacters(in: .whitespaces)) != nil && !s.contains(":") { return nil }
+        if Double(value.trimmingWhitespace()) != nil && !s.contains(":") { return nil }
         return (timeKind(label), minutes)
     }
 }

@@ -69,7 +69,7 @@ public struct RecipeDraft: Sendable, Equatable {
 
     /// Minutes in a free-text or ISO 8601 time ("30 minutes", "1 hr 15 min", "PT0H15M", "45"); `nil` when none.
     public static func minutes(_ text: String?) -> Double? {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let text, !text.trimmingWhitespace().isEmpty else { return nil }
         return Patterns.parseMinutes(text)?.0
     }
 

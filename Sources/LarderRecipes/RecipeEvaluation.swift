@@ -171,9 +171,9 @@ public enum RecipeEvaluation {
         while i < lines.count {
             let l = lines[i]
             i += 1
-            let t = l.trimmingCharacters(in: .whitespaces)
+            let t = l.trimmingWhitespace()
             if t.hasPrefix("## ") || t == "##" {
-                section = t.dropFirst(2).trimmingCharacters(in: .whitespaces).lowercased()
+                section = t.dropFirst(2).trimmingWhitespace().lowercased()
                 inItem = false
                 continue
             }
@@ -181,12 +181,12 @@ public enum RecipeEvaluation {
             defer { blankSince = false }
             if section == "ingredients" {
                 if t.hasPrefix("#") { inItem = false; continue }
-                if let m = bullet.firstMatch(l) { ingredients.append((m.groups[0] ?? "").trimmingCharacters(in: .whitespaces)); inItem = true }
+                if let m = bullet.firstMatch(l) { ingredients.append((m.groups[0] ?? "").trimmingWhitespace()); inItem = true }
                 else if inItem && !blankSince && !t.hasPrefix("#") { ingredients[ingredients.count - 1] += " " + t }
                 else { inItem = false }
             } else if section == "directions" {
                 if t.hasPrefix("#") { inItem = false; continue }
-                if let m = numbered.firstMatch(l) { steps.append((m.groups[0] ?? "").trimmingCharacters(in: .whitespaces)); inItem = true }
+                if let m = numbered.firstMatch(l) { steps.append((m.groups[0] ?? "").trimmingWhitespace()); inItem = true }
                 else if inItem && (!blankSince || l.hasPrefix("  ")) && bullet.firstMatch(l) == nil { steps[steps.count - 1] += " " + t }
                 else { inItem = false }
             }
@@ -235,11 +235,11 @@ public enum RecipeEvaluation {
         let ingredientHeaders = ["Ingredients", "Ingredients:", "INGREDIENTS"]
         out.append(ingredientHeaders[Int(variant % 3)])
         var ingredients: [String] = []
-        let clean: (String) -> String = { $0.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces) }
+        let clean: (String) -> String = { $0.replacingOccurrences(of: "\n", with: " ").trimmingWhitespace() }
         if let groups = json["ingredient_groups"] as? [[String: Any]], groups.count > 1 {
             for g in groups {
                 if let p = g["purpose"] as? String, !p.isEmpty {
-                    var name = p.trimmingCharacters(in: .whitespaces)
+                    var name = p.trimmingWhitespace()
                     while name.hasSuffix(":") { name.removeLast() }
                     out.append(name.lowercased().hasPrefix("for ") ? name + ":" : "For the " + name + ":")
                 }

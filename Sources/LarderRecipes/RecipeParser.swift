@@ -81,7 +81,7 @@ extension RecipeParser {
     /// A running header as a title: without a page number or a section number around it ("1.1. BUCKEYES" →
     /// "BUCKEYES"), and not a bare number.
     static func titleFromHeader(_ header: String) -> String? {
-        var t = header.trimmingCharacters(in: .whitespaces)
+        var t = header.trimmingWhitespace()
         t = t.replacingOccurrences(of: #"^(?:\d+(?:\.\d+)*\.?\s+)|\s+\d{1,4}$"#, with: "", options: .regularExpression)
         t = t.replacingOccurrences(of: #"\s{2,}.*$"#, with: "", options: .regularExpression)
         guard t.contains(where: \.isLetter), t.count <= 80 else { return nil }
@@ -381,7 +381,7 @@ extension RecipeParser {
         var confidence = p.confidence
         if !d.explicit { confidence *= 0.85 }
         if d.joined { confidence *= 0.9 }
-        if p.name.trimmingCharacters(in: .whitespaces).isEmpty { confidence = min(confidence, 0.3) }
+        if p.name.trimmingWhitespace().isEmpty { confidence = min(confidence, 0.3) }
         confidence = (min(1, max(0, confidence)) * 100).rounded() / 100
         let q = p.quantity.map { RecipeQuantity(value: max(0, $0.value), max: $0.max.map { max(0, $0) }) }
         let extra: [RecipeAmount] = p.additionalAmounts.compactMap { a in

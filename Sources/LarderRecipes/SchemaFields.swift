@@ -272,7 +272,7 @@ enum SchemaFields {
     /// A line without a leading list bullet ("- 300 g flour", "• 2 eggs").
     static func unbulleted(_ s: String) -> String {
         for b in ["- ", "• ", "* ", "· ", "– "] where s.hasPrefix(b) {
-            return String(s.dropFirst(b.count)).trimmingCharacters(in: .whitespaces)
+            return String(s.dropFirst(b.count)).trimmingWhitespace()
         }
         return s
     }

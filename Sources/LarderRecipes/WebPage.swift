@@ -76,7 +76,7 @@ extension RecipeParser {
         for _ in 0..<3 {
             let ns = t as NSString
             let stripped = titleDecoration.stringByReplacingMatches(in: t, range: NSRange(location: 0, length: ns.length), withTemplate: "")
-                .trimmingCharacters(in: .whitespaces)
+                .trimmingWhitespace()
             if stripped == t || stripped.isEmpty { break }
             t = stripped
         }

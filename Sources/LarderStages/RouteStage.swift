@@ -31,10 +31,10 @@ public struct RouteStage: Stage {
             return RouteOutput(route: .unknown, recipeScore: 0, receiptScore: 0, signals: ["no text layer, and OCR read no text"])
         }
         // A PDF's reading-order lines: poppler's own text can glue two columns' words ("ZubereitungZutaten").
-        let text = extracted.pages.map { page in
+        let raw = extracted.pages.map { page in
             page.lines.isEmpty ? page.text : page.lines.map(\.text).joined(separator: "\n")
-        }.joined(separator: "\u{0C}").lowercased()
-        let words = Set(text.split { !$0.isLetter }.map(String.init))
+        }.joined(separator: "\u{0C}")
+        let (words, lines) = Self.wordsAndLines(raw)
         var signals: [String] = []
         var recipe = 0
         for word in recipeWords where words.contains(word) {
@@ -46,10 +46,8 @@ public struct RouteStage: Stage {
             receipt += 1
             signals.append("receipt word '\(word)'")
         }
-        let lines = text.split(separator: "\n")
-        let priced = lines.filter { line in
-            let text = String(line)
-            return Self.pricedLine.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        let priced = lines.filter { text in
+            Self.mayEndInPrice(text) && Self.pricedLine.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }.count
         if lines.count >= 4, priced * 3 >= lines.count {
             receipt += 2
@@ -59,22 +57,61 @@ public struct RouteStage: Stage {
         let measured = lines.filter { line in
             guard line.count <= 60, line.first.map({ $0.isNumber || $0 == "-" || $0 == "•" || $0 == "*" || $0 == " " }) == true
             else { return false }
-            let text = String(line)
-            let range = NSRange(text.startIndex..., in: text)
-            return Self.measuredLine.firstMatch(in: text, range: range) != nil
-                && Self.pricedLine.firstMatch(in: text, range: range) == nil
+            let range = NSRange(line.startIndex..., in: line)
+            return Self.measuredLine.firstMatch(in: line, range: range) != nil
+                && !(Self.mayEndInPrice(line) && Self.pricedLine.firstMatch(in: line, range: range) != nil)
         }.count
         if measured >= 3 {
             recipe += 2
             signals.append("\(measured) lines open with a quantity and a unit")
         }
-        if extracted.format == .json, text.contains("\"recipeingredient\"") || text.contains("\"ingredients\"") {
+        if extracted.format == .json, case let text = raw.lowercased(),
+           text.contains("\"recipeingredient\"") || text.contains("\"ingredients\"") {
             recipe += 2
             signals.append("JSON with ingredients")
         }
         let route: Route =
             receipt >= 2 && receipt > recipe ? .receipt : recipe >= 2 && recipe >= receipt ? .recipe : .unknown
         return RouteOutput(route: route, recipeScore: recipe, receiptScore: receipt, signals: signals)
+    }
+
+    /// The document's words and its non-empty lines, lower-cased: the words are its runs of letters
+    /// (`Character.isLetter`), as `text.lowercased().split { !$0.isLetter }` finds them. An ASCII line is read on
+    /// its bytes (every ASCII character is one byte; "\n" separates graphemes), any other line as characters;
+    /// text with a carriage return ("\r\n" is one character) entirely as characters.
+    static func wordsAndLines(_ raw: String) -> (words: Set<String>, lines: [String]) {
+        guard !raw.utf8.contains(0x0D) else {
+            let text = raw.lowercased()
+            return (Set(text.split { !$0.isLetter }.map(String.init)), text.split(separator: "\n").map(String.init))
+        }
+        var words = Set<String>()
+        var lines: [String] = []
+        for bytes in raw.utf8.split(separator: 0x0A) {
+            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                let line = Substring(bytes).lowercased()
+                lines.append(line)
+                words.formUnion(line.split { !$0.isLetter }.map(String.init))
+                continue
+            }
+            let lower = bytes.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+            lines.append(String(decoding: lower, as: UTF8.self))
+            for word in lower.split(whereSeparator: { $0 &- 0x61 >= 26 }) {
+                words.insert(String(decoding: word, as: UTF8.self))
+            }
+        }
+        return (words, lines)
+    }
+
+    /// Whether `pricedLine` can match: on an ASCII line it needs a digit, "." or ",", and two digits.
+    static func mayEndInPrice(_ line: String) -> Bool {
+        func digit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+        var (p1, p2, p3): (UInt8, UInt8, UInt8) = (0, 0, 0)  // the three bytes before
+        for b in line.utf8 {
+            if b >= 0x80 { return true }
+            if digit(b) && digit(p1) && (p2 == 0x2E || p2 == 0x2C) && digit(p3) { return true }
+            (p3, p2, p1) = (p2, p1, b)
+        }
+        return false
     }
 
     private static let recipeWords = [

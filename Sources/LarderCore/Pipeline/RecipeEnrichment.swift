@@ -12,6 +12,9 @@ public struct RecipeEnrichment: Sendable {
     /// Matches by lower-cased name: the normaliser's regular expressions, brand scan and fuzzy matching cost about
     /// a millisecond a name, and cookbooks repeat names (onion, garlic, flour) across recipes. Bounded.
     private let cache = Locked([String: IngredientMatch]())
+    /// Allergen tags by exact name: the tagger scans every keyword of the 16 allergens per name (6 % of the ingest
+    /// profile's instructions, 2026-11-24), and a batch of cookbooks repeats its names. Bounded like `cache`.
+    private let allergenCache = Locked([String: [IngredientAllergen]]())
     static let cacheLimit = 50_000
 
     /// The normaliser as recipes need it: the receipt blocklist's generic terms but none of its rules (a
@@ -39,14 +42,23 @@ public struct RecipeEnrichment: Sendable {
                 for i in recipes[r].ingredientGroups[g].ingredients.indices {
                     let ingredient = recipes[r].ingredientGroups[g].ingredients[i]
                     let name = ingredient.name.isEmpty ? ingredient.text : ingredient.name
-                    recipes[r].ingredientGroups[g].ingredients[i].allergens = allergens.tags(for: name).map {
-                        IngredientAllergen(allergen: $0.allergen.rawValue, keyword: $0.keyword)
-                    }
+                    recipes[r].ingredientGroups[g].ingredients[i].allergens = allergenTags(for: name)
                     recipes[r].ingredientGroups[g].ingredients[i].base = base(of: ingredient)
                 }
             }
             recipes[r].diets = dietLabels(of: recipes[r])
         }
+    }
+
+    /// The allergens a name contains (``AllergenTagger/tags(for:)``), remembered per name.
+    func allergenTags(for name: String) -> [IngredientAllergen] {
+        if let hit = allergenCache.withLock({ $0[name] }) { return hit }
+        let found = allergens.tags(for: name).map { IngredientAllergen(allergen: $0.allergen.rawValue, keyword: $0.keyword) }
+        allergenCache.withLock { cache in
+            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[name] = found
+        }
+        return found
     }
 
     /// Preparation words dropped from a name before matching, so "chopped tomatoes" is tomato and "canned

@@ -291,7 +291,7 @@ public final class WorkQueue: @unchecked Sendable {
                                 at: finishedAt)
                     let nextAttempt = try store.complete(
                         documentID: document.id, stage: stage.name, version: stage.version, output: output.json,
-                        violations: violations, isResult: stage.name == pipeline.resultStage, startedAt: startedAt,
+                        decodedResult: output.value as? DocumentResult, violations: violations, isResult: stage.name == pipeline.resultStage, startedAt: startedAt,
                         finishedAt: finishedAt, laterStages: later, then: then)
                     switch then {
                     case .markRunning: marked = (finishedAt, nextAttempt ?? 1)

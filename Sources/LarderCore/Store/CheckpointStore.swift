@@ -56,6 +56,14 @@ public protocol CheckpointStore: Sendable {
     func complete(
         documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
         isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String], then: AfterCompletion) throws -> Int?
+    /// ``complete(documentID:stage:version:output:violations:isResult:startedAt:finishedAt:laterStages:then:)`` with
+    /// the result `output` encodes, when the caller has it: the search index then reads it instead of decoding
+    /// `output` again (it must be what `output` decodes to).
+    @discardableResult
+    func complete(
+        documentID: Int64, stage: String, version: String, output: String, decodedResult: DocumentResult?,
+        violations: [SchemaViolation], isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String],
+        then: AfterCompletion) throws -> Int?
     /// Records a failure. `status` is `.pending` (to retry), `.failed` or `.quarantined`.
     func recordFailure(
         documentID: Int64, stage: String, version: String, error: LarderError, status: StageStatus,
@@ -234,6 +242,18 @@ public enum AfterCompletion: Sendable, Equatable {
 }
 
 extension CheckpointStore {
+    /// A store without a search index has no use for the decoded result.
+    @discardableResult
+    public func complete(
+        documentID: Int64, stage: String, version: String, output: String, decodedResult: DocumentResult?,
+        violations: [SchemaViolation], isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String],
+        then: AfterCompletion
+    ) throws -> Int? {
+        try complete(
+            documentID: documentID, stage: stage, version: version, output: output, violations: violations,
+            isResult: isResult, startedAt: startedAt, finishedAt: finishedAt, laterStages: laterStages, then: then)
+    }
+
     /// Stores a stage's output and does nothing else in that transaction.
     public func complete(
         documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],

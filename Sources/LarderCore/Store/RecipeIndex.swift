@@ -81,7 +81,9 @@ enum RecipeIndex {
     }
 
     /// Rewrites one document's rows from its exportable result (none when it has no exportable result).
-    static func update(_ db: Database, documentID: Int64) throws {
+    /// `stored` is the result just stored, as JSON and decoded: when it is the exportable one (it is, unless a
+    /// person's version was accepted), the index reads it instead of decoding the JSON again.
+    static func update(_ db: Database, documentID: Int64, stored: (json: String, result: DocumentResult)? = nil) throws {
         // Cached statements: this runs in the transaction that stores every new result.
         try db.cachedStatement(
             sql: "DELETE FROM recipe_search WHERE rowid IN (SELECT id FROM recipe_entry WHERE document_id = ?)"
@@ -90,7 +92,8 @@ enum RecipeIndex {
         try db.cachedStatement(sql: "DELETE FROM pantry_entry WHERE document_id = ?").execute(arguments: [documentID])
         // A result a person wrote by hand may not decode; it is still exported, but not searchable.
         guard let (version, json) = try exportable(db, documentID: documentID),
-              let result = try? JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8))
+              let result = stored.flatMap({ $0.json == json ? $0.result : nil })
+                ?? (try? JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8)))
         else { return }
         for (position, recipe) in result.recipes.enumerated() {
             try insert(db, recipe: recipe, documentID: documentID, version: version, position: position)

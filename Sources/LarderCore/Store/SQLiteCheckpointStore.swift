@@ -587,6 +587,18 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
         isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String], then: AfterCompletion
     ) throws -> Int? {
+        try complete(
+            documentID: documentID, stage: stage, version: version, output: output, decodedResult: nil,
+            violations: violations, isResult: isResult, startedAt: startedAt, finishedAt: finishedAt,
+            laterStages: laterStages, then: then)
+    }
+
+    @discardableResult
+    public func complete(
+        documentID: Int64, stage: String, version: String, output: String, decodedResult: DocumentResult?,
+        violations: [SchemaViolation], isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String],
+        then: AfterCompletion
+    ) throws -> Int? {
         let violationsJSON = violations.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(violations), as: UTF8.self)
         return try write { db -> Int? in
             try db.cachedStatement(
@@ -600,7 +612,11 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                 version, startedAt, finishedAt, (finishedAt - startedAt) * 1000, isResult ? nil : output,
                 violations.isEmpty ? nil : violationsJSON, documentID, stage,
             ])
-            if isResult { try Self.keepResultVersion(db, documentID: documentID, output: output, violationsJSON: violationsJSON, at: finishedAt, version: version) }
+            if isResult {
+                try Self.keepResultVersion(
+                    db, documentID: documentID, output: output, decoded: decodedResult, violationsJSON: violationsJSON,
+                    at: finishedAt, version: version)
+            }
             if !laterStages.isEmpty {
                 try db.execute(
                     sql: """
@@ -622,7 +638,8 @@ public final class SQLiteCheckpointStore: CheckpointStore {
 
     /// A new machine version only when the result changed: a rerun that agrees adds nothing.
     private static func keepResultVersion(
-        _ db: Database, documentID: Int64, output: String, violationsJSON: String, at time: Double, version: String
+        _ db: Database, documentID: Int64, output: String, decoded: DocumentResult?, violationsJSON: String,
+        at time: Double, version: String
     ) throws {
         let last = try String.fetchOne(
             db.cachedStatement(
@@ -639,7 +656,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                 VALUES (?, ?, 'machine', ?, ?, ?, ?)
                 """
         ).execute(arguments: [documentID, number, output, violationsJSON, time, version])
-        try RecipeIndex.update(db, documentID: documentID)
+        try RecipeIndex.update(db, documentID: documentID, stored: decoded.map { (output, $0) })
     }
 
     public func recordFailure(
