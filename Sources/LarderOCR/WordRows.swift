@@ -43,8 +43,22 @@ public enum WordRows {
     }
 
     /// The rows rebuilt from the lines' word boxes; the lines themselves when they carry no boxes, span
-    /// several pages, or nothing changes.
+    /// several pages, or nothing changes. One pass's rows give the next pass new slopes and bands, so passes
+    /// repeat until the rows stop changing (at most ``maxPasses``): rebuilding the result again changes nothing.
     public static func rebuild(_ lines: [OCRLine]) -> [OCRLine] {
+        var current = lines
+        for _ in 0..<maxPasses {
+            let next = rebuildOnce(current)
+            if next.map(\.text) == current.map(\.text) { return next }
+            current = next
+        }
+        return current
+    }
+
+    /// How many rebuilding passes run before the rows are taken as they are.
+    static let maxPasses = 4
+
+    static func rebuildOnce(_ lines: [OCRLine]) -> [OCRLine] {
         guard lines.count >= 2, lines.contains(where: { !($0.words ?? []).isEmpty }),
               Set(lines.map(\.page)).count == 1 else { return lines }
         let wordLists = lines.map { line in
