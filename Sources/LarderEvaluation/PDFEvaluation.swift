@@ -197,15 +197,7 @@ public enum PDFEvaluation {
         if x.isEmpty || y.isEmpty { return 0 }
         // Cheap upper bound first: the LCS is at most the shorter length.
         if 2.0 * Double(min(x.count, y.count)) / Double(x.count + y.count) < 0.85 { return 0 }
-        var previous = [Int](repeating: 0, count: y.count + 1)
-        var current = previous
-        for i in 1...x.count {
-            for j in 1...y.count {
-                current[j] = x[i - 1] == y[j - 1] ? previous[j - 1] + 1 : max(previous[j], current[j - 1])
-            }
-            swap(&previous, &current)
-        }
-        return 2.0 * Double(previous[y.count]) / Double(x.count + y.count)
+        return ReceiptEvaluation.lcsRatio(x, y)
     }
 
     /// One-to-one matching of `got` against `truth` (indices), best pairs first, ratio ≥ 0.85.

@@ -350,7 +350,12 @@ public enum ReceiptEvaluation {
     /// The similarity ratio of two strings: 2 × (longest common subsequence) / (sum of lengths), 1 for two
     /// empty strings (the measure difflib's `ratio` approximates).
     public static func similarity(_ a: String, _ b: String) -> Double {
-        let x = Array(a), y = Array(b)
+        lcsRatio(Array(a), Array(b))
+    }
+
+    /// 2 × (longest common subsequence) / (sum of lengths) of two sequences, 1 for two empty ones; the recipe-PDF
+    /// scoring uses it too (over Unicode scalars).
+    static func lcsRatio<Element: Equatable>(_ x: [Element], _ y: [Element]) -> Double {
         guard !x.isEmpty || !y.isEmpty else { return 1 }
         guard !x.isEmpty, !y.isEmpty else { return 0 }
         var previous = [Int](repeating: 0, count: y.count + 1)
