@@ -76,9 +76,18 @@ public struct DietClassifier: Sendable {
                                               "meat substitute"]
 
     let allergens: AllergenTagger
+    /// A name's allergen tags when the caller already has them (``RecipeEnrichment`` caches them per name);
+    /// `nil` tags the name here. Must return what `allergens.tags(for:)` returns.
+    let cachedTags: (@Sendable (String) -> [AllergenTag])?
 
-    public init(allergens: AllergenTagger = AllergenTagger()) {
+    public init(allergens: AllergenTagger = AllergenTagger(), tags: (@Sendable (String) -> [AllergenTag])? = nil) {
         self.allergens = allergens
+        self.cachedTags = tags
+    }
+
+    /// A name's words and allergen tags, the tags from the caller's cache when it has one.
+    func facts(_ name: String) -> Facts {
+        Facts(words: AllergenTagger.words(name), tags: cachedTags?(name) ?? allergens.tags(for: name))
     }
 
     /// Every diet's verdict for a list of ingredients (a recipe), in ``Diet`` order.
@@ -86,7 +95,7 @@ public struct DietClassifier: Sendable {
         // Each name is read once (words and allergen tags), then judged for every diet.
         var facts: [String: Facts] = [:]
         for ingredient in ingredients {
-            for name in ingredient.names where facts[name] == nil { facts[name] = Facts(name, allergens) }
+            for name in ingredient.names where facts[name] == nil { facts[name] = self.facts(name) }
         }
         return Diet.allCases.map { diet in
             var status = DietStatus.yes
@@ -109,11 +118,6 @@ public struct DietClassifier: Sendable {
     struct Facts {
         var words: [String]
         var tags: [AllergenTag]
-
-        init(_ name: String, _ allergens: AllergenTagger) {
-            words = AllergenTagger.words(name)
-            tags = allergens.tags(for: name)
-        }
     }
 
     /// One ingredient line for one diet: its best alternative decides; a split decision is "maybe".
@@ -124,7 +128,7 @@ public struct DietClassifier: Sendable {
     func judge(_ ingredient: Ingredient, for diet: Diet, facts: [String: Facts]) -> (DietStatus, String) {
         let names = ingredient.names.filter { !$0.isEmpty }
         guard !names.isEmpty else { return (.yes, "") }
-        var results = names.map { judge(facts[$0] ?? Facts($0, allergens), for: diet) }
+        var results = names.map { judge(facts[$0] ?? self.facts($0), for: diet) }
         // Open Food Facts' "no" for the base ingredient counts for the first name (the one the base came from).
         let flag = diet == .vegan ? ingredient.offVegan : diet == .vegetarian ? ingredient.offVegetarian : nil
         if flag == "no", results[0].0 == .yes {
@@ -143,7 +147,7 @@ public struct DietClassifier: Sendable {
 
     /// One name for one diet, with the keyword that decided it.
     public func judge(name: String, for diet: Diet) -> (DietStatus, String) {
-        judge(Facts(name, allergens), for: diet)
+        judge(facts(name), for: diet)
     }
 
     func judge(_ facts: Facts, for diet: Diet) -> (DietStatus, String) {

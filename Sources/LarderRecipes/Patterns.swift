@@ -260,14 +260,16 @@ enum Patterns {
     static func stepDurations(in text: String) -> [StepDuration] {
         durations(in: text).map { hit in
             var start = hit.range.lowerBound
-            let before = String(text[text.startIndex..<hit.range.lowerBound])
-            if leadMayMatter(before), let m = durationLeadMatch(before) {
+            // The lead is read on the text before the duration in place (no copy of it, no walk from the start:
+            // a 300 KB step with a duration every line was quadratic).
+            let before = text[..<hit.range.lowerBound]
+            if leadMayMatter(before), let m = durationLeadMatch(text, upTo: hit.range.lowerBound) {
                 let verb = m.groups[0]?.lowercased()
                 let connectors: Set<String> = ["for", "about", "another", "further", "around", "approximately", "roughly", "or"]
                 if let verb, durationVerbs.contains(verb) || connectors.contains(verb), let vr = m.groupRanges[0] {
-                    start = text.index(text.startIndex, offsetBy: before.distance(from: before.startIndex, to: vr.lowerBound))
+                    start = vr.lowerBound
                 } else if let connectors = m.groupRanges[1], !connectors.isEmpty {
-                    start = text.index(text.startIndex, offsetBy: before.distance(from: before.startIndex, to: connectors.lowerBound))
+                    start = connectors.lowerBound
                 }
             }
             let phrase = String(text[start..<hit.range.upperBound]).trimmingWhitespace()
@@ -286,7 +288,7 @@ enum Patterns {
     /// right after a run of letters that is a verb or connector, or ends with a connector (the pattern's connectors
     /// need no word boundary before them). Decided on the last ASCII bytes; anything else non-ASCII near the end
     /// says "maybe" (ICU's `\s`, `\b` and case folding reach beyond ASCII).
-    static func leadMayMatter(_ before: String) -> Bool {
+    static func leadMayMatter(_ before: some StringProtocol) -> Bool {
         Prefilter.withBytes(before) { bytes in
             guard let last = bytes.last else { return false }
             if last >= 0x80 { return true }  // a non-ASCII space (ICU's \s) or line end
@@ -311,27 +313,38 @@ enum Patterns {
     /// after the cut is the same as the whole text's: any earlier match would run through the cut, which starts
     /// a word of it, and the tail would then match at the cut itself — then a longer tail, at last the whole text, decides.
     static func durationLeadMatch(_ before: String) -> RX.Match? {
-        // ICU's cost grows with the text's length: try a short tail, then a longer one, then the whole text.
-        for tail in [24, 64] {
-            if let m = durationLeadMatch(before, tail: tail) { return m }
+        durationLeadMatch(before, upTo: before.endIndex)
+    }
+
+    /// ``durationLead``'s match on `text[..<end]`, with ranges in `text`. The tail read grows fourfold from 24
+    /// bytes until it decides (the whole prefix at last), so the work is linear in the match's length, not the
+    /// text's.
+    static func durationLeadMatch(_ text: String, upTo end: String.Index) -> RX.Match? {
+        let length = text.utf8.distance(from: text.utf8.startIndex, to: end)
+        var tail = 24
+        while length > tail + 8 {
+            if let m = durationLeadMatch(text, upTo: end, tail: tail) { return m }
+            tail *= 4
         }
-        return durationLead.firstMatch(before)
+        return durationLead.firstMatch(String(text[..<end]))
     }
 
     /// ``durationLead``'s match found on the last `tail` bytes or so, or `nil` when that tail cannot decide it.
     static func durationLeadMatch(_ before: String, tail: Int) -> RX.Match? {
-        let utf8 = before.utf8
-        guard utf8.count > tail + 8 else { return nil }
-        var cut = utf8.index(utf8.endIndex, offsetBy: -tail)
-        while cut < utf8.endIndex, !(utf8[utf8.index(before: cut)] == 0x20 && Prefilter.isLetter(utf8[cut])) {
+        before.utf8.count > tail + 8 ? durationLeadMatch(before, upTo: before.endIndex, tail: tail) : nil
+    }
+
+    static func durationLeadMatch(_ text: String, upTo end: String.Index, tail: Int) -> RX.Match? {
+        let utf8 = text.utf8
+        var cut = utf8.index(end, offsetBy: -tail)
+        while cut < end, !(utf8[utf8.index(before: cut)] == 0x20 && Prefilter.isLetter(utf8[cut])) {
             utf8.formIndex(after: &cut)
         }
-        guard cut < utf8.endIndex else { return nil }
-        let suffix = String(before[cut...])
+        guard cut < end else { return nil }
+        let suffix = String(text[cut..<end])
         guard let m = durationLead.firstMatch(suffix), m.range.lowerBound != suffix.startIndex else { return nil }
-        let offset = utf8.distance(from: utf8.startIndex, to: cut)
         func shifted(_ i: String.Index) -> String.Index {
-            utf8.index(utf8.startIndex, offsetBy: offset + suffix.utf8.distance(from: suffix.utf8.startIndex, to: i))
+            utf8.index(cut, offsetBy: suffix.utf8.distance(from: suffix.utf8.startIndex, to: i))
         }
         func shifted(_ r: Range<String.Index>) -> Range<String.Index> { shifted(r.lowerBound)..<shifted(r.upperBound) }
         return RX.Match(range: shifted(m.range), groups: m.groups, groupRanges: m.groupRanges.map { $0.map(shifted) })

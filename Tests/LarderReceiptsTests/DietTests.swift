@@ -71,4 +71,20 @@ import Testing
         #expect(v.0 == .no)
         #expect(v.1 == "Open Food Facts: not vegan")
     }
+
+    @Test("the caller's tag cache is what the labels read, and the same tags give the same verdicts")
+    func tagsFromTheCallersCache() {
+        let tagger = AllergenTagger()
+        let lines: [(String, [String])] = [("2 tbsp butter", ["butter"]), ("1 l chicken stock", ["chicken stock"]),
+                                           ("100 g walnuts", ["walnuts"]), ("200 g plain flour", ["plain flour"]),
+                                           ("1 tbsp fish sauce", ["fish sauce"]), ("2 eggs", ["eggs"])]
+        let ingredients = lines.map { DietClassifier.Ingredient(text: $0.0, names: $0.1) }
+        let cached = DietClassifier(allergens: tagger) { tagger.tags(for: $0) }
+        #expect(cached.classify(ingredients) == classifier.classify(ingredients))
+        // A cache that knows no allergen in "butter": the labels follow the cache, not a second tagging.
+        let blind = DietClassifier(allergens: tagger) { $0 == "butter" ? [] : tagger.tags(for: $0) }
+        let butter = [DietClassifier.Ingredient(text: "2 tbsp butter", names: ["butter"])]
+        #expect(classifier.classify(butter).first { $0.diet == .dairyFree }?.status == .no)
+        #expect(blind.classify(butter).first { $0.diet == .dairyFree }?.status == .yes)
+    }
 }

@@ -14,7 +14,8 @@ public struct RecipeEnrichment: Sendable {
     private let cache = Locked([String: IngredientMatch]())
     /// Allergen tags by exact name: the tagger scans every keyword of the 16 allergens per name (6 % of the ingest
     /// profile's instructions, 2026-11-24), and a batch of cookbooks repeats its names. Bounded like `cache`.
-    private let allergenCache = Locked([String: [IngredientAllergen]]())
+    /// The diet labels read the same cache (they tagged every name again: 7.7 M instructions per document).
+    private let allergenCache: Locked<[String: [AllergenTag]]>
     static let cacheLimit = 50_000
 
     /// The normaliser as recipes need it: the receipt blocklist's generic terms but none of its rules (a
@@ -23,8 +24,11 @@ public struct RecipeEnrichment: Sendable {
         normalizer = IngredientNormalizer(
             lexicon: lexicon, blocklist: IngredientBlocklist(rules: [], genericTerms: IngredientBlocklist.default.genericTerms),
             abbreviations: ["EVOO": "extra virgin olive oil"])
-        allergens = AllergenTagger()
-        diets = DietClassifier(allergens: allergens)
+        let allergens = AllergenTagger()
+        let allergenCache = Locked([String: [AllergenTag]]())
+        self.allergens = allergens
+        self.allergenCache = allergenCache
+        diets = DietClassifier(allergens: allergens) { Self.tags(for: $0, allergens, allergenCache) }
     }
 
     /// Over the bundled lexicon, built once.
@@ -52,10 +56,15 @@ public struct RecipeEnrichment: Sendable {
 
     /// The allergens a name contains (``AllergenTagger/tags(for:)``), remembered per name.
     func allergenTags(for name: String) -> [IngredientAllergen] {
-        if let hit = allergenCache.withLock({ $0[name] }) { return hit }
-        let found = allergens.tags(for: name).map { IngredientAllergen(allergen: $0.allergen.rawValue, keyword: $0.keyword) }
-        allergenCache.withLock { cache in
-            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+        Self.tags(for: name, allergens, allergenCache).map { IngredientAllergen(allergen: $0.allergen.rawValue, keyword: $0.keyword) }
+    }
+
+    private static func tags(for name: String, _ allergens: AllergenTagger,
+                             _ cache: Locked<[String: [AllergenTag]]>) -> [AllergenTag] {
+        if let hit = cache.withLock({ $0[name] }) { return hit }
+        let found = allergens.tags(for: name)
+        cache.withLock { cache in
+            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[name] = found
         }
         return found
