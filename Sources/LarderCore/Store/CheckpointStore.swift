@@ -52,13 +52,8 @@ public protocol CheckpointStore: Sendable {
     /// only there: ``stages(of:)`` reads the result stage's output from the latest machine version.
     /// `then` runs in the same transaction: marking the next stage running (its attempt number is returned) or
     /// settling the document, so a document's stages cost one write transaction each, not two.
-    @discardableResult
-    func complete(
-        documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
-        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String], then: AfterCompletion) throws -> Int?
-    /// ``complete(documentID:stage:version:output:violations:isResult:startedAt:finishedAt:laterStages:then:)`` with
-    /// the result `output` encodes, when the caller has it: the search index then reads it instead of decoding
-    /// `output` again (it must be what `output` decodes to).
+    /// `decodedResult` is the result `output` encodes, when the caller has it (nil otherwise): the search index then
+    /// reads it instead of decoding `output` again (it must be what `output` decodes to).
     @discardableResult
     func complete(
         documentID: Int64, stage: String, version: String, output: String, decodedResult: DocumentResult?,
@@ -231,7 +226,7 @@ public struct ReviewCandidate: Sendable, Equatable {
     public var acceptedIsHuman: Bool
 }
 
-/// What ``CheckpointStore/complete(documentID:stage:version:output:violations:isResult:startedAt:finishedAt:laterStages:then:)``
+/// What ``CheckpointStore/complete(documentID:stage:version:output:decodedResult:violations:isResult:startedAt:finishedAt:laterStages:then:)``
 /// does in the transaction that stores a stage's output.
 public enum AfterCompletion: Sendable, Equatable {
     case nothing
@@ -242,25 +237,14 @@ public enum AfterCompletion: Sendable, Equatable {
 }
 
 extension CheckpointStore {
-    /// A store without a search index has no use for the decoded result.
-    @discardableResult
-    public func complete(
-        documentID: Int64, stage: String, version: String, output: String, decodedResult: DocumentResult?,
-        violations: [SchemaViolation], isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String],
-        then: AfterCompletion
-    ) throws -> Int? {
-        try complete(
-            documentID: documentID, stage: stage, version: version, output: output, violations: violations,
-            isResult: isResult, startedAt: startedAt, finishedAt: finishedAt, laterStages: laterStages, then: then)
-    }
-
     /// Stores a stage's output and does nothing else in that transaction.
     public func complete(
         documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
         isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String]
     ) throws {
         try complete(
-            documentID: documentID, stage: stage, version: version, output: output, violations: violations,
-            isResult: isResult, startedAt: startedAt, finishedAt: finishedAt, laterStages: laterStages, then: .nothing)
+            documentID: documentID, stage: stage, version: version, output: output, decodedResult: nil,
+            violations: violations, isResult: isResult, startedAt: startedAt, finishedAt: finishedAt,
+            laterStages: laterStages, then: .nothing)
     }
 }

@@ -584,17 +584,6 @@ public final class SQLiteCheckpointStore: CheckpointStore {
 
     @discardableResult
     public func complete(
-        documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],
-        isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String], then: AfterCompletion
-    ) throws -> Int? {
-        try complete(
-            documentID: documentID, stage: stage, version: version, output: output, decodedResult: nil,
-            violations: violations, isResult: isResult, startedAt: startedAt, finishedAt: finishedAt,
-            laterStages: laterStages, then: then)
-    }
-
-    @discardableResult
-    public func complete(
         documentID: Int64, stage: String, version: String, output: String, decodedResult: DocumentResult?,
         violations: [SchemaViolation], isResult: Bool, startedAt: Double, finishedAt: Double, laterStages: [String],
         then: AfterCompletion
