@@ -13,28 +13,55 @@ enum Microdata {
             object["@type"] = type.split(separator: " ").map { String($0.split(separator: "/").last ?? $0) }.first ?? type
         }
         if let id = element["itemid"] { object["@id"] = id }
-        collect(element, into: &object)
+        var methods: [HTMLElement] = []
+        collect(element, into: &object, methods: &methods)
+        if !methods.isEmpty { expandMethods(methods, in: &object) }
         return object
     }
 
-    static func collect(_ element: HTMLElement, into object: inout [String: Any]) {
+    /// Where a method element's steps go, until ``expandMethods(_:in:)`` knows how many method elements the item has.
+    struct PendingMethod {
+        var index: Int
+    }
+
+    static func collect(_ element: HTMLElement, into object: inout [String: Any], methods: inout [HTMLElement]) {
         for case .element(let child) in element.children {
             if let props = child["itemprop"] {
                 let instructions = props.contains("nstructions"), ingredients = props.contains("ngredient")
-                let value: Any = child.has("itemscope") ? item(child) : self.value(of: child, inline: !instructions && !ingredients)
-                var values: [Any] = [value]
-                if let text = value as? String, instructions || ingredients {
-                    // A method marked as one element holding paragraphs or items: each block is a step. An
-                    // ingredient element holding three lines or more is a whole list marked as one: each line is
-                    // an ingredient (one or two lines are one ingredient and its note).
-                    let lines = text.split(separator: "\n").map(String.init)
-                    values = instructions || lines.count >= 3 ? lines : [lines.joined(separator: " ")]
+                var values: [Any]
+                if child.has("itemscope") {
+                    values = [item(child)]
+                } else if instructions {
+                    values = [PendingMethod(index: methods.count)]
+                    methods.append(child)
+                } else {
+                    let value = self.value(of: child, inline: !ingredients)
+                    // An ingredient element holding three lines or more is a whole list marked as one: each line
+                    // is an ingredient (one or two lines are one ingredient and its note).
+                    let lines = ingredients ? value.split(separator: "\n").map(String.init) : [value]
+                    values = lines.count >= 3 ? lines : [lines.joined(separator: " ")]
                 }
                 for prop in props.split(separator: " ").map(String.init) {
                     for v in values { add(v, prop, to: &object) }
                 }
             }
-            if !child.has("itemscope") { collect(child, into: &object) }
+            if !child.has("itemscope") { collect(child, into: &object, methods: &methods) }
+        }
+    }
+
+    /// The method elements' text in place of their placeholders. A method marked as one element holding
+    /// paragraphs, items or lines: each is a step. Marked as several elements, each element is a step, its line
+    /// breaks spaces (a heading run on into its paragraph, "Shortbread<br>Pour the flour…"), while paragraphs and
+    /// items inside it are still steps of their own.
+    static func expandMethods(_ methods: [HTMLElement], in object: inout [String: Any]) {
+        let several = methods.count > 1
+        let texts = methods.map { e -> [String] in
+            let text = e["content"] ?? VisibleText.blockText(e, hiddenToo: true, breaks: !several)
+            return text.split(separator: "\n").map(String.init)
+        }
+        for (key, value) in object {
+            guard let list = value as? [Any], list.contains(where: { $0 is PendingMethod }) else { continue }
+            object[key] = list.flatMap { v -> [Any] in (v as? PendingMethod).map { texts[$0.index] } ?? [v] }
         }
     }
 
@@ -43,7 +70,10 @@ enum Microdata {
         if let existing = object[prop] {
             object[prop] = ((existing as? [Any]) ?? [existing]) + [value]
         } else {
-            object[prop] = listProperties.contains(prop) ? [value] : value
+            // One nested item stays an object, as the microdata model gives it (a method that is one `HowToSection`);
+            // a method element's placeholder is a list, to be expanded.
+            let list = (listProperties.contains(prop) && !(value is [String: Any])) || value is PendingMethod
+            object[prop] = list ? [value] : value
         }
     }
 
@@ -62,7 +92,7 @@ enum Microdata {
         case "img", "audio", "video", "source", "embed", "iframe": return e["src"] ?? ""
         case "time": return e["datetime"] ?? VisibleText.blockText(e)
         case "data", "meter": return e["value"] ?? VisibleText.blockText(e)
-        default: return VisibleText.blockText(e)
+        default: return VisibleText.blockText(e, hiddenToo: true)
         }
     }
 }

@@ -73,10 +73,15 @@ enum VisibleText {
         return w.out
     }
 
-    /// An element's text with its blocks on separate lines (microdata values such as a whole method).
-    static func blockText(_ e: HTMLElement) -> String {
+    /// An element's text with its blocks on separate lines (microdata values such as a whole method). With
+    /// `hiddenToo`, hidden elements count (a microdata value is the element's whole text, as the microdata model
+    /// defines it: an icon's hidden name "Velocidade inversa" is part of the step); with `breaks` false, a `<br>`
+    /// is a space rather than a new line.
+    static func blockText(_ e: HTMLElement, hiddenToo: Bool = false, breaks: Bool = true) -> String {
         var w = Writer()
         w.markdown = false
+        w.hiddenToo = hiddenToo
+        w.breaks = breaks
         w.walk(e)
         w.flush()
         return w.out.filter { !$0.isEmpty }.joined(separator: "\n")
@@ -93,6 +98,8 @@ enum VisibleText {
         var current: [UInt8] = []
         var prefix = ""
         var markdown = true
+        var hiddenToo = false
+        var breaks = true
         var inItem = false
         var depth = 0
         var maxDepth = Int.max
@@ -121,7 +128,9 @@ enum VisibleText {
                 case .text(let t): t.append(to: &current)
                 case .element(let c):
                     let name = c.name
-                    if VisibleText.skipped.contains(name) || VisibleText.isHidden(c) || VisibleText.isFurniture(c) { continue }
+                    if VisibleText.skipped.contains(name) || (!hiddenToo && VisibleText.isHidden(c)) || VisibleText.isFurniture(c) {
+                        continue
+                    }
                     element(c, name)
                 }
             }
@@ -143,7 +152,7 @@ enum VisibleText {
             }
             switch name {
             case "br":
-                flush()
+                if breaks { flush() } else { current.append(0x20) }
             case "h1", "h2", "h3", "h4", "h5", "h6":
                 blank()
                 walk(c)

@@ -309,7 +309,9 @@ enum SchemaFields {
                 return
             }
             if let items = o["itemListElement"] ?? o["steps"] ?? o["step"] {
-                let isSection = JSONRecipes.isType(o, "HowToSection") || JSONRecipes.isType(o, "ItemList") || o["text"] == nil
+                // A method given as one section object, not in a list, is the whole method: its name labels the
+                // method ("Inserir título", "Method"), as recipe-scrapers reads it, and is no section.
+                let isSection = depth > 0 && (JSONRecipes.isType(o, "HowToSection") || JSONRecipes.isType(o, "ItemList") || o["text"] == nil)
                 let name = isSection ? text(o["name"] ?? o["Name"]).flatMap { $0.isEmpty ? nil : $0 } : nil
                 visit(items, section: name ?? section, depth: depth + 1)
                 return
