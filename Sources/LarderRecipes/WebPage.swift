@@ -53,16 +53,37 @@ extension RecipeParser {
             r.source.url = page.url ?? r.source.url
             recipes.append(r)
         }
-        if !recipes.isEmpty { return recipes }
-        let text = RecipeSource(file: source.file, sha256: source.sha256, format: "markdown", lines: source.lines)
-        let best = parse(text).max { a, b in
-            a.allIngredients.count + a.steps.count < b.allIngredients.count + b.steps.count
+        if !recipes.isEmpty {
+            if recipes.count == 1, recipes[0].allIngredients.count < 2 || recipes[0].steps.isEmpty,
+                let read = bestTextRecipe(source)
+            {
+                recipes[0] = Self.filled(recipes[0], from: read)
+            }
+            return recipes
         }
-        guard var r = best else { return [] }
+        guard var r = bestTextRecipe(source) else { return [] }
         if let t = page.title, !t.isEmpty { r.title = Self.webTitle(t) }
         r.source.format = source.format
         r.source.url = page.url
         return [r]
+    }
+
+    /// The recipe the page's visible text holds (most ingredients and steps), read as a Markdown document.
+    func bestTextRecipe(_ source: RecipeSource) -> Recipe? {
+        let text = RecipeSource(file: source.file, sha256: source.sha256, format: "markdown", lines: source.lines)
+        return parse(text).max { a, b in
+            a.allIngredients.count + a.steps.count < b.allIngredients.count + b.steps.count
+        }
+    }
+
+    /// `r` (from structured data that names fewer than two ingredients, "Chicken" for a whole list, or no step)
+    /// with the ingredients or steps the page itself shows, where it shows more. (One step is a method some
+    /// recipes have; the page around it holds other paragraphs.)
+    static func filled(_ r: Recipe, from read: Recipe) -> Recipe {
+        var r = r
+        if r.allIngredients.count < 2, read.allIngredients.count > r.allIngredients.count { r.ingredientGroups = read.ingredientGroups }
+        if r.steps.isEmpty { r.steps = read.steps }
+        return r
     }
 
     static let titleDecoration = try! NSRegularExpression(
