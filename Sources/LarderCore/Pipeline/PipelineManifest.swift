@@ -40,10 +40,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
     public var codeVersion: String {
         switch self {
         case .detect: "detect@4"
-        case .extract: "extract@8"
+        case .extract: "extract@9"
         case .ocr: "ocr@9"
         case .route: "route@5"
-        case .recipe: "recipe@12"
+        case .recipe: "recipe@13"
         case .receipt: "receipt@9"
         case .llm: "llm@1"
         case .result: "result@11"
