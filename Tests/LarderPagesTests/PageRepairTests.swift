@@ -85,6 +85,71 @@ import Testing
         #expect(SchemaFields.unnumbered("2. Heat the oil.") == "Heat the oil.")
         #expect(SchemaFields.unnumbered("6) jusqu'à ce que le fromage ait fondu.") == "6) jusqu'à ce que le fromage ait fondu.")
     }
+
+    @Test func severalMicrodataMethodElementsAreOneStepEach() throws {
+        let several = page(body: #"""
+            <div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Tartlets</h1>
+            <span itemprop="recipeIngredient">250 g flour</span><span itemprop="recipeIngredient">2 lemons</span>
+            <p itemprop="recipeInstructions">Shortbread<br> Rub the flour and butter together.<br> Chill for an hour.</p>
+            <p itemprop="recipeInstructions">Lemon cream<br> Zest the lemons.</p>
+            <div itemprop="recipeInstructions"><p>Fill the shells.</p><p>Bake for 15 minutes.</p></div></div>
+            """#)
+        let r = try #require(try recipes(several).first)
+        #expect(r.steps.map(\.text) == [
+            "Shortbread Rub the flour and butter together. Chill for an hour.", "Lemon cream Zest the lemons.",
+            "Fill the shells.", "Bake for 15 minutes.",
+        ])
+        // One element holding the whole method: each of its lines is a step.
+        let one = page(body: #"""
+            <div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Tea</h1>
+            <span itemprop="recipeIngredient">1 bag tea</span><span itemprop="recipeIngredient">milk</span>
+            <p itemprop="recipeInstructions">Boil the water.<br>Brew for 3 minutes.</p></div>
+            """#)
+        #expect(try recipes(one).first?.steps.map(\.text) == ["Boil the water.", "Brew for 3 minutes."])
+    }
+
+    @Test func aMicrodataValueIsItsWholeTextHiddenPartsToo() throws {
+        let html = page(body: #"""
+            <div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Risotto</h1>
+            <span itemprop="recipeIngredient">300 g rice</span><span itemprop="recipeIngredient">1 l stock</span>
+            <div itemprop="recipeInstructions">Cook 18 min/100°C/<img alt="Reverse"><b class="hidden">"Reverse" </b>/speed 1.</div></div>
+            """#)
+        // (The icon itself reads as a space, as images do.)
+        #expect(try recipes(html).first?.steps.map(\.text) == [#"Cook 18 min/100°C/ "Reverse" /speed 1."#])
+    }
+
+    @Test func aMethodGivenAsOneSectionObjectIsTheWholeMethod() throws {
+        let bare = SchemaFields.instructions(["@type": "HowToSection", "name": "Insert title", "itemListElement": ["Chop.", "Fry."]] as [String: Any])
+        #expect(bare.0.map(\.section) == [nil, nil] && bare.0.map(\.text) == ["Chop.", "Fry."])
+        let microdata = page(body: #"""
+            <div itemscope itemtype="https://schema.org/Recipe"><h1 itemprop="name">Octopus rice</h1>
+            <span itemprop="recipeIngredient">1 octopus</span><span itemprop="recipeIngredient">300 g rice</span>
+            <ol itemprop="recipeInstructions" itemscope itemtype="https://schema.org/HowToSection"><h5 itemprop="name">Insert title</h5>
+            <li itemprop="itemListElement" itemscope itemtype="https://schema.org/HowToStep"><span itemprop="text">Cook the octopus.</span></li>
+            <li itemprop="itemListElement" itemscope itemtype="https://schema.org/HowToStep"><span itemprop="text">Add the rice.</span></li></ol></div>
+            """#)
+        let r = try #require(try recipes(microdata).first)
+        #expect(r.steps.map(\.text) == ["Cook the octopus.", "Add the rice."])
+        #expect(r.steps.map(\.section) == [nil, nil])
+    }
+
+    @Test func thinStructuredDataTakesWhatThePageShows() throws {
+        let body = #"""
+            <h1>Braised chicken</h1><h2>Ingredients</h2>
+            <ul><li>1 whole chicken, in 8 pieces</li><li>150 ml red wine</li><li>3 onions, quartered</li></ul>
+            <h2>Method</h2><ol><li>Brown the chicken in a casserole.</li><li>Add the wine and onions and braise for an hour.</li></ol>
+            """#
+        // One ingredient ("Chicken") for a whole list, and no method: the page's own lists.
+        let thin = page(head: ldJSON(#"{"@type": "Recipe", "name": "Braised chicken", "recipeIngredient": ["Chicken"]}"#), body: body)
+        let r = try #require(try recipes(thin).first)
+        #expect(r.allIngredients.map(\.text) == ["1 whole chicken, in 8 pieces", "150 ml red wine", "3 onions, quartered"])
+        #expect(r.steps.map(\.text) == ["Brown the chicken in a casserole.", "Add the wine and onions and braise for an hour."])
+        // Structured data with two ingredients and one step is a recipe as it stands.
+        let whole = page(head: ldJSON(#"{"@type": "Recipe", "name": "Braised chicken", "recipeIngredient": ["1 chicken", "1 onion"], "recipeInstructions": "Braise everything for an hour."}"#), body: body)
+        let w = try #require(try recipes(whole).first)
+        #expect(w.allIngredients.map(\.text) == ["1 chicken", "1 onion"])
+        #expect(w.steps.map(\.text) == ["Braise everything for an hour."])
+    }
 }
 
 /// What is removed before libxml2 parses a page, and the fast paths that must read as the slow ones.
