@@ -11,12 +11,13 @@ extension ReceiptParser {
                                      "BRUTTO", "KASSENBON", "DATUM", "UHRZEIT", "BARGELD", "POSTEN", "ANZAHL ARTIKEL",
                                      "STEUERNUMMER", "UST-ID", "KUNDENBELEG", "EINKAUF"]
 
-    /// Or three of them and `EUR` printed, whatever stray mark (a `£` in a footer's noise) set the currency.
+    /// Or three of them and `EUR` printed, or four, whatever stray mark (a `£` or `$` in a footer's noise) set the
+    /// currency.
     static func isGermanReceipt(_ texts: [String], currency: String) -> Bool {
         let upper = texts.joined(separator: "\n").uppercased()
         let words = germanReceiptWords.filter { upper.contains($0) }.count
         if currency == "EUR" { return words >= 2 }
-        return words >= 3 && !wholeUnitCurrencies.contains(currency) && (hasWord(upper, "EUR") || hasWord(upper, "EURO"))
+        return !wholeUnitCurrencies.contains(currency) && (words >= 3 && (hasWord(upper, "EUR") || hasWord(upper, "EURO")) || words >= 4)
     }
 
     /// OCR repairs of German receipt lines: a tax class glued to the price by a mark (`0,25«C`, `2,42xB`,
@@ -38,6 +39,13 @@ extension ReceiptParser {
     /// German line forms the generic passes misread. Returns whether the line was consumed.
     func readGermanLine(_ line: ParseLine, _ s: inout ParseState) -> Bool {
         let upper = line.upper
+        if s.kinds[line.i] != .ignored { return true }  // the name line of an item read with the line above
+        // "Pos Artikel-Nr. Menge €/Stk €/Ges": the columns' headings, no item name.
+        if Self.isColumnHeading(upper) {
+            s.pendingName = nil
+            return true
+        }
+        if readPriceAboveName(line, &s) { return true }
         // "1,000 Stk." alone, its price on the next line: the item's name stays pending.
         if line.amount == nil, s.pendingName != nil, upper.range(of: Self.countUnit + "$", options: .regularExpression) != nil {
             s.kinds[line.i] = .itemDetail
@@ -116,6 +124,31 @@ extension ReceiptParser {
         return false
     }
 
+    /// Column headings of the item block: two or more of these words.
+    static func isColumnHeading(_ upper: String) -> Bool {
+        let headings: Set<String> = ["POS", "POS.", "ARTIKEL", "ARTIKEL-NR.", "ARTIKEL-NR", "ART.-NR.", "MENGE", "PREIS", "EINZELPREIS",
+                                     "BEZEICHNUNG", "ANZ", "ANZ.", "€/STK", "¢/STK", "EUR/STK", "€/GES", "¢/GES", "GESAMT"]
+        return upper.split(separator: " ").filter { headings.contains(String($0)) }.count >= 2
+    }
+
+    /// A position and article number line with the price, the name on the line below ("1 23530028 03 2,00 14,99
+    /// 29,98" / "Duschvorhang"), as some furniture-store tills print them.
+    private func readPriceAboveName(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        let i = line.i
+        guard let amount = line.amount, !amount.negative, Self.letterCount(amount.rest) < 3,
+              amount.rest.range(of: #"^\d{1,3}\s+\d{6,}\s"#, options: .regularExpression) != nil, i + 1 < s.texts.count,
+              Self.trailingAmount(in: s.texts[i + 1]) == nil, Self.letterCount(s.texts[i + 1]) >= 3,
+              Self.summaryKind(s.texts[i + 1].uppercased()) == nil else { return false }
+        s.receipt.items.append(ReceiptItem(
+            lineNumbers: [i + 2, i + 1], description: Self.repairDescription(s.texts[i + 1]), total: amount.value,
+            confidence: min(s.input[i].confidence, s.input[i + 1].confidence) / 100))
+        s.kinds[i] = .itemDetail
+        s.kinds[i + 1] = .item
+        s.firstBodyLine = s.firstBodyLine ?? i
+        s.pendingName = nil
+        return true
+    }
+
     /// A count as DIY tills print it, with its unit: "4,000 STK", "1.000 Stk." (OCR: "Sik."), "2,000 Stück".
     static let countUnit = #"^(\d{1,3})[.,]000\s*(?:[S5][TI1][KC]?\.?|ST(?:Ü|UE?)CK)"#
 
@@ -179,7 +212,7 @@ extension ReceiptParser {
         let upper = text.uppercased()
         guard Self.trailingAmount(in: text) == nil, Self.summaryKind(upper) == nil, !Self.isIgnorable(upper),
               !Self.isContactLine(upper), !Self.isArticleNumberLine(text),
-              Self.parseDetail(text) == nil, !upper.contains("/KG"), !upper.contains("POSTEN"), !upper.contains("ANZAHL"),
+              Self.parseDetail(text) == nil, !upper.contains("/KG"), !Self.isColumnHeading(upper), !upper.contains("POSTEN"), !upper.contains("ANZAHL"),
               parseDate(upper, currency: s.currency) == nil, Self.parseTime(upper) == nil else { return nil }
         let box = s.input[i].box
         if box.width > 0, let left = layout.left {
@@ -296,6 +329,49 @@ extension ReceiptParser {
         }
         if best.date.iso != current.iso, best.score > currentScore {
             s.receipt.date = best.date
+        }
+    }
+}
+
+/// The store on German headers.
+extension ReceiptParser {
+    /// Shop types printed on a line of their own under the shop's name ("DELPHIN" / "APOTHEKE").
+    static let germanShopTypes: Set<String> = ["APOTHEKE", "DROGERIE", "DROGERIEMARKT", "BAUMARKT", "SUPERMARKT", "MARKT",
+                                               "BÄCKEREI", "BAECKEREI", "METZGEREI", "GETRÄNKEMARKT", "REFORMHAUS", "KIOSK"]
+
+    /// German headers print the shop's name over its street and postcode ("Marktkauf Lehr" / "Detmolder Str. 4" /
+    /// "33102 Paderborn"), sometimes a shop type under the name ("DELPHIN" / "APOTHEKE"); the street line is never
+    /// the store (then the company line at the foot names it, if there is one). A store line with a legal form
+    /// or a store word stays.
+    func refineGermanStore(_ s: inout ParseState) {
+        let headerEnd = s.firstBodyLine ?? min(s.texts.count, 12)
+        guard let current = s.kinds.firstIndex(of: .store) else { return }
+        let upper = s.texts[current].uppercased()
+        if current + 1 < s.texts.count, Self.germanShopTypes.contains(Self.trimJunk(s.texts[current + 1]).uppercased()) {
+            s.receipt.store = Self.storeName(s.texts[current]) + " " + Self.trimJunk(s.texts[current + 1])
+            s.kinds[current + 1] = .store
+            return
+        }
+        guard current < headerEnd, !Self.hasLegalForm(upper), !Self.hasStoreWord(upper) else { return }
+        let postcode = (0..<headerEnd).first { s.texts[$0].range(of: #"^\W*\d{5}\s+\p{L}"#, options: .regularExpression) != nil }
+        guard let p = postcode, p >= 1,
+              s.texts[p - 1].range(of: #"\p{L}{3}.*\s\d{1,3}\s?[a-zA-Z]?$"#, options: .regularExpression) != nil else { return }
+        var choice: Int?
+        if current == p - 1 {
+            // The street was taken for the name: the company line at the foot, else nothing.
+            choice = s.texts.indices.first { i in
+                i >= headerEnd && s.input[i].confidence >= 40 && Self.hasLegalForm(s.texts[i].uppercased()) && Self.looksLikeName(s.texts[i])
+            }
+            s.kinds[current] = .address
+            s.receipt.store = nil
+        } else if p >= 2, current < p - 2, s.input[p - 2].confidence >= 30, Self.looksLikeName(s.texts[p - 2]),
+                  !Self.isContactLine(s.texts[p - 2].uppercased()) {
+            choice = p - 2  // a slogan or logo above the name was taken for it
+            s.kinds[current] = .header
+        }
+        if let choice {
+            s.receipt.store = Self.storeName(s.texts[choice])
+            s.kinds[choice] = .store
         }
     }
 }

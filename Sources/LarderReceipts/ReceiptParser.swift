@@ -80,6 +80,7 @@ public struct ReceiptParser: Sendable {
         if state.german { applyGermanPasses(&state) }
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
         readHeader(&state)
+        if state.german { refineGermanStore(&state) }
         return assemble(state)
     }
 

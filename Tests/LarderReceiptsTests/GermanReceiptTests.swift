@@ -159,4 +159,43 @@ struct GermanReceiptTests {
             """
         #expect(ReceiptParser().parse(text: promo).date?.iso == "2020-02-27")
     }
+
+    @Test func aDayFollowedByATimeIsNoDate() {
+        #expect(ReceiptParser().parseDate("AS-ZEIT 15.04. 16:14 UHR", currency: "EUR") == nil)
+        #expect(ReceiptParser().parseDate("AS-ZEIT 15.04.16:14 UHR", currency: "EUR") == nil)
+        #expect(ReceiptParser().parseDate("15.04.20 16:14", currency: "EUR")?.iso == "2020-04-15")
+    }
+
+    @Test func aTildeBeforeAnAmountIsAMinus() {
+        #expect(ReceiptParser.germanLineRepairs("LEERGUT MINUS ~4,00*C") == "LEERGUT MINUS -4,00 C")
+    }
+
+    @Test func strayPoundSignInFooterNoiseDoesNotHideAGermanReceipt() {
+        let texts = ["SUMME EUR 29,78", "Mehrwertst. ohne MwSt", "Datum: 29.04.2020", "O22 £56 Fes 98"]
+        #expect(ReceiptParser.isGermanReceipt(texts, currency: "GBP"))
+        let receipt = ReceiptParser().parse(text: (["Markt", "BROT 29,78"] + texts).joined(separator: "\n"))
+        #expect(receipt.currency == "EUR")
+    }
+
+    @Test func aCountLineAloneKeepsTheNamePendingForThePriceBelow() {
+        let text = """
+            Baumarkt GmbH
+            4078500023542 Rechen
+            1,000 Stk.
+            11.99 19
+            SUMME EUR 11.99
+            GEGEBEN Karte 11.99
+            """
+        let receipt = ReceiptParser().parse(text: text)
+        #expect(receipt.items.count == 1)
+        #expect(receipt.items.first?.total == Decimal(string: "11.99"))
+    }
+
+    @Test func aRowReadTwiceIsOneItem() {
+        // OCR returned the same printed row twice, once with a garbled price: the priced reading is the item.
+        let lines = [Self.line("Markt GmbH", x: 300, y: 0, priceWord: false), Self.line("KASE STICK 1,99.", y: 100),
+                     Self.line("KASE STICK 1,99 A", y: 100), Self.line("BROT 0,99 A", y: 140), Self.line("SUMME EUR 2,98", y: 180),
+                     Self.line("MwSt 7%", y: 220)]
+        #expect(ReceiptParser().parse(lines: lines).items.map(\.description) == ["KASE STICK", "BROT"])
+    }
 }
