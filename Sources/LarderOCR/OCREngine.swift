@@ -588,30 +588,18 @@ public final class OCREngine {
         return ReceiptParser().parseDate(u, currency: "") == nil
     }
 
-    /// A time of day and other digits but no date: where tills print the date beside the time.
-    static func hasTimeWithoutDate(_ text: String) -> Bool {
-        let u = text.uppercased()
-        return u.range(of: #"(?<![\d:])\d{1,2}:\d{2}(?![\d])"#, options: .regularExpression) != nil
-            && ReceiptParser().parseDate(u, currency: "") == nil
-            && u.filter(\.isNumber).count >= 8
-    }
-
     /// Reads lines with a misread date (``hasMisreadDate(_:)``) again one at a time: the line's box is cropped
     /// from `pix` with a margin, scaled up (×2, then ×3) and recognised as a single line (PSM 7); the first
     /// re-read whose date is valid (and not itself suspect) replaces the line. Re-reading every line this way was measured worse than
     /// the page read on SROIE (fewer correct numbers), so only lines whose date is already known wrong are
-    /// re-read, and, when no line has a date, lines with a time and other digits (``hasTimeWithoutDate(_:)``).
-    /// Returns the lines and how many changed.
+    /// re-read. Returns the lines and how many changed.
     private func rereadMisreadDates(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8 else { return (lines, 0) }
         let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
         var out = lines
         var changed = 0
         var budget = preprocessing.rereadMaxLines
-        // With no date anywhere, a line with a time but no date may hold one OCR lost ("3182 U3) 15:59").
-        let noDate = !lines.contains { ReceiptParser().parseDate($0.text.uppercased(), currency: "") != nil }
-        for (i, line) in lines.enumerated()
-        where budget > 0 && (Self.hasMisreadDate(line.text) || noDate && Self.hasTimeWithoutDate(line.text)) {
+        for (i, line) in lines.enumerated() where budget > 0 && Self.hasMisreadDate(line.text) {
             let b = line.box
             guard b.width > 4, b.height > 4 else { continue }
             budget -= 1

@@ -47,8 +47,9 @@ extension ReceiptParser {
         }
         if readPriceAboveName(line, &s) { return true }
         // "1,000 Stk." alone, its price on the next line: the item's name stays pending.
-        if line.amount == nil, s.pendingName != nil, upper.range(of: Self.countUnit + "$", options: .regularExpression) != nil {
+        if line.amount == nil, let pending = s.pendingName, upper.range(of: Self.countUnit + "$", options: .regularExpression) != nil {
             s.kinds[line.i] = .itemDetail
+            s.firstBodyLine = s.firstBodyLine ?? pending.index
             return true
         }
         // "kg EURO/kg EURO": the column heading of a weighed item; the item's name stays pending.

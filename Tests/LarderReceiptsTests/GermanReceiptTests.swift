@@ -198,4 +198,59 @@ struct GermanReceiptTests {
                      Self.line("MwSt 7%", y: 220)]
         #expect(ReceiptParser().parse(lines: lines).items.map(\.description) == ["KASE STICK", "BROT"])
     }
+
+    @Test func storeIsTheNameOverTheStreetAndPostcode() {
+        let text = """
+            WUNSCHLOS GLUCKLICH?
+            Hansen Nord
+            Hauptstraße 12
+            12345 Musterstadt
+            EUR
+            BROT 1,99 A
+            SUMME EUR 1,99
+            MwSt 7% 0,13
+            """
+        #expect(ReceiptParser().parse(text: text).store == "Hansen Nord")
+    }
+
+    @Test func theStreetIsNeverTheStoreAndAShopTypeLineJoinsTheName() {
+        let street = """
+            Am Lindenhof 110
+            12345 Musterstadt
+            BROT 1,99 A
+            SUMME EUR 1,99
+            MwSt 7% 0,13
+            Beispiel GmbH & Co. KG, Musterstadt
+            """
+        #expect(ReceiptParser().parse(text: street).store == "Beispiel GmbH & Co. KG, Musterstadt")
+        let pharmacy = """
+            SONNEN
+            APOTHEKE
+            Marktplatz 3
+            12345 Musterstadt
+            Kassenbon
+            Salbe 9,95
+            Summe EUR 9,95
+            Typ Netto MwSt Brutto
+            """
+        #expect(ReceiptParser().parse(text: pharmacy).store == "SONNEN APOTHEKE")
+    }
+
+    @Test func columnHeadingsAreNoItemsAndAPriceLineAboveItsName() {
+        let text = """
+            Möbelhaus
+            Datum: 26.09.2016 13:56
+            Pos Artikel-Nr. Menge €/Stk €/Ges M
+            1 23530028 03 2,00 14,99 29,98 1
+            Duschvorhang
+            2 02770034 01 1,00 9,99 9,99 1
+            Garnitur
+            elec.-cash 39,97
+            Netto MwSt.
+            Vielen Dank für Ihren Einkauf
+            """
+        let receipt = ReceiptParser().parse(text: text)
+        #expect(receipt.items.map(\.description) == ["Duschvorhang", "Garnitur"])
+        #expect(receipt.items.map(\.total) == [Decimal(string: "29.98")!, Decimal(string: "9.99")!])
+    }
 }
