@@ -35,7 +35,7 @@ struct GermanReceiptTests {
         #expect(ReceiptParser.germanLineRepairs("A 7% 0,47 6,69") == "A 7% 0,47 6,69")
     }
 
-    @Test func bottleReturnIsALineOfItsOwnWithANegativeTotal() {
+    @Test func bottleReturnIsALineOfItsOwnWithANegativeTotal() throws {
         let text = """
             Getränkemarkt
             MINERALWASSER 0,49 B
@@ -48,6 +48,10 @@ struct GermanReceiptTests {
         #expect(receipt.items.map(\.total) == [Decimal(string: "0.49")!, Decimal(string: "0.25")!, Decimal(string: "-1.50")!])
         #expect(receipt.items.last?.description == "LEERGUT")
         #expect(receipt.discounts.isEmpty)
+        // Deposits and returns are no food: the pantry records them as blocked lines.
+        let pantry = PantryExtraction(receipt: receipt, receiptID: "markt", normalizer: try IngredientNormalizer())
+        #expect(Set(pantry.blocked.map(\.description)) == ["PFAND", "LEERGUT"])
+        #expect(pantry.blocked.allSatisfy { $0.rule.hasPrefix("bottle-deposit") })
     }
 
     @Test func garbledQuantityAboveItsItemIsADetail() {
