@@ -133,7 +133,7 @@ public struct ReceiptParser: Sendable {
             kinds: [ReceiptLineKind](repeating: .ignored, count: texts.count))
     }
 
-    func prepareLine(_ i: Int, _ raw: String, wholeUnits: Bool) -> ParseLine {
+    private func prepareLine(_ i: Int, _ raw: String, wholeUnits: Bool) -> ParseLine {
         var text = raw
         // "TOTAL 42 50" / "CHANGE 38 00": a lost decimal point on a money line.
         if !wholeUnits, Self.moneyLineWords.contains(where: { text.uppercased().contains($0) }) {
