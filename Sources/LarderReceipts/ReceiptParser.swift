@@ -67,6 +67,7 @@ public struct ReceiptParser: Sendable {
                 // barcodes — also when OCR lost the total's amount.
                 continue
             }
+            if state.german, readGermanLine(line, &state) { continue }
             if readDiscount(line, &state) { continue }
             if readIgnorable(line, &state) { continue }
             if readDetail(line, &state) { continue }
@@ -76,18 +77,21 @@ public struct ReceiptParser: Sendable {
         }
         applyRoundingAfterTotal(&state)
         reconcileTotalWithTender(&state)
+        if state.german { applyGermanPasses(&state) }
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
         readHeader(&state)
+        if state.german { refineGermanStore(&state) }
         return assemble(state)
     }
 
     // MARK: - Parse passes
 
     /// The mutable state the passes of ``parse(lines:)`` share.
-    private struct ParseState {
+    struct ParseState {
         let input: [OCRLine]
         let texts: [String]
         let currency: String
+        let german: Bool  // a German till receipt (see GermanReceipt.swift): its passes run
         let wholeUnits: Bool
         let sawChangeWord: Bool  // a change line was printed (see makeState)
         var receipt: ParsedReceipt
@@ -102,10 +106,11 @@ public struct ReceiptParser: Sendable {
         var taxAfterTotal = false       // a tax or service line after the total: a later total is the final one
         var roundingAfterTotal: Decimal?  // "TOTAL 41.48" then "ROUNDING 0.02": the amount due is 41.50
         var lastItemLeft: Int?          // left edge of the last item line, to tell indented modifiers apart
+        var notes: [String] = []        // review reasons found by the passes (the check adds its own)
     }
 
     /// One body line as the passes read it: its index, repaired text, upper-case text and trailing amount.
-    private struct ParseLine {
+    struct ParseLine {
         let i: Int
         let text: String
         let upper: String
@@ -113,14 +118,17 @@ public struct ReceiptParser: Sendable {
     }
 
     private func makeState(_ input: [OCRLine]) -> ParseState {
-        let texts = input.map { Self.clean($0.text) }
-        let (currency, currencyEvidence) = detectCurrency(texts)
+        var texts = input.map { Self.clean($0.text) }
+        var (currency, currencyEvidence) = detectCurrency(texts)
+        let german = Self.isGermanReceipt(texts, currency: currency)
+        if german, currency != "EUR" { (currency, currencyEvidence) = ("EUR", "German receipt printing EUR") }
+        if german { texts = texts.map(Self.germanLineRepairs) }
         let wholeUnits = Self.wholeUnitCurrencies.contains(currency)
         // A change line was printed (even one OCR could not read the amount of): a lone tender is then not
         // the exact amount paid.
         let sawChangeWord = texts.contains { Self.hasWord($0.uppercased(), "CHANGE") || Self.hasWord($0.uppercased(), "KEMBALI") }
         return ParseState(
-            input: input, texts: texts, currency: currency, wholeUnits: wholeUnits, sawChangeWord: sawChangeWord,
+            input: input, texts: texts, currency: currency, german: german, wholeUnits: wholeUnits, sawChangeWord: sawChangeWord,
             receipt: ParsedReceipt(currency: currency, currencyEvidence: currencyEvidence),
             kinds: [ReceiptLineKind](repeating: .ignored, count: texts.count))
     }
@@ -246,7 +254,7 @@ public struct ReceiptParser: Sendable {
     }
 
     /// A two-line item: the pending name line and this line (lines `pending.index + 1` and `i + 1`).
-    private func appendTwoLineItem(_ pending: (index: Int, text: String), _ i: Int, _ s: inout ParseState,
+    func appendTwoLineItem(_ pending: (index: Int, text: String), _ i: Int, _ s: inout ParseState,
                                    quantity: Decimal? = nil, unit: String? = nil, unitPrice: Decimal? = nil,
                                    total: Decimal) {
         s.firstBodyLine = min(s.firstBodyLine ?? pending.index, pending.index)
@@ -336,7 +344,7 @@ public struct ReceiptParser: Sendable {
     }
 
     /// The item on a one-line item: description, quantity and unit price from the text before the price.
-    private func itemLine(_ amount: Amount, lineIndex i: Int, confidence: Double, wholeUnits: Bool) -> ReceiptItem {
+    func itemLine(_ amount: Amount, lineIndex i: Int, confidence: Double, wholeUnits: Bool) -> ReceiptItem {
         var description = amount.rest
         var item = ReceiptItem(lineNumbers: [i + 1], description: "", total: amount.value,
                                confidence: confidence / 100)
@@ -499,6 +507,10 @@ public struct ReceiptParser: Sendable {
             ReceiptLine(number: $0 + 1, text: s.input[$0].text, kind: s.kinds[$0], confidence: s.input[$0].confidence)
         }
         check(&receipt)
+        if !s.notes.isEmpty {
+            receipt.reviewReasons += s.notes
+            receipt.needsReview = true
+        }
         return receipt
     }
 
@@ -576,8 +588,8 @@ public struct ReceiptParser: Sendable {
         guard !tokens.isEmpty else { return nil }
         var trailingMinus = false
         // Drop one trailing flag token when the token before it is an amount: a tax letter ("1,49 C"), or on a
-        // decimal-comma receipt a tax class or rate printed as digits ("9,70 1", "4,99 19").
-        let taxClassDigits = tokens.count >= 2 && ["1", "2", "3", "7", "19"].contains(tokens[tokens.count - 1])
+        // decimal-comma receipt a tax class or rate printed as digits ("9,70 1", "4,99 19", "7,95 0").
+        let taxClassDigits = tokens.count >= 2 && ["0", "1", "2", "3", "7", "19"].contains(tokens[tokens.count - 1])
             && tokens[tokens.count - 2].range(of: #"^-?\d{1,5},\d\d-?$"#, options: .regularExpression) != nil
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
            last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits,
@@ -1134,8 +1146,8 @@ public struct ReceiptParser: Sendable {
            let y = year(g[3]), let m = month(g[1]), let d = Int(g[2]), valid(y, m, d) {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
         }
-        // 03/14/2026, 14/03/2026, 03-14-26, 14.03.26
-        if let g = match(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d])"#),
+        // 03/14/2026, 14/03/2026, 03-14-26, 14.03.26 (not "15.04. 16:14", a day and a time)
+        if let g = match(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d:])"#),
            let a = Int(g[1]), let b = Int(g[3]), let y = year(g[4]) {
             let monthFirstOK = valid(y, a, b)
             let dayFirstOK = valid(y, b, a)
