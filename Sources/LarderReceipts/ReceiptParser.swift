@@ -99,6 +99,7 @@ public struct ReceiptParser: Sendable {
         var sawTotal = false
         var totalCandidates: [Decimal] = []
         var printedTotals: [Decimal] = []  // every total line's amount, also after the payment
+        var totalInferred = false  // the total is subtotal + tax: its own line's amount was not read
         var totalEvidence: String?
         var strongTotal = false
         var taxAfterTotal = false       // a tax or service line after the total: a later total is the final one
@@ -429,6 +430,14 @@ public struct ReceiptParser: Sendable {
         if let choice, choice.value != r.total {
             s.receipt.total = choice.value
             s.totalEvidence = choice.evidence
+        } else if r.total == nil, let subtotal = r.subtotal, let tax = r.tax, tax > 0, subtotal > 0,
+                  let line = s.texts.indices.last(where: { s.kinds[$0] == .ignored && s.input[$0].confidence >= 50
+                      && Self.trailingAmount(in: s.texts[$0]) == nil && Self.summaryKind(s.texts[$0].uppercased() + " 1.00") == .total }) {
+            // "Total (Take Out)" printed without a readable amount under "Sub Total 7.24" and "Sales Tax 0.47":
+            // the total the receipt states is their sum; flagged for review as inferred.
+            s.receipt.total = subtotal + tax + (r.rounding ?? 0)
+            s.totalEvidence = "subtotal + tax (the amount on line \(line + 1) was not read)"
+            s.totalInferred = true
         }
     }
 
@@ -540,6 +549,10 @@ public struct ReceiptParser: Sendable {
             ReceiptLine(number: $0 + 1, text: s.input[$0].text, kind: s.kinds[$0], confidence: s.input[$0].confidence)
         }
         check(&receipt)
+        if s.totalInferred {
+            receipt.reviewReasons.append("total inferred: \(s.totalEvidence ?? "subtotal + tax")")
+            receipt.needsReview = true
+        }
         return receipt
     }
 
