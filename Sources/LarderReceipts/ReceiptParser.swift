@@ -99,6 +99,7 @@ public struct ReceiptParser: Sendable {
         var sawTotal = false
         var totalCandidates: [Decimal] = []
         var printedTotals: [Decimal] = []  // every total line's amount, also after the payment
+        var weakTotal = false  // the total so far is an "AMOUNT" line: a later TOTAL replaces it
         var totalInferred = false  // the total is subtotal + tax: its own line's amount was not read
         var totalEvidence: String?
         var strongTotal = false
@@ -205,11 +206,15 @@ public struct ReceiptParser: Sendable {
                       "AMOUNTDUE", "TOTALDUE"].contains(where: compact.contains)
         if !afterTender { s.totalCandidates.append(amount.value) }
         s.printedTotals.append(amount.value)
+        // "AMOUNT $85.58" then "TIP $12.84", "TOTAL $98.42": an amount line is a total only until a total follows.
+        let weak = upper.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) } == ["AMOUNT"]
         if !s.sawTotal {
             s.receipt.total = amount.value
             s.totalEvidence = afterTender ? "total line after payment" : "printed total"
             s.strongTotal = strong
-        } else if (strong || s.taxAfterTotal) && !afterTender {
+            s.weakTotal = weak
+        } else if (strong || s.taxAfterTotal || s.weakTotal && !weak) && !afterTender {
+            s.weakTotal = false
             // "NET TOTAL 194,726", "SERVICE 9,736", "TAX 20,446", "TOTAL 224,908": charges added
             // after a total make the next total the final one.
             s.receipt.total = amount.value
@@ -631,10 +636,15 @@ public struct ReceiptParser: Sendable {
         var trailingMinus = false
         // Drop one trailing flag token when the token before it is an amount: a tax letter ("1,49 C"), or on a
         // decimal-comma receipt a tax class or rate printed as digits ("9,70 1", "4,99 19").
+        // Also a single digit after a price and an amount column ("1 PATATES 3.00 3.00 3": a VAT code column).
         let taxClassDigits = tokens.count >= 2 && ["1", "2", "3", "7", "19"].contains(tokens[tokens.count - 1])
             && tokens[tokens.count - 2].range(of: #"^-?\d{1,5},\d\d-?$"#, options: .regularExpression) != nil
+            || tokens.count >= 3 && tokens[tokens.count - 1].count == 1 && tokens[tokens.count - 1].first!.isNumber
+            && tokens[tokens.count - 2].range(of: #"^\d{1,5}[.,]\d\d$"#, options: .regularExpression) != nil
+            && tokens[tokens.count - 3].range(of: #"^\d{1,5}[.,]\d\d$"#, options: .regularExpression) != nil
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
-           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits,
+           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits
+            || last.range(of: #"^[A-Z][0-9]$"#, options: .regularExpression) != nil,  // "2.40 T1": a tax code
            parseAmountToken(tokens[tokens.count - 2], wholeUnits: wholeUnits) != nil {
             if last == "-" { trailingMinus = true }
             tokens.removeLast()
@@ -750,7 +760,10 @@ public struct ReceiptParser: Sendable {
         }
         let europeanTotal = hasWord(u, "SUMME") || hasWord(u, "SOMME") || hasWord(u, "TOT") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
             || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
+        // "Amount 117.00" alone (a card slip's or a bill's sum): the label is the one word AMOUNT.
+        let labelWords = u.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) }
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
+            || labelWords == ["AMOUNT"] && !u.contains("-")  // "AMOUNT -7,800" under "DISC ITEM" is a discount
             || compact.contains("BALDUE") || europeanTotal || hasWord(u, "DUE") && !compact.contains("DUEDATE")
         // Indonesian restaurant tax: PB1 / "PB 1", PPN, PAJAK (RESTO), "P. REST 10%".
         let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK"]
@@ -870,8 +883,11 @@ public struct ReceiptParser: Sendable {
         let compact = u.replacingOccurrences(of: " ", with: "")
         let phrases = ["ITEMSSOLD", "ITEMCOUNT", "NO.OFITEMS", "THANKYOU", "CASHIER", "INVOICE", "RECEIPT#",
                        "GSTID", "GSTREG", "TRANS", "TERMINAL", "OPERATOR", "APPROV", "AUTH", "ACCOUNT", "ACCT",
-                       "SHOPPINGHOURS", "MEMBERNO", "POINTS", "TABLE", "QTYITEM", "S/PRICE", "PLEASECOME", "RETURN"]
+                       "SHOPPINGHOURS", "MEMBERNO", "POINTS", "QTYITEM", "S/PRICE", "PLEASECOME", "RETURN",
+                       "TAXABLE"]
+        // TABLE as a word ("TABLE: 21", "Table 52/1"), not inside VEGETABLE.
         return phrases.contains(where: compact.contains) || hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX")
+            || hasWord(u, "TABLE")
     }
 
     static func isContactLine(_ u: String) -> Bool {
