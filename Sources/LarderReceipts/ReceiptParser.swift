@@ -486,6 +486,13 @@ public struct ReceiptParser: Sendable {
             s.receipt.store = Self.storeName(s.texts[best])
             s.kinds[best] = .store
         }
+        // No name line, but a contact line that starts with one ("Subway#1926-0 Phone 858-673-8362").
+        let headerTexts = s.texts
+        if s.receipt.store == nil, let (line, name) = (0..<headerEnd).lazy.compactMap({ i in
+            StoreEvidence.nameBeforeContact(headerTexts[i]).map { (i, $0) } }).first {
+            s.receipt.store = name
+            if s.kinds[line] == .ignored { s.kinds[line] = .store }
+        }
         // A business the receipt names in words ("Thank You for Visiting, PYT") over a header line that does not
         // contain that name (a tagline, a logo read as junk).
         let texts = s.texts

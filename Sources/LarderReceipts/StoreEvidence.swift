@@ -33,6 +33,17 @@ enum StoreEvidence {
         return name
     }
 
+    /// The name printed before a phone or fax number on one line ("Subway#1926-0 Phone 858-673-8362" →
+    /// "Subway#1926-0"), when it looks like a name.
+    static func nameBeforeContact(_ text: String) -> String? {
+        guard let g = text.firstMatch(ofPattern: #"(?i)^(.+?)\s+(?:phone|tel|fax)\b[.:]?\s*[\d(+]"#), g.count > 1 else { return nil }
+        let name = ReceiptParser.trimJunk(g[1])
+        // A store number glued on ("#1926-0") does not count against the name.
+        let letters = name.prefix { $0 != "#" }
+        guard ReceiptParser.looksLikeName(String(letters)), !ReceiptParser.looksLikeAddress(name.uppercased()) else { return nil }
+        return name
+    }
+
     /// Letters and digits in lower case: how names are compared.
     static func key(_ s: String) -> String {
         s.lowercased().filter { $0.isLetter || $0.isNumber }

@@ -39,6 +39,13 @@ struct ReceiptEvidenceTests {
         #expect(StoreEvidence.isLabelOrHeading("Visit us at"))
         #expect(StoreEvidence.isLabelOrHeading("Bill"))
         #expect(!StoreEvidence.isLabelOrHeading("Karan Beirut - DM"))
+        // Only a contact line names the store when its logo was read as junk: the name before the phone.
+        let subway = ReceiptParser().parse(lines: Self.lines([
+            ("ayifife", 20), ("SUBWAY", 25), ("Subway#1926-0 Phone 858-673-8362", 77), ("11983 Bernardo Plaza Dr.", 90),
+            ("1 6\" -Tuna Sub 4.49", 90), ("Total 4.49", 90),
+        ]))
+        #expect(subway.store == "Subway#1926-0")
+        #expect(StoreEvidence.nameBeforeContact("TEL: 03-1234 5678") == nil)
     }
 
     @Test func theTotalThatSubtotalPlusTaxExplainsWins() {
