@@ -623,8 +623,10 @@ public final class OCREngine {
 
     /// Recognises one rectangle of `pix` as a single text line, scaled up; nil when nothing was read.
     /// `characters`, when given, limits what tesseract may read (`tessedit_char_whitelist`, e.g. an amount's digits).
+    /// `clean`: binarise the crop (Otsu over the crop) and drop the marks that touch its edges (the cut-off
+    /// strokes of the lines above and below), for a cell on uneven photo light.
     func readLine(_ pix: UnsafeMutablePointer<PIX>?, x: Int, y: Int, width: Int, height: Int, scale: Double,
-                  characters: String? = nil) -> (String, Double)? {
+                  characters: String? = nil, clean: Bool = false) -> (String, Double)? {
         guard let box = boxCreate(Int32(x), Int32(y), Int32(width), Int32(height)) else { return nil }
         var boxRef: UnsafeMutablePointer<BOX>? = box
         defer { boxDestroy(&boxRef) }
@@ -635,7 +637,11 @@ public final class OCREngine {
         var scaled: UnsafeMutablePointer<PIX>? = scale == 1 ? pixClone(crop) : pixScaleGrayLI(crop, scale, scale)
         guard scaled != nil else { return nil }
         defer { pixDestroy(&scaled) }
-        var bordered: UnsafeMutablePointer<PIX>? = pixAddBorder(scaled, Int32(10 * scale), 255)
+        if clean, let binary = Self.cleanedCell(scaled) {
+            pixDestroy(&scaled)
+            scaled = binary
+        }
+        var bordered: UnsafeMutablePointer<PIX>? = pixAddBorder(scaled, Int32(10 * scale), pixGetDepth(scaled) == 1 ? 0 : 255)
         guard bordered != nil else { return nil }
         defer { pixDestroy(&bordered) }
         let resolution = pixGetXRes(pix)

@@ -156,7 +156,7 @@ extension OCREngine {
     /// this keeps the second pass to 9 of 55 scans instead of 42).
     static func hasTotalAndDate(_ lines: [OCRLine]) -> Bool {
         let receipt = ReceiptParser().parse(lines: lines)
-        return receipt.total != nil && receipt.date != nil
+        return receipt.total != nil && !totalInferred(receipt) && receipt.date != nil
     }
 
     /// How well a reading explains a receipt: what the parser finds in it (a total, a date, items whose
@@ -165,10 +165,13 @@ extension OCREngine {
     static func readingScore(_ lines: [OCRLine]) -> Double {
         let receipt = ReceiptParser().parse(lines: lines)
         var score = Double(confidentCharacters(lines)) / 200
-        if receipt.total != nil { score += 3 }
+        // A total inferred from subtotal + tax (its own amount unread) is worth less than one read, and agrees
+        // with the items by construction.
+        let inferred = totalInferred(receipt)
+        if receipt.total != nil { score += inferred ? 1 : 3 }
         if receipt.date != nil { score += 2 }
         score += Double(min(receipt.items.count, 25)) * 0.5
-        if receipt.total != nil, !receipt.items.isEmpty,
+        if receipt.total != nil, !inferred, !receipt.items.isEmpty,
            !receipt.reviewReasons.contains(where: { $0.hasPrefix("total mismatch") }) {
             score += 4
         }

@@ -80,9 +80,20 @@ extension OCREngine {
         return (out, changed)
     }
 
+    /// A grayscale cell binarised by Otsu's threshold over the whole cell, without the components that touch
+    /// its border (strokes of the neighbouring lines cut by the crop); nil when leptonica fails.
+    static func cleanedCell(_ gray: UnsafeMutablePointer<PIX>?) -> UnsafeMutablePointer<PIX>? {
+        let w = pixGetWidth(gray), h = pixGetHeight(gray)
+        var binary: UnsafeMutablePointer<PIX>?
+        guard pixOtsuAdaptiveThreshold(gray, w, h, 0, 0, 0.1, nil, &binary) == 0, binary != nil else { return nil }
+        defer { pixDestroy(&binary) }
+        return pixRemoveBorderConnComps(binary, 8)
+    }
+
     /// The line with its price cell read again alone (digits and separators only), or nil when the cell does
     /// not read as an amount or the line has no name left of the column.
-    private func rereadPriceCell(_ line: OCRLine, left: Int, right: Int, in pix: UnsafeMutablePointer<PIX>?) -> OCRLine? {
+    func rereadPriceCell(_ line: OCRLine, left: Int, right: Int, in pix: UnsafeMutablePointer<PIX>?,
+                         clean: Bool = false) -> OCRLine? {
         guard let words = line.words, !words.isEmpty else { return nil }
         let height = words.map(\.box.height).sorted()[words.count / 2]
         let name = words.filter { $0.box.x + $0.box.width < left - height / 2 }
@@ -99,7 +110,7 @@ extension OCREngine {
         guard x1 - x0 > 4, y1 - y0 > 4 else { return nil }
         for scale in preprocessing.rereadScales {
             guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale,
-                                                    characters: "0123456789,.-") else { continue }
+                                                    characters: "0123456789,.-", clean: clean) else { continue }
             let amount = text.replacingOccurrences(of: " ", with: "")
             // A zero price is a cell read as noise, not a free item; below confidence 60 a cell's digits were
             // more often wrong than right (German scans: 0,99 read for 0,35).

@@ -23,14 +23,30 @@ extension OCREngine {
         let receipt = ReceiptParser().parse(lines: lines)
         let expected = Self.expectedTotal(receipt)
         let mismatch = receipt.total != nil && receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }
-        guard receipt.total == nil || (mismatch && expected != nil) else { return (lines, 0) }
+        // A total inferred from subtotal + tax (its own amount unread) is read again like a missing one.
+        let inferred = Self.totalInferred(receipt)
+        guard receipt.total == nil || inferred || (mismatch && expected != nil) else { return (lines, 0) }
         let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
         var budget = preprocessing.rereadMaxLines
+        let column = Self.priceColumn(lines)
         // The last total lines first: the grand total is printed below subtotals.
         for i in lines.indices.reversed() where budget > 0 && Self.isTotalLabel(lines[i].text) {
             let line = lines[i], b = line.box
             guard b.width > 4, b.height > 4 else { continue }
             budget -= 1
+            // The amount's cell alone first (digits only, in the price column), as for item lines: a faint
+            // amount far right of its label is lost again when read with the label.
+            if let left = column?.left, let cell = rereadPriceCell(line, left: left, right: column!.right, in: pix)
+                ?? rereadPriceCell(line, left: left, right: column!.right, in: pix, clean: true) {
+                var candidate = lines
+                candidate[i] = cell
+                // A single cell's digits are checked against the receipt's own sum when it has one ("7.71"
+                // read as "7.11" under a subtotal and tax that add up to 7.71).
+                let parsed = ReceiptParser().parse(lines: candidate)
+                if let total = parsed.total, !Self.totalInferred(parsed), expected == nil || total == expected {
+                    return (candidate, 1)
+                }
+            }
             let mx = max(4, b.height / 2), my = max(3, b.height / 4)
             let x0 = max(0, b.x - mx), y0 = max(0, b.y - my), y1 = min(height, b.y + b.height + my)
             for scale in preprocessing.rereadScales {
@@ -39,11 +55,17 @@ extension OCREngine {
                 var candidate = lines
                 candidate[i].text = text
                 candidate[i].confidence = confidence
-                guard let total = ReceiptParser().parse(lines: candidate).total else { continue }
+                let parsed = ReceiptParser().parse(lines: candidate)
+                guard let total = parsed.total, !Self.totalInferred(parsed) else { continue }
                 if !mismatch || total == expected { return (candidate, 1) }
             }
         }
         return (lines, 0)
+    }
+
+    /// Whether the parser inferred the total from subtotal + tax because its line's amount was not read.
+    static func totalInferred(_ receipt: ParsedReceipt) -> Bool {
+        receipt.reviewReasons.contains { $0.hasPrefix("total inferred") }
     }
 
     /// The total a receipt's other amounts imply: subtotal plus tax when a subtotal was read, else the items

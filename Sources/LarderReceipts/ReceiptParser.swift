@@ -78,6 +78,7 @@ public struct ReceiptParser: Sendable {
         applyRoundingAfterTotal(&state)
         reconcileTotalWithTender(&state)
         if state.german { applyGermanPasses(&state) }
+        chooseTotalByArithmetic(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
@@ -101,6 +102,9 @@ public struct ReceiptParser: Sendable {
         var firstBodyLine: Int?  // first line that is not header
         var sawTotal = false
         var totalCandidates: [Decimal] = []
+        var printedTotals: [Decimal] = []  // every total line's amount, also after the payment
+        var weakTotal = false  // the total so far is an "AMOUNT" line: a later TOTAL replaces it
+        var totalInferred = false  // the total is subtotal + tax: its own line's amount was not read
         var totalEvidence: String?
         var strongTotal = false
         var taxAfterTotal = false       // a tax or service line after the total: a later total is the final one
@@ -209,11 +213,16 @@ public struct ReceiptParser: Sendable {
         let strong = ["GRAND", "AFTERADJ", "ADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
                       "AMOUNTDUE", "TOTALDUE"].contains(where: compact.contains)
         if !afterTender { s.totalCandidates.append(amount.value) }
+        s.printedTotals.append(amount.value)
+        // "AMOUNT $85.58" then "TIP $12.84", "TOTAL $98.42": an amount line is a total only until a total follows.
+        let weak = upper.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) } == ["AMOUNT"]
         if !s.sawTotal {
             s.receipt.total = amount.value
             s.totalEvidence = afterTender ? "total line after payment" : "printed total"
             s.strongTotal = strong
-        } else if (strong || s.taxAfterTotal) && !afterTender {
+            s.weakTotal = weak
+        } else if (strong || s.taxAfterTotal || s.weakTotal && !weak) && !afterTender {
+            s.weakTotal = false
             // "NET TOTAL 194,726", "SERVICE 9,736", "TAX 20,446", "TOTAL 224,908": charges added
             // after a total make the next total the final one.
             s.receipt.total = amount.value
@@ -419,6 +428,32 @@ public struct ReceiptParser: Sendable {
         }
     }
 
+    /// When the total agrees with none of the receipt's own sums (subtotal + tax, items + tax, the items of a
+    /// tax-inclusive receipt) but another printed total or payment does, that one is the total: an OCR slip in
+    /// one figure ("Balance Due 25,65" under "Total 28.65") or a tax line read as the total ("VAT included in
+    /// total 2.72") is outvoted by two figures that add up.
+    private func chooseTotalByArithmetic(_ s: inout ParseState) {
+        let r = s.receipt
+        let net = r.items.reduce(Decimal(0)) { $0 + $1.total } - r.discounts.reduce(Decimal(0)) { $0 + $1.amount }
+        var paid = r.tenders.map(\.amount)
+        if let change = r.change, change > 0 { paid += r.tenders.filter { $0.amount > change }.map { $0.amount - change } }
+        let choice = TotalArithmetic.choose(
+            total: r.total, printedTotals: s.printedTotals, payments: paid, subtotal: r.subtotal, tax: r.tax,
+            rounding: r.rounding, itemsNet: r.items.count >= 2 ? net : nil, tolerance: configuration.totalTolerance)
+        if let choice, choice.value != r.total {
+            s.receipt.total = choice.value
+            s.totalEvidence = choice.evidence
+        } else if r.total == nil, let subtotal = r.subtotal, let tax = r.tax, tax > 0, subtotal > 0,
+                  let line = s.texts.indices.last(where: { s.kinds[$0] == .ignored && s.input[$0].confidence >= 50
+                      && Self.trailingAmount(in: s.texts[$0]) == nil && Self.summaryKind(s.texts[$0].uppercased() + " 1.00") == .total }) {
+            // "Total (Take Out)" printed without a readable amount under "Sub Total 7.24" and "Sales Tax 0.47":
+            // the total the receipt states is their sum; flagged for review as inferred.
+            s.receipt.total = subtotal + tax + (r.rounding ?? 0)
+            s.totalEvidence = "subtotal + tax (the amount on line \(line + 1) was not read)"
+            s.totalInferred = true
+        }
+    }
+
     /// Whether the amount paid should replace the printed total.
     private func shouldUsePaid(_ paid: Decimal, byCash paidByCash: Bool, _ s: ParseState) -> Bool {
         let receipt = s.receipt
@@ -459,6 +494,22 @@ public struct ReceiptParser: Sendable {
             s.receipt.store = Self.storeName(s.texts[best])
             s.kinds[best] = .store
         }
+        // No name line, but a contact line that starts with one ("Subway#1926-0 Phone 858-673-8362").
+        let headerTexts = s.texts
+        if s.receipt.store == nil, let (line, name) = (0..<headerEnd).lazy.compactMap({ i in
+            StoreEvidence.nameBeforeContact(headerTexts[i]).map { (i, $0) } }).first {
+            s.receipt.store = name
+            if s.kinds[line] == .ignored { s.kinds[line] = .store }
+        }
+        // A business the receipt names in words ("Thank You for Visiting, PYT") over a header line that does not
+        // contain that name (a tagline, a logo read as junk).
+        let texts = s.texts
+        if let (line, name) = texts.indices.lazy.compactMap({ i in StoreEvidence.namedInPhrase(texts[i]).map { (i, $0) } }).first,
+           !(s.receipt.store.map { StoreEvidence.key($0).contains(StoreEvidence.key(name)) } ?? false) {
+            s.receipt.store = name
+            if let best { s.kinds[best] = .ignored }
+            if s.kinds[line] == .ignored { s.kinds[line] = .store }
+        }
         for i in storeIndex..<max(storeIndex, headerEnd) where s.kinds[i] == .ignored {
             let text = s.texts[i]
             let upper = text.uppercased()
@@ -479,14 +530,25 @@ public struct ReceiptParser: Sendable {
         // Store: the best of the first name-like lines (confident OCR, store words, early position).
         var best: (index: Int, score: Double)?
         var considered = 0
+        var sawStreet = false  // a street address line: the name is printed above it
+        // The name a thank-you or welcome line gives the business ("Thank You for Visiting, PYT").
+        let named = s.texts.lazy.compactMap(StoreEvidence.namedInPhrase).first
         for i in 0..<headerEnd where s.kinds[i] == .ignored && considered < 6 {
             let text = s.texts[i]
             let upper = text.uppercased()
-            guard s.input[i].confidence >= 40, Self.looksLikeName(text) else { continue }
+            if Self.looksLikeAddress(upper) && upper.contains(where: \.isNumber) && considered > 0 { sawStreet = true }
+            guard s.input[i].confidence >= 40, Self.looksLikeName(text), !StoreEvidence.isLabelOrHeading(text),
+                  StoreEvidence.namedInPhrase(text) == nil
+            else { continue }
             considered += 1
             let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper)
             if !storeWord && Self.looksLikeAddress(upper) { continue }
+            // Evidence beyond the line itself: the business named again (footer, web address, an item), and
+            // lines after the street address are the city or a tagline.
+            let namedHere = named.map { StoreEvidence.key($0).count >= 3 && StoreEvidence.key(text).contains(StoreEvidence.key($0)) } ?? false
+            let repeated = StoreEvidence.isRepeated(text, in: s.texts, from: headerEnd)
             let score = s.input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
+                + (namedHere ? 2 : 0) + (repeated ? 0.5 : 0) - (sawStreet ? 0.5 : 0)
             if score > (best?.score ?? -1) { best = (i, score) }
         }
         if best.map({ s.input[$0.index].confidence < 50 && !Self.hasStoreWord(s.texts[$0.index].uppercased()) }) ?? true {
@@ -509,6 +571,10 @@ public struct ReceiptParser: Sendable {
         check(&receipt)
         if !s.notes.isEmpty {
             receipt.reviewReasons += s.notes
+            receipt.needsReview = true
+        }
+        if s.totalInferred {
+            receipt.reviewReasons.append("total inferred: \(s.totalEvidence ?? "subtotal + tax")")
             receipt.needsReview = true
         }
         return receipt
@@ -589,10 +655,15 @@ public struct ReceiptParser: Sendable {
         var trailingMinus = false
         // Drop one trailing flag token when the token before it is an amount: a tax letter ("1,49 C"), or on a
         // decimal-comma receipt a tax class or rate printed as digits ("9,70 1", "4,99 19", "7,95 0").
+        // Also a single digit after a price and an amount column ("1 PATATES 3.00 3.00 3": a VAT code column).
         let taxClassDigits = tokens.count >= 2 && ["0", "1", "2", "3", "7", "19"].contains(tokens[tokens.count - 1])
             && tokens[tokens.count - 2].range(of: #"^-?\d{1,5},\d\d-?$"#, options: .regularExpression) != nil
+            || tokens.count >= 3 && tokens[tokens.count - 1].count == 1 && tokens[tokens.count - 1].first!.isNumber
+            && tokens[tokens.count - 2].range(of: #"^\d{1,5}[.,]\d\d$"#, options: .regularExpression) != nil
+            && tokens[tokens.count - 3].range(of: #"^\d{1,5}[.,]\d\d$"#, options: .regularExpression) != nil
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
-           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits,
+           last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits
+            || last.range(of: #"^[A-Z][0-9]$"#, options: .regularExpression) != nil,  // "2.40 T1": a tax code
            parseAmountToken(tokens[tokens.count - 2], wholeUnits: wholeUnits) != nil {
             if last == "-" { trailingMinus = true }
             tokens.removeLast()
@@ -619,7 +690,9 @@ public struct ReceiptParser: Sendable {
         if s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast(); negative = true }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
         if s.hasSuffix("-") { negative = true; s = s.dropLast() }
-        for prefix in ["RM", "$", "£", "€", "USD", "MYR"] where s.uppercased().hasPrefix(prefix) {
+        // "R288.40": the rand's R, only right before the digits.
+        for prefix in ["RM", "$", "£", "€", "USD", "MYR", "R"] where s.uppercased().hasPrefix(prefix)
+            && (prefix != "R" || s.dropFirst().first?.isNumber == true) {
             s = s.dropFirst(prefix.count)
             // "RML.25", "RMLL.40": right after the currency, L is a misread 1.
             let ls = s.prefix(while: { $0 == "L" }).count
@@ -673,17 +746,19 @@ public struct ReceiptParser: Sendable {
     static func repairTotalWord(_ u: String) -> String {
         let repaired = u.replacingMatches(of: #"(?<![A-Z])(?:[JLIF1][O0]|T[0A])TA[L1I]|(?<![A-Z])TOTA(?:1|[\]})|R](?![A-Z]))"#, with: "TOTAL")
         // One letter off ("TETAL", "OTAL:", "TOTAI"), as a word of its own before an amount.
-        guard repaired.last?.isNumber == true, !repaired.contains("TOTAL") else { return repaired }
+        guard repaired.contains(where: \.isNumber), !repaired.contains("TOTAL") else { return repaired }
         let total = Array("TOTAL")
         let tokens = repaired.split(separator: " ", omittingEmptySubsequences: false)
         return tokens.indices.map { k -> String in
             let token = tokens[k]
-            let word = token.trimmingCharacters(in: CharacterSet(charactersIn: ":;.,"))
+            // Q is a misread O ("QTAL:").
+            let word = token.trimmingCharacters(in: CharacterSet(charactersIn: ":;.,")).replacingOccurrences(of: "Q", with: "O")
             // Not after a misread SUB ("SUN- TOTA"): a subtotal is no total.
             guard (4...5).contains(word.count), word.allSatisfy(\.isLetter),
                   k == 0 || !tokens[k - 1].hasPrefix("SU"),
                   EditDistance.levenshtein(Array(word), total) == 1 else { return String(token) }
-            return String(token).replacingOccurrences(of: word, with: "TOTAL")
+            let printed = token.trimmingCharacters(in: CharacterSet(charactersIn: ":;.,"))
+            return String(token).replacingOccurrences(of: printed, with: "TOTAL")
         }.joined(separator: " ")
     }
 
@@ -704,8 +779,11 @@ public struct ReceiptParser: Sendable {
         }
         let europeanTotal = hasWord(u, "SUMME") || hasWord(u, "SOMME") || hasWord(u, "TOT") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
             || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
+        // "Amount 117.00" alone (a card slip's or a bill's sum): the label is the one word AMOUNT.
+        let labelWords = u.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) }
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
-            || compact.contains("BALDUE") || europeanTotal
+            || labelWords == ["AMOUNT"] && !u.contains("-")  // "AMOUNT -7,800" under "DISC ITEM" is a discount
+            || compact.contains("BALDUE") || europeanTotal || hasWord(u, "DUE") && !compact.contains("DUEDATE")
         // Indonesian restaurant tax: PB1 / "PB 1", PPN, PAJAK (RESTO), "P. REST 10%".
         let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK"]
         let hasTaxWord = taxWords.contains { hasWord(u, $0) } || compact.contains("SALESTAX") || compact.contains("TOTALGST")
@@ -824,8 +902,11 @@ public struct ReceiptParser: Sendable {
         let compact = u.replacingOccurrences(of: " ", with: "")
         let phrases = ["ITEMSSOLD", "ITEMCOUNT", "NO.OFITEMS", "THANKYOU", "CASHIER", "INVOICE", "RECEIPT#",
                        "GSTID", "GSTREG", "TRANS", "TERMINAL", "OPERATOR", "APPROV", "AUTH", "ACCOUNT", "ACCT",
-                       "SHOPPINGHOURS", "MEMBERNO", "POINTS", "TABLE", "QTYITEM", "S/PRICE", "PLEASECOME", "RETURN"]
+                       "SHOPPINGHOURS", "MEMBERNO", "POINTS", "QTYITEM", "S/PRICE", "PLEASECOME", "RETURN",
+                       "TAXABLE"]
+        // TABLE as a word ("TABLE: 21", "Table 52/1"), not inside VEGETABLE.
         return phrases.contains(where: compact.contains) || hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX")
+            || hasWord(u, "TABLE")
     }
 
     static func isContactLine(_ u: String) -> Bool {
@@ -1084,8 +1165,11 @@ public struct ReceiptParser: Sendable {
     private func detectCurrency(_ lines: [String]) -> (String, String) {
         let text = lines.joined(separator: "\n")
         let upper = text.uppercased()
-        if text.contains("£") { return ("GBP", "symbol £") }
-        if text.contains("€") { return ("EUR", "symbol €") }
+        // The symbol printed most: a stray £ or € read from a smudge does not outvote ten dollar signs.
+        let dollars = text.filter { $0 == "$" }.count, pounds = text.filter { $0 == "£" }.count
+        let euros = text.filter { $0 == "€" }.count
+        if pounds > 0, pounds >= euros, pounds >= dollars { return ("GBP", "symbol £") }
+        if euros > 0, euros >= dollars { return ("EUR", "symbol €") }
         for code in ["MYR", "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "SGD", "CHF", "INR"] where Self.hasWord(upper, code) {
             return (code, "code \(code)")
         }

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Evidence for the store's name beyond the header's first confident line: a receipt names its business again
+/// in the footer ("Thank you for visiting PYT", "Thanks for shopping at Caltex", "www.itsugar.com"), in a
+/// second header line, or on an item ("BOLSA CARREFOUR"). A logo read as junk or a tagline printed under it
+/// ("DRESS FOR LESS", "Americas Craaaziest Burgers!") is then not taken for the name.
+enum StoreEvidence {
+    /// The name a line gives the business in a thank-you or welcome phrase, if any: "Thank You for Visiting,
+    /// PYT" → "PYT", "Thanks for visiting Subway. Please let" → "Subway", "Thank you for shopping at Caltex".
+    static func namedInPhrase(_ text: String) -> String? {
+        let pattern = #"(?i)\b(?:for\s+visiting|for\s+shopping\s+(?:at|with)|for\s+dining\s+(?:at|with)|for\s+choosing|welcome\s+to)[\s,:]+(.+)$"#
+        guard let g = text.firstMatch(ofPattern: pattern), g.count > 1 else { return nil }
+        // The name runs to the end of the sentence.
+        var name = g[1]
+        if let end = name.firstIndex(where: { ".!?;|".contains($0) }) { name = String(name[..<end]) }
+        name = ReceiptParser.trimJunk(name)
+        let words = name.split(separator: " ")
+        // "Welcome to the Family": the article is not part of the name (the store here is FamilyMart).
+        if name.uppercased().hasPrefix("THE ") && words.count > 1 { name = String(name.dropFirst(4)) }
+        guard (1...4).contains(words.count), ReceiptParser.letterCount(name) >= 2,
+              !["US", "OUR", "THE", "OUR STORE", "US AGAIN"].contains(name.uppercased()) else { return nil }
+        return name
+    }
+
+    /// The domain a line prints ("www.itsugar.com", "GavindeGraw.cam", "chipotle .com"), as letters in lower case.
+    static func domainName(_ text: String) -> String? {
+        let pattern = #"(?i)(?:www\s*[.,]\s*)?([a-z][a-z0-9\-]{2,30})\s?\.\s?(?:com|co|net|org|cam|corn)\b"#
+        guard let g = text.firstMatch(ofPattern: pattern), g.count > 1 else { return nil }
+        let name = g[1].lowercased().filter { $0.isLetter || $0.isNumber }
+        let generic: Set<String> = ["www", "facebook", "twitter", "instagram", "google", "yelp", "tripadvisor", "survey",
+                                    "feedback", "gmail", "hotmail", "yahoo", "paypal", "visa", "mastercard"]
+        guard name.count >= 3, !generic.contains(name) else { return nil }
+        return name
+    }
+
+    /// The name printed before a phone or fax number on one line ("Subway#1926-0 Phone 858-673-8362" →
+    /// "Subway#1926-0"), when it looks like a name.
+    static func nameBeforeContact(_ text: String) -> String? {
+        guard let g = text.firstMatch(ofPattern: #"(?i)^(.+?)\s+(?:phone|tel|fax)\b[.:]?\s*[\d(+]"#), g.count > 1 else { return nil }
+        let name = ReceiptParser.trimJunk(g[1])
+        // A store number glued on ("#1926-0") does not count against the name.
+        let letters = name.prefix { $0 != "#" }
+        guard ReceiptParser.looksLikeName(String(letters)), !ReceiptParser.looksLikeAddress(name.uppercased()) else { return nil }
+        return name
+    }
+
+    /// Letters and digits in lower case: how names are compared.
+    static func key(_ s: String) -> String {
+        s.lowercased().filter { $0.isLetter || $0.isNumber }
+    }
+
+    /// Whether a header line is a label with its value ("Server: Marcos", "Operator: Jamey Vance") or a
+    /// document heading ("Bill", "Guest Check", "Visit us at"): such lines name no business.
+    static func isLabelOrHeading(_ text: String) -> Bool {
+        let t = ReceiptParser.trimJunk(text)
+        let u = t.uppercased()
+        if u.range(of: #"^[A-Z][A-Z .#]{1,15}:\s*\S"#, options: .regularExpression) != nil { return true }
+        let headings: Set<String> = ["BILL", "CHECK", "GUEST CHECK", "ORDER", "SALE", "SALES", "DUPLICATE", "COPY",
+                                     "CUSTOMER COPY", "MERCHANT COPY", "RESTAURANT", "CAFE", "BAR"]
+        if headings.contains(u.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))) { return true }
+        return u.hasPrefix("VISIT US") || u.hasPrefix("FOLLOW US") || u.hasPrefix("LIKE US") || u.hasPrefix("FIND US")
+    }
+
+    /// Whether a word (5 letters or more, no store or place word) of a candidate name is printed again below
+    /// the header (`from` on: the footer, a web address, an item): a name repeated is a name. Within the
+    /// header a word also repeats in the mall's or town's name ("MERRY HILL CENTRE", "MERRY HILL").
+    static func isRepeated(_ text: String, in texts: [String], from start: Int) -> Bool {
+        let words = text.uppercased().split(whereSeparator: { !$0.isLetter }).map(String.init).filter {
+            $0.count >= 5 && !ReceiptParser.placeWords.contains($0) && !ReceiptParser.storeWords.contains($0)
+        }
+        guard !words.isEmpty else { return false }
+        let others = texts[min(start, texts.count)...].map { key($0) }
+        return words.contains { word in
+            let w = word.lowercased()
+            return others.contains { $0.contains(w) }
+        }
+    }
+}
+
+extension String {
+    /// The first match of `pattern` with its capture groups (empty strings for groups that did not take part).
+    func firstMatch(ofPattern pattern: String) -> [String]? {
+        guard let regex = RegexCache.regex(pattern),
+              let m = regex.firstMatch(in: self, range: NSRange(startIndex..., in: self)) else { return nil }
+        return (0..<m.numberOfRanges).map { n in Range(m.range(at: n), in: self).map { String(self[$0]) } ?? "" }
+    }
+}
