@@ -41,7 +41,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@4"
         case .extract: "extract@8"
-        case .ocr: "ocr@9"
+        case .ocr: "ocr@10"
         case .route: "route@5"
         case .recipe: "recipe@12"
         case .receipt: "receipt@9"
