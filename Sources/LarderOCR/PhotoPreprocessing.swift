@@ -204,7 +204,7 @@ extension OCREngine {
         // The cropped reading only when the rectified one is unsure (``ReadingCheck``): a rectified reading
         // whose items add up to its total and that has a date is kept without a second photo OCR.
         if rectify, ReadingCheck(best.lines).isSure {
-            best.steps.append("cropped not read (rectified sure)")
+            best.steps.append("rectified-sure")
         } else if rectify, var cropped = try readAsPhoto(pix, paper: paper, rectify: false, firstLines: firstLines, path: path,
                                                   limits: limits, started: started, pageSegmentation: pageSegmentation) {
             if cropped.score > best.score {
