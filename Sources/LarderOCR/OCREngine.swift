@@ -275,14 +275,18 @@ public final class OCREngine {
     ///   `.recognitionFailed`.
     public func recognize(imageAt path: String, limits: OCRLimits = .default) throws -> OCRResult {
         let t0 = ContinuousClock.now
+        var costs = StepCosts()
         let decoded = try Self.decode(imageAt: path, maxPixels: limits.maxPixels)
         var original: UnsafeMutablePointer<PIX>? = decoded.pix
-        defer { pixDestroy(&original) }
+        costs.record("decode")
         let gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
+        // The colour image is not needed again: free it before the readings.
+        pixDestroy(&original)
         guard gray != nil else { throw failure(path, "grayscale conversion failed") }
+        costs.record("gray")
         var result = try recognize(
             gray, path: path, originalWidth: decoded.width, originalHeight: decoded.height, limits: limits,
-            pageSegmentation: pageSegmentation, started: t0, steps: ["gray8"])
+            pageSegmentation: pageSegmentation, started: t0, steps: ["gray8"], costs: costs)
         if !decoded.warnings.isEmpty { result.decoderWarnings = decoded.warnings }
         return result
     }
@@ -413,23 +417,58 @@ public final class OCREngine {
             allowPhotoPass: false)
     }
 
+    /// What preprocessing did to an image before its first reading.
+    private struct Preparation {
+        var quarterTurns = 0
+        var skew: Double?
+    }
+
     /// Preprocesses and recognises `gray` (8-bit; this call destroys it).
+    ///
+    /// The first reading is the cheap one: one tesseract pass (a second only for faint prints). The expensive
+    /// readings — the photo reading and its rectified variant, price cells, the total line — run only while the
+    /// parse of the reading so far is unsure (``ReadingCheck``: no total, no date, items that do not add up to the
+    /// total), and the best-scoring reading is kept. Each step's CPU time is the last step (``StepCosts``).
     private func recognize(
         _ gray: UnsafeMutablePointer<PIX>?, path: String, originalWidth: Int, originalHeight: Int, limits: OCRLimits,
         pageSegmentation: PageSegmentation, started t0: ContinuousClock.Instant, steps initialSteps: [String],
-        allowPhotoPass: Bool = true
+        costs initialCosts: StepCosts = StepCosts(), allowPhotoPass: Bool = true
     ) throws -> OCRResult {
         var steps = initialSteps
+        var costs = initialCosts
         var pix: UnsafeMutablePointer<PIX>? = gray
         defer { pixDestroy(&pix) }
-        if pixGetXRes(pix) < 70 { pixSetResolution(pix, 300, 300) }
+        let preparation = try prepare(&pix, path: path, steps: &steps, costs: &costs)
+        let processedW = Int(pixGetWidth(pix)), processedH = Int(pixGetHeight(pix))
+        let t1 = ContinuousClock.now
+        var reading = try firstReading(pix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
+                                       steps: &steps, costs: &costs)
+        defer { pixDestroy(&reading.image) }
+        if allowPhotoPass, preprocessing.photoPass != .never {
+            readAgainAsPhoto(pix, &reading, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
+                             steps: &steps, costs: &costs)
+        }
+        rereadLines(&reading, receipt: allowPhotoPass, steps: &steps, costs: &costs)
+        steps.append(costs.step)
+        let t2 = ContinuousClock.now
+        return OCRResult(
+            path: path, lines: reading.lines, meanConfidence: reading.meanConfidence,
+            originalSize: OCRBox(x: 0, y: 0, width: originalWidth, height: originalHeight),
+            processedSize: OCRBox(x: 0, y: 0, width: processedW, height: processedH),
+            quarterTurnsApplied: preparation.quarterTurns, skewAngle: preparation.skew, steps: steps,
+            preprocessSeconds: (t1 - t0).seconds, recognizeSeconds: (t2 - t1).seconds)
+    }
 
+    /// Upscaling of small images, orientation, deskew and the configured light and binarisation, in place.
+    private func prepare(_ pix: inout UnsafeMutablePointer<PIX>?, path: String, steps: inout [String],
+                         costs: inout StepCosts) throws -> Preparation {
+        var preparation = Preparation()
+        if pixGetXRes(pix) < 70 { pixSetResolution(pix, 300, 300) }
         if let minWidth = preprocessing.upscaleBelowWidth, pixGetWidth(pix) < minWidth {
             try replace(&pix, with: pixScaleGrayLI(pix, 2, 2), path, "upscaling failed")
             steps.append("upscale×2")
+            costs.record("upscale")
         }
-
-        var quarterTurns = 0
         let wantOrientation = preprocessing.detectOrientation == .always
             || (preprocessing.detectOrientation == .whenLandscape && pixGetWidth(pix) > pixGetHeight(pix))
         if wantOrientation, let osd = orientationHandle() {
@@ -442,21 +481,20 @@ public final class OCREngine {
             if TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0,
                degrees % 360 != 0, Double(confidence) >= preprocessing.orientationMinConfidence {
                 // `degrees` is how far the text is rotated clockwise; undo it with the remaining quarter turns.
-                quarterTurns = (4 - Int(degrees) / 90 % 4) % 4
-                try replace(&pix, with: pixRotateOrth(pix, Int32(quarterTurns)), path, "rotation failed")
+                preparation.quarterTurns = (4 - Int(degrees) / 90 % 4) % 4
+                try replace(&pix, with: pixRotateOrth(pix, Int32(preparation.quarterTurns)), path, "rotation failed")
                 steps.append("rotate(\(degrees)°, conf \(String(format: "%.1f", confidence)))")
             }
+            costs.record("orientation")
         } else if wantOrientation {
             steps.append("osd-unavailable")
         }
-
-        var skew: Double?
         if preprocessing.deskew {
             var angle: Float = 0
             var conf: Float = 0
             var deskewed: UnsafeMutablePointer<PIX>? = pixFindSkewAndDeskew(pix, 0, &angle, &conf)
             if deskewed != nil {
-                skew = Double(angle)
+                preparation.skew = Double(angle)
                 if Double(abs(angle)) >= preprocessing.deskewMinAngle {
                     pixDestroy(&pix)
                     pix = deskewed
@@ -466,98 +504,139 @@ public final class OCREngine {
                     pixDestroy(&deskewed)
                 }
             }
+            costs.record("deskew")
         }
-
         if preprocessing.normalizeBackground, let normalized = pixBackgroundNormSimple(pix, nil, nil) {
             pixDestroy(&pix)
             pix = normalized
             steps.append("background-norm")
+            costs.record("light")
         }
-
         if let out = binarize(pix, preprocessing.binarization) {
             pixDestroy(&pix); pix = out; steps.append(preprocessing.binarization.rawValue)
+            costs.record("binarize")
         }
         if let debugDir = ProcessInfo.processInfo.environment["LARDER_OCR_DEBUG_DIR"] {
             // Debug aid: the image exactly as tesseract receives it.
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             _ = pixWrite((debugDir as NSString).appendingPathComponent(name + ".png"), pix, Int32(IFF_PNG))
+            costs.skip()
         }
-        let processedW = Int(pixGetWidth(pix)), processedH = Int(pixGetHeight(pix))
-        let t1 = ContinuousClock.now
-        var (lines, mean) = try run(pix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation)
+        return preparation
+    }
 
-        // Faint dot-matrix / thermal prints: tesseract's global threshold can lose everything. Retry once
-        // with thickened strokes and the fallback binarisation; keep whichever read more confident text.
+    /// The reading kept so far: its lines, tesseract's mean confidence, and the 8-bit image its boxes refer to
+    /// (which line re-reads crop from; owned by the reading's holder).
+    private struct Reading {
+        var lines: [OCRLine]
+        var meanConfidence: Double
+        var image: UnsafeMutablePointer<PIX>?
+    }
+
+    /// One tesseract pass over the prepared image; faint dot-matrix / thermal prints, where tesseract's global
+    /// threshold can lose everything (fewer than ``OCRPreprocessing/fallbackBelowCharacters`` confident
+    /// characters), are read once more with thickened strokes and the fallback binarisation, and the reading with
+    /// more confident text is kept.
+    private func firstReading(_ pix: UnsafeMutablePointer<PIX>?, path: String, limits: OCRLimits,
+                              started: ContinuousClock.Instant, pageSegmentation: PageSegmentation,
+                              steps: inout [String], costs: inout StepCosts) throws -> Reading {
+        var (lines, mean) = try run(pix, path: path, limits: limits, started: started, pageSegmentation: pageSegmentation)
+        costs.record("read")
         if let fallback = preprocessing.fallbackBinarization, fallback != preprocessing.binarization,
            Self.confidentCharacters(lines) < preprocessing.fallbackBelowCharacters,
            let binarized = Self.withThickenedStrokes(pix, { binarize($0, fallback) }) {
             var retryPix: UnsafeMutablePointer<PIX>? = binarized
             defer { pixDestroy(&retryPix) }
             let (retryLines, retryMean) = try run(
-                retryPix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation)
+                retryPix, path: path, limits: limits, started: started, pageSegmentation: pageSegmentation)
             if Self.confidentCharacters(retryLines) > Self.confidentCharacters(lines) {
                 lines = retryLines
                 mean = retryMean
                 steps.append("retry:\(fallback.rawValue)")
             }
+            costs.record("faint-retry")
         }
-        var rereadPix: UnsafeMutablePointer<PIX>? = pixClone(pix)
-        defer { pixDestroy(&rereadPix) }
+        return Reading(lines: lines, meanConfidence: mean, image: pixClone(pix))
+    }
+
+    /// Reads the image again as a photo (``readAsPhoto(_:paper:firstLines:path:limits:started:pageSegmentation:)``)
+    /// when ``OCRPreprocessing/photoPass`` is `.always` or the reading so far is unsure
+    /// (``ReadingCheck/wantsPhotoReading(paperFound:)``); the photo reading replaces it when its parse scores at
+    /// least ``OCRPreprocessing/photoMinimumGain`` higher. A reading that is sure is not read again, and its paper
+    /// is not looked for.
+    private func readAgainAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, _ reading: inout Reading, path: String,
+                                  limits: OCRLimits, started: ContinuousClock.Instant, pageSegmentation: PageSegmentation,
+                                  steps: inout [String], costs: inout StepCosts) {
+        let check = ReadingCheck(reading.lines)
+        costs.record("check")
+        let always = preprocessing.photoPass == .always
+        guard always || !check.isSure else {
+            steps.append("sure")
+            return
+        }
         // The paper, when it is visibly smaller than the frame (a photo, not a scan).
         let paperStart = ContinuousClock.now
-        let paper: Paper? = allowPhotoPass && preprocessing.photoPass != .never ? Self.findPaper(pix) : nil
-        if allowPhotoPass, preprocessing.photoPass != .never {
-            let ms = Int(((ContinuousClock.now - paperStart).seconds * 1000).rounded())
-            steps.append(paper == nil ? "no-paper(\(ms)ms)" : "paper(\(ms)ms)")
-        }
+        let paper = Self.findPaper(pix)
         var paperMask = paper?.mask
         defer { pixDestroy(&paperMask) }
-        if allowPhotoPass, preprocessing.photoPass != .never,
-           preprocessing.photoPass == .always || paper != nil || !Self.hasTotalAndDate(lines),
-           // A photo reading that runs out of time (or fails) leaves the first reading in place.
-           var photo = (try? readAsPhoto(pix, paper: paper, firstLines: lines, path: path, limits: limits, started: t1,
-                                         pageSegmentation: pageSegmentation)) ?? nil {
-            let firstScore = Self.readingScore(lines)
-            photo.steps.append(String(format: "score %.1f vs %.1f", photo.score, firstScore))
-            if photo.score >= firstScore + preprocessing.photoMinimumGain {
-                lines = photo.lines
-                mean = photo.meanConfidence
-                steps.append("photo[" + photo.steps.joined(separator: ",") + "]")
-                pixDestroy(&rereadPix)
-                rereadPix = photo.image
-            } else {
-                steps.append("photo-rejected[" + photo.steps.joined(separator: ",") + "]")
-                pixDestroy(&photo.image)
-            }
+        let ms = Int(((ContinuousClock.now - paperStart).seconds * 1000).rounded())
+        steps.append(paper == nil ? "no-paper(\(ms)ms)" : "paper(\(ms)ms)")
+        costs.record("paper")
+        guard always || check.wantsPhotoReading(paperFound: paper != nil),
+              // A photo reading that runs out of time (or fails) leaves the first reading in place.
+              var photo = (try? readAsPhoto(pix, paper: paper, firstLines: reading.lines, path: path, limits: limits,
+                                            started: started, pageSegmentation: pageSegmentation)) ?? nil
+        else { return }
+        let firstScore = Self.readingScore(reading.lines)
+        photo.steps.append(String(format: "score %.1f vs %.1f", photo.score, firstScore))
+        if photo.score >= firstScore + preprocessing.photoMinimumGain {
+            reading.lines = photo.lines
+            reading.meanConfidence = photo.meanConfidence
+            steps.append("photo[" + photo.steps.joined(separator: ",") + "]")
+            pixDestroy(&reading.image)
+            reading.image = photo.image
+        } else {
+            steps.append("photo-rejected[" + photo.steps.joined(separator: ",") + "]")
+            pixDestroy(&photo.image)
         }
-        if allowPhotoPass, preprocessing.rereadMaxPriceLines > 0 {  // receipts, not rendered PDF pages
-            let (reread, changed) = rereadMissingPrices(lines, in: rereadPix)
-            if changed > 0 {
-                lines = reread
-                steps.append("reread-price(\(changed))")
+        costs.record("photo")
+    }
+
+    /// Single lines read again, cropped from the kept reading's image and scaled up: price cells of item lines
+    /// whose price is missing or garbled, only while the items do not add up to the total
+    /// (``ReadingCheck/wantsPriceRereads``); lines whose date is misread; the total line when there is no total
+    /// or it could be a misreading of the total the other amounts imply (``ReadingCheck/wantsTotalReread``).
+    /// `receipt` is false for rendered PDF
+    /// pages, which get only the date re-read.
+    private func rereadLines(_ reading: inout Reading, receipt: Bool, steps: inout [String], costs: inout StepCosts) {
+        if receipt, preprocessing.rereadMaxPriceLines > 0 {
+            if ReadingCheck(reading.lines).wantsPriceRereads {
+                let (reread, changed) = rereadMissingPrices(reading.lines, in: reading.image)
+                if changed > 0 {
+                    reading.lines = reread
+                    steps.append("reread-price(\(changed))")
+                }
             }
+            costs.record("price-cells")
         }
         if preprocessing.rereadMisreadDates {
-            let (reread, changed) = rereadMisreadDates(lines, in: rereadPix)
+            let (reread, changed) = rereadMisreadDates(reading.lines, in: reading.image)
             if changed > 0 {
-                lines = reread
+                reading.lines = reread
                 steps.append("reread-date(\(changed))")
             }
+            costs.record("date-line")
         }
-        if allowPhotoPass, preprocessing.rereadTotal {  // receipts, not rendered PDF pages
-            let (reread, changed) = rereadTotal(lines, in: rereadPix)
-            if changed > 0 {
-                lines = reread
-                steps.append("reread-total")
+        if receipt, preprocessing.rereadTotal {
+            if ReadingCheck(reading.lines).wantsTotalReread {
+                let (reread, changed) = rereadTotal(reading.lines, in: reading.image)
+                if changed > 0 {
+                    reading.lines = reread
+                    steps.append("reread-total")
+                }
             }
+            costs.record("total-line")
         }
-        let t2 = ContinuousClock.now
-        return OCRResult(
-            path: path, lines: lines, meanConfidence: mean,
-            originalSize: OCRBox(x: 0, y: 0, width: originalWidth, height: originalHeight),
-            processedSize: OCRBox(x: 0, y: 0, width: processedW, height: processedH),
-            quarterTurnsApplied: quarterTurns, skewAngle: skew, steps: steps,
-            preprocessSeconds: (t1 - t0).seconds, recognizeSeconds: (t2 - t1).seconds)
     }
 
     /// Runs `body` on a copy of `pix` whose dark strokes are thickened (grayscale erosion 3×3), which joins
@@ -658,6 +737,25 @@ public final class OCREngine {
         TessDeleteText(cText)
         guard !text.isEmpty else { return nil }
         return (text.replacingOccurrences(of: "\n", with: " "), Double(TessBaseAPIMeanTextConf(handle)))
+    }
+
+    /// Pixels of an 8-bit image darker than this are ink for ``hasInk(_:_:minimum:)``: print on paper, also on a
+    /// photo's unevenly lit (darker) paper or background-normalised paper (at 200); shadows count as ink too,
+    /// which costs an OCR call, never a reading.
+    static let inkLevel = 170
+
+    /// Whether `rect` of the 8-bit `pix` holds at least `minimum` ink pixels (darker than ``inkLevel``): decides
+    /// before an OCR call whether anything is printed there to read. True when the test cannot be made.
+    static func hasInk(_ pix: UnsafeMutablePointer<PIX>?, _ rect: PixelRect, minimum: Int) -> Bool {
+        var region: UnsafeMutablePointer<PIX>? = crop(pix, rect)
+        guard region != nil else { return true }
+        defer { pixDestroy(&region) }
+        var ink: UnsafeMutablePointer<PIX>? = pixThresholdToBinary(region, Int32(inkLevel))
+        guard ink != nil else { return true }
+        defer { pixDestroy(&ink) }
+        var count: Int32 = 0
+        guard pixCountPixels(ink, &count, nil) == 0 else { return true }
+        return Int(count) >= minimum
     }
 
     /// Characters in lines read with confidence ≥ 50.

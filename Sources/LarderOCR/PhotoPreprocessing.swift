@@ -197,13 +197,18 @@ extension OCREngine {
     /// When the paper's outline is a clear quadrilateral seen in perspective (``Paper/quad``), the paper is read
     /// both rectified and cropped, and the reading whose parse explains the receipt better (``readingScore(_:)``)
     /// is returned: on receipts-photos each won on different photos (rectified alone gained as many totals as
-    /// it lost), so the choice is made per image by what the parser finds.
+    /// it lost), so the choice is made per image by what the parser finds. The cropped reading is made only
+    /// when the rectified one is unsure (no total, no date, or items that do not add up to the total).
     func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, firstLines: [OCRLine], path: String, limits: OCRLimits,
                      started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
         let rectify = preprocessing.photoRectify && paper?.quad.map { PaperGeometry.isSlanted($0) } == true
         guard var best = try readAsPhoto(pix, paper: paper, rectify: rectify, firstLines: firstLines, path: path, limits: limits,
                                          started: started, pageSegmentation: pageSegmentation) else { return nil }
-        if rectify, var cropped = try readAsPhoto(pix, paper: paper, rectify: false, firstLines: firstLines, path: path,
+        // The cropped reading only when the rectified one is unsure (``ReadingCheck``): a rectified reading
+        // whose items add up to its total and that has a date is kept without a second photo OCR.
+        if rectify, ReadingCheck(best.lines).isSure {
+            best.steps.append("rectified-sure")
+        } else if rectify, var cropped = try readAsPhoto(pix, paper: paper, rectify: false, firstLines: firstLines, path: path,
                                                   limits: limits, started: started, pageSegmentation: pageSegmentation) {
             if cropped.score > best.score {
                 swap(&best, &cropped)

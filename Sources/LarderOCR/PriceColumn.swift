@@ -68,6 +68,9 @@ extension OCREngine {
             // column's left edge is known.
             guard b.width > 4, b.height > 4,
                   column.left != nil || b.x + b.width > column.right - column.right / 3 else { continue }
+            // Nothing printed in the column beside the name (its price is on the next line, or it is not an item
+            // line): nothing to read, and no OCR call is spent on it.
+            if let left = column.left, !Self.hasInkInColumn(lines[i], left: left, right: column.right, in: pix) { continue }
             budget -= 1
             if let left = column.left, let line = rereadPriceCell(lines[i], left: left, right: column.right, in: pix) {
                 out[i] = line
@@ -88,6 +91,23 @@ extension OCREngine {
         guard pixOtsuAdaptiveThreshold(gray, w, h, 0, 0, 0.1, nil, &binary) == 0, binary != nil else { return nil }
         defer { pixDestroy(&binary) }
         return pixRemoveBorderConnComps(binary, 8)
+    }
+
+    /// Whether anything is printed in the price column at the line's height: at least a twentieth of a square
+    /// word height of pixels darker than ``OCREngine/inkLevel`` (less than one digit's ink) between the column's
+    /// left edge less half a word height (where the name's words end) and its right edge. True without word boxes.
+    static func hasInkInColumn(_ line: OCRLine, left: Int, right: Int, in pix: UnsafeMutablePointer<PIX>?) -> Bool {
+        guard let words = line.words, !words.isEmpty else { return true }
+        let height = words.map(\.box.height).sorted()[words.count / 2]
+        let inColumn = words.filter { $0.box.x + $0.box.width >= left - height / 2 }
+        // The height of the words that reach into the column, else of the rightmost word (as the cell's read).
+        let anchor = inColumn.isEmpty ? [words.max { $0.box.x < $1.box.x }!] : inColumn
+        let top = anchor.map(\.box.y).min()!, bottom = anchor.map { $0.box.y + $0.box.height }.max()!
+        let width = Int(pixGetWidth(pix)), imageHeight = Int(pixGetHeight(pix))
+        let x0 = max(0, left - height / 2), y0 = max(0, top - height / 4)
+        let x1 = min(width, right + height / 3), y1 = min(imageHeight, bottom + height / 4)
+        guard x1 - x0 > 4, y1 - y0 > 4 else { return true }
+        return hasInk(pix, PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), minimum: max(4, height * height / 20))
     }
 
     /// The line with its price cell read again alone (digits and separators only), or nil when the cell does

@@ -1,0 +1,98 @@
+import Foundation
+import LarderTestSupport
+import Testing
+@testable import LarderOCR
+@testable import LarderReceipts
+
+/// When a receipt is read again: the parse of the first reading decides (`ReadingCheck`).
+@Suite("Further readings only when the first is unsure")
+struct ReadingCheckTests {
+    static func lines(_ texts: [String]) -> [OCRLine] {
+        texts.enumerated().map { i, text in
+            OCRLine(text: text, confidence: 90, box: OCRBox(x: 20, y: 40 + 30 * i, width: 400, height: 24))
+        }
+    }
+
+    static let header = ["CORNER GROCER", "12 MAIN STREET", "11/02/2026"]
+
+    @Test func itemsThatAddUpToTheTotalWithADateAreSure() {
+        let check = ReadingCheck(Self.lines(Self.header + ["WHOLE MILK 3.49", "RYE BREAD 2.50", "TOTAL 5.99"]))
+        #expect(check.hasTotal && check.hasDate && check.addsUp)
+        #expect(check.isSure)
+        #expect(!check.wantsPhotoReading(paperFound: true))
+        #expect(!check.wantsPriceRereads)
+    }
+
+    @Test func aTotalTheItemsDoNotReachIsUnsure() {
+        let check = ReadingCheck(Self.lines(Self.header + ["WHOLE MILK 3.49", "RYE BREAD", "TOTAL 5.99"]))
+        #expect(check.hasTotal && check.hasDate && !check.addsUp)
+        #expect(!check.isSure)
+        #expect(check.wantsPriceRereads)
+        // A photo (paper smaller than the frame) is read again; a scan with a total and a date is not.
+        #expect(check.wantsPhotoReading(paperFound: true))
+        #expect(!check.wantsPhotoReading(paperFound: false))
+    }
+
+    @Test func noTotalOrNoDateIsReadAgainAsAPhotoEvenWithoutPaper() {
+        let noTotal = ReadingCheck(Self.lines(Self.header + ["WHOLE MILK 3.49", "RYE BREAD 2.50"]))
+        #expect(!noTotal.hasTotal && noTotal.wantsPhotoReading(paperFound: false) && noTotal.wantsPriceRereads)
+        let noDate = ReadingCheck(Self.lines(["CORNER GROCER", "WHOLE MILK 3.49", "RYE BREAD 2.50", "TOTAL 5.99"]))
+        #expect(noDate.addsUp && !noDate.hasDate)
+        #expect(noDate.wantsPhotoReading(paperFound: false))
+        // Its prices add up: nothing for a price re-read to fix.
+        #expect(!noDate.wantsPriceRereads)
+    }
+
+    @Test func aTotalIsReadAgainOnlyWhenItCouldBeAMisreadingOfTheImpliedOne() {
+        // Subtotal 141.50, no tax: a printed 141.58 is one digit off (a misread 0), 23.10 is not a misreading.
+        let misread = ReadingCheck(Self.lines(Self.header + ["RICE 5KG 141.50", "SUBTOTAL 141.50", "TOTAL 141.58"]))
+        #expect(!misread.addsUp && misread.wantsTotalReread)
+        let other = ReadingCheck(Self.lines(Self.header + ["RICE 5KG 141.50", "SUBTOTAL 141.50", "TOTAL 23.10"]))
+        #expect(!other.addsUp && !other.wantsTotalReread)
+        let sure = ReadingCheck(Self.lines(Self.header + ["RICE 5KG 141.50", "TOTAL 141.50"]))
+        #expect(sure.isSure && !sure.wantsTotalReread)
+        let none = ReadingCheck(Self.lines(Self.header + ["RICE 5KG 141.50"]))
+        #expect(!none.hasTotal && none.wantsTotalReread)
+        #expect(ReadingCheck.couldBeMisread(Decimal(string: "41.50")!, as: Decimal(string: "141.50")!))
+        #expect(!ReadingCheck.couldBeMisread(Decimal(string: "8.20")!, as: Decimal(string: "141.50")!))
+    }
+
+    @Test func stepCostsAddUpPerNameInOrder() {
+        var costs = StepCosts()
+        var x = 0.0
+        for i in 0..<200_000 { x += Double(i).squareRoot() }
+        costs.record("read")
+        costs.record("paper")
+        for i in 0..<200_000 { x += Double(i).squareRoot() }
+        costs.record("read")
+        #expect(x > 0)
+        #expect(costs.entries.map(\.name) == ["read", "paper"])
+        #expect(costs.entries[0].milliseconds > costs.entries[1].milliseconds)
+        #expect(costs.step.hasPrefix("cpu-ms(read "), "\(costs.step)")
+        #expect(costs.step.contains(", paper "), "\(costs.step)")
+    }
+}
+
+/// The project's sample receipts (real tesseract) read well the first time: no further reading runs.
+@Suite("Sure readings are not read again (real OCR)", .serialized, .integration)
+struct SureReadingTests {
+    @Test(arguments: OCRTests.samples)
+    func aSampleThatAddsUpIsReadOnce(file: String) throws {
+        let ocr = try OCREngine().recognize(imageAt: "\(TestData.samplesFolder)/receipts/\(file)")
+        #expect(ReadingCheck(ocr.lines).isSure, "\(ocr.steps)")
+        #expect(ocr.steps.contains("sure"), "\(ocr.steps)")
+        #expect(!ocr.steps.contains { $0.hasPrefix("photo") || $0.hasPrefix("reread-price") || $0.hasPrefix("paper(") },
+                "\(ocr.steps)")
+        let costs = try #require(ocr.steps.last, "\(ocr.steps)")
+        #expect(costs.hasPrefix("cpu-ms(decode ") && costs.contains(", read "), "\(costs)")
+    }
+
+    @Test func photoPassAlwaysStillReadsASureReceiptAgain() throws {
+        // `.always` still reads every image as a photo: the check only narrows `.whenUnsure`.
+        var always = OCRPreprocessing.default
+        always.photoPass = .always
+        let ocr = try OCREngine(preprocessing: always).recognize(imageAt: "\(TestData.samplesFolder)/receipts/corner-grocer.jpg")
+        #expect(ocr.steps.contains { $0.hasPrefix("photo") }, "\(ocr.steps)")
+        #expect(ocr.steps.last?.contains(", photo ") == true, "\(ocr.steps)")
+    }
+}
