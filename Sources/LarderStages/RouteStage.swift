@@ -34,7 +34,7 @@ public struct RouteStage: Stage {
         let raw = extracted.pages.map { page in
             page.lines.isEmpty ? page.text : page.lines.map(\.text).joined(separator: "\n")
         }.joined(separator: "\u{0C}")
-        let (words, lines) = Self.wordsAndLines(raw)
+        let (words, lines) = Self.wordsAndLines(raw, among: Self.signalWords)
         var signals: [String] = []
         var recipe = 0
         for word in recipeWords where words.contains(word) {
@@ -75,14 +75,21 @@ public struct RouteStage: Stage {
         return RouteOutput(route: route, recipeScore: recipe, receiptScore: receipt, signals: signals)
     }
 
-    /// The document's words and its non-empty lines, lower-cased: the words are its runs of letters
-    /// (`Character.isLetter`), as `text.lowercased().split { !$0.isLetter }` finds them. An ASCII line is read on
-    /// its bytes (every ASCII character is one byte; "\n" separates graphemes), any other line as characters;
+    /// The words among `wanted` that the document has, and its non-empty lines, lower-cased: the words are its runs
+    /// of letters (`Character.isLetter`), as `text.lowercased().split { !$0.isLetter }` finds them. An ASCII line is
+    /// read on its bytes (every ASCII character is one byte; "\n" separates graphemes), and a word becomes a
+    /// `String` only when a wanted word has its first letter and length; any other line is read as characters;
     /// text with a carriage return ("\r\n" is one character) entirely as characters.
-    static func wordsAndLines(_ raw: String) -> (words: Set<String>, lines: [String]) {
+    static func wordsAndLines(_ raw: String, among wanted: Set<String>) -> (words: Set<String>, lines: [String]) {
         guard !raw.utf8.contains(0x0D) else {
             let text = raw.lowercased()
-            return (Set(text.split { !$0.isLetter }.map(String.init)), text.split(separator: "\n").map(String.init))
+            return (Set(text.split { !$0.isLetter }.map(String.init)).intersection(wanted), text.split(separator: "\n").map(String.init))
+        }
+        // Per ASCII first letter, the lengths (bit n: n bytes, up to 31) of the wanted words.
+        var lengths = [UInt32](repeating: 0, count: 26)
+        for word in wanted {
+            guard let first = word.utf8.first, first &- 0x61 < 26, word.utf8.count < 32 else { continue }
+            lengths[Int(first &- 0x61)] |= 1 << UInt32(word.utf8.count)
         }
         var words = Set<String>()
         var lines: [String] = []
@@ -90,13 +97,17 @@ public struct RouteStage: Stage {
             guard bytes.allSatisfy({ $0 < 0x80 }) else {
                 let line = Substring(bytes).lowercased()
                 lines.append(line)
-                words.formUnion(line.split { !$0.isLetter }.map(String.init))
+                for word in line.split(whereSeparator: { !$0.isLetter }) where wanted.contains(String(word)) {
+                    words.insert(String(word))
+                }
                 continue
             }
             let lower = bytes.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
             lines.append(String(decoding: lower, as: UTF8.self))
             for word in lower.split(whereSeparator: { $0 &- 0x61 >= 26 }) {
-                words.insert(String(decoding: word, as: UTF8.self))
+                guard word.count < 32, lengths[Int(word.first! &- 0x61)] & (1 << UInt32(word.count)) != 0 else { continue }
+                let text = String(decoding: word, as: UTF8.self)
+                if wanted.contains(text) { words.insert(text) }
             }
         }
         return (words, lines)
@@ -127,6 +138,9 @@ public struct RouteStage: Stage {
     static let pricedLine = try! NSRegularExpression(pattern: #"\d+[.,]\d\d\s*[a-z]?$"#)
     static let measuredLine = try! NSRegularExpression(pattern:
         #"^\s*(?:[-•*]\s*)?\d+(?:[.,/]\d+)?(?:\s+\d/\d)?\s*[½¼¾⅓⅔]?\s*(?:tbsp|tbs|tsp|t\s?bs|c|cups?|fl\.?\s?oz|oz|dash(?:es)?|sprigs?|bunch|lbs?|g|kg|ml|l|el|tl|clove|cloves|pinch|can|cans|prise|zehen?|bund|dose|cucchia[io]|cucchiaini?|cucharadas?|cucharaditas?)\.?(?:\s|$)"#)
+
+    /// The words `route` looks for.
+    static let signalWords = Set(RouteStage.recipeWords + RouteStage.receiptWords)
 
     private static let receiptWords = [
         "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",

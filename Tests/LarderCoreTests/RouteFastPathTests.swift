@@ -14,12 +14,21 @@ struct RouteFastPathTests {
         "", "\n\n",
     ]
 
+    /// Every word of the texts, the words `route` looks for, a few of both and none: the words found among them
+    /// are the character path's.
+    static let wanted: [Set<String>] = [
+        texts.reduce(into: Set<String>()) { $0.formUnion($1.lowercased().split { !$0.isLetter }.map(String.init)) },
+        RouteStage.signalWords, ["ingredients", "cash", "préparation", "stop", "cups", "σίσυφος", "zzz"], [],
+    ]
+
     @Test("words and lines", arguments: texts)
     func wordsAndLines(_ raw: String) {
         let text = raw.lowercased()
-        let (words, lines) = RouteStage.wordsAndLines(raw)
-        #expect(words == Set(text.split { !$0.isLetter }.map(String.init)))
-        #expect(lines == text.split(separator: "\n").map(String.init))
+        for wanted in Self.wanted {
+            let (words, lines) = RouteStage.wordsAndLines(raw, among: wanted)
+            #expect(words == Set(text.split { !$0.isLetter }.map(String.init)).intersection(wanted))
+            #expect(lines == text.split(separator: "\n").map(String.init))
+        }
     }
 
     @Test("a line the price pattern matches passes the byte test", arguments: texts)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LarderJSON
 import Logging
 
 /// Runs the pipeline over every document that has work left, `workers` documents at a time.
@@ -273,9 +274,11 @@ public final class WorkQueue: @unchecked Sendable {
                             hint: "the document is unusually large: split it, or raise limits.max_stage_output_bytes",
                             path: document.path)
                     }
-                    let violations = try stage.outputSchema.map {
-                        try schemas.validate(json: output.json, against: $0).map(SchemaViolation.init)
-                    } ?? []
+                    // The value the stage's encoder built, not its text parsed again (the same JSON either way).
+                    let violations = try stage.outputSchema.map { schema in
+                        try output.jsonValue.map { try schemas.validate($0, against: schema) }
+                            ?? schemas.validate(json: output.json, against: schema)
+                    }?.map(SchemaViolation.init) ?? []
                     if !violations.isEmpty {
                         logger.warning("\(stage.name) output breaks \(stage.outputSchema!): \(violations[0]); sent to review")
                     }

@@ -1,4 +1,5 @@
 import Foundation
+import LarderJSON
 import GRDB
 import LarderRecipes
 
@@ -134,6 +135,8 @@ enum RecipeIndex {
         return (latest["violations"] as String) == "[]" ? (number, latest["json"]) : nil
     }
 
+    private static let alternativesEncoder = SortedJSONEncoder(escapesSlashes: true)
+
     private static func insert(_ db: Database, recipe: Recipe, documentID: Int64, version: Int, position: Int) throws {
         let ingredients = recipe.allIngredients
         let allergens = Set(ingredients.flatMap { $0.allergens.map(\.allergen) }).sorted()
@@ -151,7 +154,8 @@ enum RecipeIndex {
         var bases: Set<String> = []
         for (index, ingredient) in ingredients.enumerated() {
             let base = ingredient.base
-            let alternatives = String(decoding: try JSONEncoder().encode(base?.alternatives ?? []), as: UTF8.self)
+            // `JSONEncoder()`'s bytes (slashes escaped), without a Foundation encoder per ingredient.
+            let alternatives = try Self.alternativesEncoder.encodeToString(base?.alternatives ?? [])
             try db.cachedStatement(sql: """
                     INSERT INTO recipe_entry_ingredient (recipe_id, position, text, base, parent, alternatives, quantity,
                                                          unit, optional)

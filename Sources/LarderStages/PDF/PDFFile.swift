@@ -26,6 +26,7 @@ final class PDFFile {
             throw .damaged(Self.consume(&error) ?? "cannot build a file URI")
         }
         defer { g_free(uri) }
+        _ = Self.keepGlobalParameters
         guard let document = poppler_document_new_from_file(uri, nil, &error) else {
             let code = error?.pointee.code
             let message = Self.consume(&error) ?? "poppler could not open it"
@@ -36,6 +37,41 @@ final class PDFFile {
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
+
+    /// poppler makes its global parameters (font configuration: 3.5 M instructions) when a document opens while
+    /// none is open, and frees them when the last one closes, so a worker opening one PDF after another paid for
+    /// them once per document. One tiny in-memory PDF, opened on first use and never closed, keeps them for the
+    /// process. It is never read, so no thread shares it.
+    private static let keepGlobalParameters: Void = {
+        let bytes = PDFFile.tinyPDF()
+        let data = bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(data) }  // the document holds its own reference
+        var error: UnsafeMutablePointer<GError>?
+        _ = poppler_document_new_from_bytes(data, nil, &error)  // kept: never unreferenced
+        _ = PDFFile.consume(&error)
+    }()
+
+    /// A valid one-page PDF (byte offsets in its cross-reference table exact, so poppler reports nothing).
+    static func tinyPDF() -> [UInt8] {
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 1 1] /Resources << >> >>",
+        ]
+        var text = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (number, object) in objects.enumerated() {
+            offsets.append(text.utf8.count)
+            text += "\(number + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let table = text.utf8.count
+        text += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets {
+            let digits = String(offset)
+            text += String(repeating: "0", count: 10 - digits.count) + digits + " 00000 n \n"
+        }
+        text += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(table)\n%%EOF\n"
+        return Array(text.utf8)
+    }
 
     var pageCount: Int { Int(poppler_document_get_n_pages(handle)) }
 
