@@ -238,3 +238,33 @@ struct TemperatureAndLeadScannerTests {
         }
     }
 }
+
+/// The language detector's byte-level word split against the `Character` split it replaced.
+@Suite("RecipeLanguage: words on bytes")
+struct RecipeLanguageWordTests {
+    static func characterWords(_ text: String) -> [String] {
+        text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+            .filter { $0.utf8.count <= RecipeLanguage.longestWord }
+    }
+
+    @Test("the byte split gives the Character split's short words")
+    func sameWords() throws {
+        var texts = [
+            "Für die Soße", "FÜR DIE SOSSE", "Mélangez avec le beurre jusqu'à", "ÀÉÎÕÜ àéîõü Þþ", "×÷ a×b a÷b",
+            "ªº µg 5µ", "180°C ½ cup – and — the “word” ‘x’ …", "a\u{00A0}b\u{2009}c", "und\r\nder", "Y EL LA",
+            "hasta luego", "jusqu'au", "THE_and", "with1into", "", "   ", "àb", "Ünd",
+        ]
+        let dir = Repository.path("samples/recipes")
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir) where !name.hasSuffix(".pdf") {
+            texts.append(try String(contentsOfFile: dir + "/" + name, encoding: .utf8))
+        }
+        var compared = 0
+        for text in texts {
+            guard let words = RecipeLanguage.shortWords(text) else { continue }
+            compared += 1
+            #expect(words == Self.characterWords(text), "\(text.prefix(80).debugDescription)")
+        }
+        #expect(compared >= 15)
+        #expect(RecipeLanguage.shortWords("Straße") == nil)  // ß is left to Foundation
+    }
+}
