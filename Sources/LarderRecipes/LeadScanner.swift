@@ -51,6 +51,8 @@ struct LeadScanner {
     static let single: [[UInt8]] = ["for", "about", "another", "further", "around", "approximately", "roughly", "or"]
         .map { Array($0.utf8) }
     static let pairs: [[UInt8]] = ["a further", "up to", "at least"].map { Array($0.utf8) }
+    /// The two-word connectors, then the others: at most one of them is followed by a space at any position.
+    static let connectors = pairs + single
 
     /// Whether `(?:connector\s+)*` read from `i` ends exactly at the end of the text.
     func connectorsReachEnd(from i: Int) -> Bool {
@@ -67,7 +69,7 @@ struct LeadScanner {
 
     /// The end of the connector at `i` followed by a space, if one is there.
     func connector(at i: Int) -> Int? {
-        for word in Self.pairs + Self.single {
+        for word in Self.connectors {
             if let e = scanner.literal(word, at: i), CharacterClass.spaceLength(bytes, at: e) != nil { return e }
         }
         return nil

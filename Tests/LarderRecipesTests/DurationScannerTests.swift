@@ -268,3 +268,30 @@ struct RecipeLanguageWordTests {
         #expect(RecipeLanguage.shortWords("Straße") == nil)  // ß is left to Foundation
     }
 }
+
+/// The step matcher's byte-level words against its `Character` words, on text with the modelled non-ASCII characters.
+@Suite("IngredientMatcher: words on bytes beyond ASCII")
+struct IngredientMatcherWordTests {
+    @Test("the byte words are the Character words")
+    func sameWords() throws {
+        var texts = [
+            "Bake at 180°C (350°F) for 20 minutes", "Add ½ cup crème fraîche – stir", "JALAPEÑO-lime “dressing”",
+            "Purée the CAFÉ-au-lait … gently", "ÀÉÎÕÜ Þ þ ×÷ a×b", "ªº µg 5µ", "a\u{00A0}b\u{2009}c-—-d", "--é--", "",
+            "Soak the chickpeas overnight.\r\nDrain.", "pommes-frites’ ‘tomatoes’ • onions",
+        ]
+        let dir = Repository.path("samples/recipes")
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir) where !name.hasSuffix(".pdf") {
+            texts += try String(contentsOfFile: dir + "/" + name, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        var compared = 0
+        for text in texts {
+            var t = text
+            guard let fast = t.withUTF8({ IngredientMatcher.asciiWords($0) }) else { continue }
+            if text.utf8.contains(where: { $0 >= 0x80 }) { compared += 1 }
+            #expect(fast == IngredientMatcher.unicodeWords(text), "\(text.debugDescription)")
+        }
+        #expect(compared >= 10)
+        var straße = "Straße"
+        #expect(straße.withUTF8 { IngredientMatcher.asciiWords($0) } == nil)  // ß is left to Foundation
+    }
+}
