@@ -115,9 +115,12 @@ struct IngredientMatcher: Sendable {
         }.filter { !$0.isEmpty }
     }
 
-    /// ``words(_:)`` over ASCII text, byte by byte (the same words: ASCII letters and hyphens, lower case,
-    /// hyphens trimmed, singular); `nil` when the text is not all ASCII.
+    /// ``words(_:)`` byte by byte (the same words: letters and hyphens, lower case, hyphens trimmed, singular) for
+    /// text of ASCII and the characters ``CharacterClass`` models (each one `Character`; the letters among them
+    /// are Latin-1's and ª µ º, lower case À–Þ to à–þ; the rest, "°" or "½", separate words as other marks do);
+    /// `nil` for any other text.
     static func asciiWords(_ b: UnsafeBufferPointer<UInt8>) -> [String]? {
+        if b.contains(where: { $0 >= 0x80 }) && !CharacterClass.modelsAll(b) { return nil }
         var out: [String] = []
         var word: [UInt8] = []
         func flush() {
@@ -127,8 +130,24 @@ struct IngredientMatcher: Sendable {
             if lo < hi { out.append(singular(String(decoding: word[lo..<hi], as: UTF8.self))) }
             word.removeAll(keepingCapacity: true)
         }
-        for c in b {
-            guard c < 0x80 else { return nil }
+        var i = 0
+        while i < b.count {
+            let c = b[i]
+            i += 1
+            if c >= 0x80 {
+                let c1 = b[i]
+                i += c >= 0xE0 ? 2 : 1
+                if c == 0xC3 && c1 != 0x97 && c1 != 0xB7 {
+                    word.append(c)
+                    word.append(c1 <= 0x9E ? c1 + 0x20 : c1)
+                } else if c == 0xC2 && (c1 == 0xAA || c1 == 0xB5 || c1 == 0xBA) {
+                    word.append(c)
+                    word.append(c1)
+                } else if !word.isEmpty {
+                    flush()
+                }
+                continue
+            }
             let l = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
             if (l >= 0x61 && l <= 0x7A) || l == 0x2D { word.append(l) } else if !word.isEmpty { flush() }
         }

@@ -59,6 +59,10 @@ enum Meta {
         "by", "source", "diet",
     ].map { Array($0.utf8) }
 
+    /// The unit words of `Patterns.yieldTrailing` ("servings", "portionen", "personnes"…), as their common openings.
+    static let servingUnits: [[UInt8]] = ["serving", "portion", "people", "person", "porzion", "racion", "porcion"]
+        .map { Array($0.utf8) }
+
     /// All facts on a line when the whole line is made of them; `nil` otherwise.
     static func parse(_ raw: String) -> [MetaItem]? {
         let s = stripDecoration(raw)
@@ -66,6 +70,9 @@ enum Meta {
         // Every fact, and so the line's first part, opens where the line does: most lines open with a word no
         // fact does, and need none of the patterns below.
         guard Prefilter.mayOpen(s, with: itemStarts) else { return nil }
+        // A line opening with an ASCII digit ("2 tbsp olive oil") can only be a trailing yield ("4 servings"):
+        // every other fact opens with a word, and the line's first part opens where the line does.
+        if let first = s.utf8.first, Prefilter.isDigit(first), !Prefilter.mayContain(s, anyOf: servingUnits) { return nil }
         let ns = s as NSString
         var parts: [String] = []
         var last = 0

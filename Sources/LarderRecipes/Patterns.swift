@@ -120,7 +120,7 @@ enum Patterns {
     static func durations(in text: String) -> [DurationHit] {
         guard mayHoldDuration(text) else { return [] }
         var atoms: [DurationHit] = []
-        for m in durationAtom.matches(text) {
+        for m in durationAtoms(text) {
             guard let a = m.groups[0].flatMap(parseNumber), let unit = m.groups[2] else { continue }
             // "a second bowl" is not a duration.
             if let q = m.groups[0]?.lowercased(), ["a", "an"].contains(q), unit.lowercased().hasPrefix("sec") { continue }
@@ -143,6 +143,13 @@ enum Patterns {
             merged.append(atom)
         }
         return merged.filter { $0.minutes > 0 }
+    }
+
+    /// ``durationAtom``'s matches: from the byte scanner (``DurationScanner``), or from ICU for a text holding a
+    /// character the scanner does not model.
+    static func durationAtoms(_ text: String) -> [RX.Match] {
+        guard let atoms = DurationScanner.atoms(in: text) else { return durationAtom.matches(text) }
+        return atoms.map { match(text, $0.range, groups: [$0.first, $0.second, $0.unit]) }
     }
 
     static let durationUnitStarts: [[UInt8]] = ["hour", "hr", "min", "sec", "day"].map { Array($0.utf8) }
@@ -198,7 +205,7 @@ enum Patterns {
         var out: [(Range<String.Index>, StepTemperature)] = []
         func overlaps(_ r: Range<String.Index>) -> Bool { out.contains { $0.0.overlaps(r) } }
         let (degrees, bare, gas) = temperatureCues(text)
-        for m in degrees ? tempDegrees.matches(text) : [] {
+        for m in degrees ? degreeMatches(text) : [] {
             guard let v = m.groups[0].flatMap(Double.init) else { continue }
             var unit: String
             if let u = m.groups[1]?.lowercased() {
@@ -210,7 +217,7 @@ enum Patterns {
             if unit == "C" && m.groups[1] == nil && v < 100 && !text[m.range].contains("°") { continue }
             out.append((m.range, StepTemperature(value: v, unit: unit, text: String(text[m.range]).trimmingWhitespace())))
         }
-        for m in bare ? tempBare.matches(text) : [] where !overlaps(m.range) {
+        for m in bare ? bareMatches(text) : [] where !overlaps(m.range) {
             guard let v = m.groups[0].flatMap(Double.init), let u = m.groups[1] else { continue }
             out.append((m.range, StepTemperature(value: v, unit: u, text: String(text[m.range]))))
         }
@@ -220,6 +227,28 @@ enum Patterns {
             out.append((m.range, StepTemperature(value: c, unit: "C", gasMark: g, text: String(text[m.range]).trimmingWhitespace())))
         }
         return out.sorted { $0.0.lowerBound < $1.0.lowerBound }.map(\.1)
+    }
+
+    /// ``tempDegrees``'s matches: from the byte scanner (``TemperatureScanner``), or from ICU for a text holding a
+    /// character the scanner does not model.
+    static func degreeMatches(_ text: String) -> [RX.Match] {
+        guard let hits = TemperatureScanner.degrees(in: text) else { return tempDegrees.matches(text) }
+        return hits.map { match(text, $0.range, groups: [$0.value, $0.unit]) }
+    }
+
+    /// ``tempBare``'s matches, as ``degreeMatches(_:)``.
+    static func bareMatches(_ text: String) -> [RX.Match] {
+        guard let hits = TemperatureScanner.bare(in: text) else { return tempBare.matches(text) }
+        return hits.map { match(text, $0.range, groups: [$0.value, $0.unit]) }
+    }
+
+    /// A match found by a byte scanner, as ICU's: byte offsets in `text` to indices, groups to strings.
+    static func match(_ text: String, _ range: Range<Int>, groups: [Range<Int>?]) -> RX.Match {
+        let utf8 = text.utf8
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        func indices(_ r: Range<Int>) -> Range<String.Index> { index(r.lowerBound)..<index(r.upperBound) }
+        let ranges = groups.map { $0.map(indices) }
+        return RX.Match(range: indices(range), groups: ranges.map { $0.map { String(text[$0]) } }, groupRanges: ranges)
     }
 
     static let degreeWord: [[UInt8]] = [Array("deg".utf8)]
@@ -326,7 +355,14 @@ enum Patterns {
             if let m = durationLeadMatch(text, upTo: end, tail: tail) { return m }
             tail *= 4
         }
-        return durationLead.firstMatch(String(text[..<end]))
+        return leadMatch(String(text[..<end]))
+    }
+
+    /// ``durationLead``'s first match: from the byte scanner (``LeadScanner``), or from ICU for a text it leaves
+    /// to ICU.
+    static func leadMatch(_ text: String) -> RX.Match? {
+        guard let lead = LeadScanner.firstMatch(in: text) else { return durationLead.firstMatch(text) }
+        return match(text, lead.range, groups: [lead.word, lead.connectors])
     }
 
     /// ``durationLead``'s match found on the last `tail` bytes or so, or `nil` when that tail cannot decide it.
@@ -342,7 +378,7 @@ enum Patterns {
         }
         guard cut < end else { return nil }
         let suffix = String(text[cut..<end])
-        guard let m = durationLead.firstMatch(suffix), m.range.lowerBound != suffix.startIndex else { return nil }
+        guard let m = leadMatch(suffix), m.range.lowerBound != suffix.startIndex else { return nil }
         func shifted(_ i: String.Index) -> String.Index {
             utf8.index(cut, offsetBy: suffix.utf8.distance(from: suffix.utf8.startIndex, to: i))
         }

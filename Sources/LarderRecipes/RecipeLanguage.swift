@@ -16,14 +16,64 @@ enum RecipeLanguage {
 
     static func detect(_ recipe: Recipe) -> String? {
         let text = ([recipe.title] + recipe.allIngredients.map(\.text) + recipe.steps.map(\.text)).joined(separator: " ")
-        let words = text.lowercased().split { !$0.isLetter }
         var scores: [(String, Int)] = functionWords.map { ($0.code, 0) }
-        for word in words {
-            let w = String(word)
+        for w in shortWords(text) ?? text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init) {
             for (k, language) in functionWords.enumerated() where language.words.contains(w) { scores[k].1 += 1 }
         }
         scores.sort { $0.1 > $1.1 }
         guard let best = scores.first, best.1 >= 3, Double(best.1) >= 1.5 * Double(scores[1].1) else { return nil }
         return best.0
+    }
+
+    /// The longest function word, in UTF-8 bytes: longer words need no `String`.
+    static let longestWord = functionWords.flatMap(\.words).map(\.utf8.count).max() ?? 0
+
+    /// The words of `text` as `text.lowercased().split { !$0.isLetter }` gives them, those longer than any function
+    /// word left out, read on bytes; `nil` when the text holds a character ``CharacterClass`` does not model. Those
+    /// characters are each one `Character` (none combines with its neighbour), the letters among them are ASCII
+    /// letters, Latin-1 letters and ª µ º, and lower case is ASCII's and Latin-1's (À–Þ to à–þ, not ×).
+    static func shortWords(_ text: String) -> [String]? {
+        Prefilter.withBytes(text) { bytes -> [String]? in
+            guard CharacterClass.modelsAll(bytes) else { return nil }
+            var out: [String] = []
+            var word: [UInt8] = []
+            var tooLong = false
+            func flush() {
+                if !word.isEmpty && !tooLong { out.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+                tooLong = false
+            }
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                // The character's lower-case bytes (second = 0 for one byte), or none when it is not a letter.
+                var first: UInt8 = 0
+                var second: UInt8 = 0
+                var length = 1
+                if b < 0x80 {
+                    if Prefilter.isLetter(b) { first = Prefilter.lower(b) }
+                } else {
+                    length = b >= 0xE0 ? 3 : 2
+                    let b1 = bytes[i + 1]
+                    if b == 0xC3 && b1 != 0x97 && b1 != 0xB7 {
+                        first = b
+                        second = b1 <= 0x9E ? b1 + 0x20 : b1
+                    } else if b == 0xC2 && (b1 == 0xAA || b1 == 0xB5 || b1 == 0xBA) {
+                        first = b
+                        second = b1
+                    }
+                }
+                if first == 0 {
+                    flush()
+                } else if !tooLong {
+                    word.append(first)
+                    if second != 0 { word.append(second) }
+                    if word.count > longestWord { tooLong = true }
+                }
+                i += length
+            }
+            flush()
+            return out
+        }
     }
 }

@@ -232,9 +232,9 @@ struct Context {
         var k = 0
         while k < lines.count {
             let l = lines[k]
-            let eligible = !l.isBlank && l.listNumber == nil && !l.bullet && l.text.count <= 120
-                && LineReader.section(l) == nil && Meta.parse(l.text) == nil
-            if eligible && (isTitleSized(l) || (markdown && l.heading == 1)) {
+            // The size or heading test first: the header and meta tests run on the few lines it leaves.
+            if isTitleSized(l) || (markdown && l.heading == 1), !l.isBlank, l.listNumber == nil, !l.bullet,
+               l.text.count <= 120, LineReader.section(l) == nil, Meta.parse(l.text) == nil {
                 var end = k
                 while !(markdown && l.heading == 1), end + 1 < lines.count, isTitleSized(lines[end + 1]),
                       abs((lines[end + 1].fontSize ?? 0) - (l.fontSize ?? 0)) < 0.6, lines[end + 1].listNumber == nil,

@@ -51,6 +51,26 @@ struct PrefilterTests {
         #expect(Meta.parse("ſerves 4") != nil)  // ICU folds ſ to s: the test must let it through
     }
 
+    @Test("a line opening with a digit and no serving word matches no meta pattern")
+    func digitLines() throws {
+        var rejected = 0
+        let edges = ["4 servings", "4 SERVINGS", "2-4 portions", "6 personnes", "4 porzioni", "4 raciones", "2 people",
+                     "4 ſervings", "2 tbsp olive oil", "1 1/2 cups flour | 2 eggs", "10 Prep: 5 mins", "3 Serves 4"]
+        for raw in try Self.lines() + edges {
+            let s = Meta.stripDecoration(raw)
+            guard let first = s.utf8.first, Prefilter.isDigit(first), !Prefilter.mayContain(s, anyOf: Meta.servingUnits)
+            else { continue }
+            rejected += 1
+            for rx in [Patterns.timeLabelled, Patterns.yieldLabelled, Patterns.yieldTrailing, Patterns.yieldLabelOnly, Meta.labelled] {
+                #expect(rx.firstMatch(s) == nil, "\(s)")
+            }
+            #expect(Meta.item(s) == nil, "\(s)")
+        }
+        #expect(rejected > 50)
+        #expect(Meta.parse("4 servings") != nil)
+        #expect(Meta.parse("4 ſervings") != nil)  // ICU folds ſ to s: the test must let it through
+    }
+
     @Test("a line the list patterns match always passes its opening test")
     func listMarkers() throws {
         for raw in try Self.lines() {
