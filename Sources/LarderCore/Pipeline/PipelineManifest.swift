@@ -43,7 +43,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .extract: "extract@8"
         case .ocr: "ocr@9"
         case .route: "route@5"
-        case .recipe: "recipe@12"
+        case .recipe: "recipe@13"
         case .receipt: "receipt@9"
         case .llm: "llm@1"
         case .result: "result@11"
