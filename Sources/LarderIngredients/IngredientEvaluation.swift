@@ -338,9 +338,44 @@ public enum IngredientEvaluation {
 
     // MARK: - Scoring
 
-    private struct Tally {
+    /// One sentence's parse compared with its labels, field by field.
+    struct Judgement {
+        var expected: Fields, got: Fields
+        var quantity: Bool, unit: Bool, name: Bool, size: Bool, preparation: Bool, comment: Bool, purpose: Bool
+        var core: Bool { quantity && unit && name }
+        var sentence: Bool { core && size && preparation && comment && purpose }
+        var wrongFields: [String] {
+            [("name", name), ("quantity", quantity), ("unit", unit), ("size", size), ("preparation", preparation),
+             ("comment", comment), ("purpose", purpose)].filter { !$0.1 }.map(\.0)
+        }
+    }
+
+    /// Compares the labelled parse `s` with the labels of `e`.
+    static func judge(_ s: LabelledSentence, _ e: Example) -> Judgement {
+        let (got, gq) = fields(of: s)
+        let (exp, eq) = expectedFields(e)
+        return Judgement(expected: exp, got: got,
+                         quantity: gq.count == eq.count && zip(gq, eq).allSatisfy { $0.matches($1) },
+                         unit: got.unit == exp.unit, name: got.name == exp.name, size: got.size == exp.size,
+                         preparation: got.preparation == exp.preparation, comment: got.comment == exp.comment,
+                         purpose: got.purpose == exp.purpose)
+    }
+
+    struct Tally {
         var count = 0, quantity = 0, unit = 0, name = 0, size = 0, preparation = 0, comment = 0, purpose = 0
         var core = 0, sentence = 0
+        mutating func add(_ j: Judgement) {
+            count += 1
+            if j.quantity { quantity += 1 }
+            if j.unit { unit += 1 }
+            if j.name { name += 1 }
+            if j.size { size += 1 }
+            if j.preparation { preparation += 1 }
+            if j.comment { comment += 1 }
+            if j.purpose { purpose += 1 }
+            if j.core { core += 1 }
+            if j.sentence { sentence += 1 }
+        }
         var scores: Scores {
             let d = Double(Swift.max(count, 1))
             return Scores(count: count, quantity: Double(quantity) / d, unit: Double(unit) / d, name: Double(name) / d,
@@ -367,42 +402,13 @@ public enum IngredientEvaluation {
             let s = parser.label(e.input)
             _ = parser.assemble(e.input, s)
             parseTime += clock.now - t0
-            let (got, gq) = fields(of: s)
-            let (exp, eq) = expectedFields(e)
-            let qOK = gq.count == eq.count && zip(gq, eq).allSatisfy { $0.matches($1) }
-            let uOK = got.unit == exp.unit
-            let nOK = got.name == exp.name
-            let sOK = got.size == exp.size
-            let pOK = got.preparation == exp.preparation
-            let cOK = got.comment == exp.comment
-            let puOK = got.purpose == exp.purpose
-            let core = qOK && uOK && nOK
-            let all = core && sOK && pOK && cOK && puOK
+            let j = judge(s, e)
             if per[e.source] == nil { order.append(e.source); per[e.source] = Tally() }
-            for key in [0, 1] {
-                var t = key == 0 ? total : per[e.source]!
-                t.count += 1
-                if qOK { t.quantity += 1 }
-                if uOK { t.unit += 1 }
-                if nOK { t.name += 1 }
-                if sOK { t.size += 1 }
-                if pOK { t.preparation += 1 }
-                if cOK { t.comment += 1 }
-                if puOK { t.purpose += 1 }
-                if core { t.core += 1 }
-                if all { t.sentence += 1 }
-                if key == 0 { total = t } else { per[e.source] = t }
-            }
-            if collectMistakes && !all {
-                var wrong: [String] = []
-                if !nOK { wrong.append("name") }
-                if !qOK { wrong.append("quantity") }
-                if !uOK { wrong.append("unit") }
-                if !sOK { wrong.append("size") }
-                if !pOK { wrong.append("preparation") }
-                if !cOK { wrong.append("comment") }
-                if !puOK { wrong.append("purpose") }
-                mistakes.append(Mistake(input: e.input, source: e.source, expected: exp, got: got, wrongFields: wrong))
+            total.add(j)
+            per[e.source]!.add(j)
+            if collectMistakes && !j.sentence {
+                mistakes.append(Mistake(input: e.input, source: e.source, expected: j.expected, got: j.got,
+                                        wrongFields: j.wrongFields))
             }
         }
         let secs = Double(parseTime.components.seconds) + Double(parseTime.components.attoseconds) / 1e18

@@ -75,6 +75,22 @@ public enum IngredientTraining {
         return (model.serialized(), count)
     }
 
+    /// The scores the labels' own token alignment would get through the scorer: what a tagger that labelled
+    /// every token as the alignment does would score (a sentence that does not align counts as wrong in every
+    /// field). Below 1 where the scorer's normalisation and the alignment's disagree ("eggs" aligned to the
+    /// label "egg"), so it bounds what tagging alone can reach.
+    public static func alignmentCeiling(_ examples: [IngredientEvaluation.Example]) -> IngredientEvaluation.Scores {
+        var tally = IngredientEvaluation.Tally()
+        for e in examples where !isUnlabelled(e) {
+            if let (tokens, labels) = LabelAlignment.align(e) {
+                tally.add(IngredientEvaluation.judge(LabelledSentence(tokens: tokens, labels: labels, amounts: []), e))
+            } else {
+                tally.count += 1
+            }
+        }
+        return tally.scores
+    }
+
     // MARK: - Cross-validation
 
     /// The result of k-fold cross-validation.
@@ -109,14 +125,15 @@ public enum IngredientTraining {
     /// leaving out every training sentence whose text equals (ignoring case and outer spaces) one in the fold
     /// being scored; the fold is then scored.
     public static func crossValidate(dev: [IngredientEvaluation.Example], extra: [IngredientEvaluation.Example],
-                                     folds: Int = 5, settings: Settings = Settings(), collectMistakes: Bool = false,
+                                     folds: Int = 5, only: Int? = nil, settings: Settings = Settings(),
+                                     collectMistakes: Bool = false,
                                      log: (String) -> Void = { _ in }) -> CrossValidation {
         let fold = foldAssignment(count: dev.count, folds: folds, seed: 2026)
         var scores: [IngredientEvaluation.Scores] = []
         var predictions = [IngredientEvaluation.Prediction?](repeating: nil, count: dev.count)
         var mistakes: [IngredientEvaluation.Mistake] = []
         var counts: [AlignmentCount] = []
-        for f in 0..<folds {
+        for f in 0..<folds where only == nil || only == f + 1 {
             let heldIdx = dev.indices.filter { fold[$0] == f }
             let held = heldIdx.map { dev[$0] }
             let heldText = Set(held.map { key($0.input) })
@@ -132,7 +149,7 @@ public enum IngredientTraining {
             for (k, i) in heldIdx.enumerated() { predictions[i] = IngredientEvaluation.predict(held[k], parser: parser) }
         }
         let (mean, sd) = IngredientEvaluation.meanAndDeviation(scores)
-        return CrossValidation(folds: scores, mean: mean, sd: sd, predictions: predictions.map { $0! },
+        return CrossValidation(folds: scores, mean: mean, sd: sd, predictions: predictions.compactMap { $0 },
                                mistakes: mistakes, alignment: counts)
     }
 }

@@ -256,7 +256,7 @@ enum Lexicon {
                        ("gms", "gm"), ("centimetres", "centimetre"), ("centimeters", "centimeter"),
                        ("cms", "cm"), ("fluid ounces", "fluid ounce"), ("shoots", "shoot"), ("segments", "segment"),
                        ("cutlets", "cutlet"), ("slabs", "slab"), ("rectangles", "rectangle"), ("clusters", "cluster"),
-                       ("feet", "foot")] { m[k] = v }
+                       ("feet", "foot"), ("tbs", "tb")] { m[k] = v }
         return m
     }()
 }

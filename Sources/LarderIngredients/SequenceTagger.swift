@@ -1,7 +1,9 @@
 import Foundation
 
 /// A first-order linear sequence tagger over ``TaggerFeatures``: one weight per (feature bucket, label), one per
-/// (previous label, label) transition, decoded with Viterbi. Trained as an averaged structured perceptron
+/// (punctuation between, previous label, label) transition, decoded with Viterbi. Punctuation tokens are always
+/// PUNC, so the chain runs over the other tokens (the words) and each transition knows what punctuation sits
+/// between the two words ("butter, soft": NAME then a comma). Trained as an averaged structured perceptron
 /// (``train(_:bits:epochs:seed:)``); deterministic for a given seed and training order.
 struct SequenceTagger: Sendable {
     /// The labels in weight order.
@@ -19,8 +21,12 @@ struct SequenceTagger: Sendable {
     /// models alike, so cross-validation scores the same arithmetic as the shipped weights.
     var quantized: [SIMD8<Int16>] = []
     var scale: Float = 1
-    /// `transitions[previous * labelCount + label]`; row `labelCount` is the start of the sentence.
+    /// `transitions[(gap * (labelCount + 1) + previous) * labelCount + label]`, `gap` the punctuation between
+    /// the two words (``chain(_:)``); row `labelCount` of each gap is the start of the sentence.
     var transitions: [Float]
+    /// ``transitions`` as one SIMD8 row per (gap, previous label), what decoding adds.
+    private(set) var transitionRows: [SIMD8<Float>] = []
+    static let transitionCount = gapCount * (labelCount + 1) * labelCount
     /// Word classes learnt from unlabelled sentences (features of ``TaggerFeatures``).
     var wordClasses: WordClasses = .empty { didSet { wordTable = WordTable(wordClasses) } }
     /// The lexicons and ``wordClasses`` by word hash.
@@ -30,7 +36,7 @@ struct SequenceTagger: Sendable {
         precondition(Self.labelCount == 8, "decode() keeps the eight labels in one SIMD8")
         self.bits = bits
         weights = [Float](repeating: 0, count: (1 << bits) * Self.labelCount)
-        transitions = [Float](repeating: 0, count: (Self.labelCount + 1) * Self.labelCount)
+        transitions = [Float](repeating: 0, count: Self.transitionCount)
         quantize()
     }
 
@@ -43,6 +49,44 @@ struct SequenceTagger: Sendable {
         for b in quantized.indices {
             for y in 0..<L { quantized[b][y] = Int16(clamping: Int((weights[b * L + y] / scale).rounded())) }
         }
+        transitionRows = Self.rows(of: transitions)
+    }
+
+    /// One SIMD8 of eight labels per (gap, previous label).
+    static func rows(of transitions: [Float]) -> [SIMD8<Float>] {
+        let L = labelCount
+        var rows = [SIMD8<Float>](repeating: .zero, count: transitions.count / L)
+        for r in rows.indices { for y in 0..<L { rows[r][y] = transitions[r * L + y] } }
+        return rows
+    }
+
+    // MARK: The chain of words
+
+    /// Kinds of punctuation between two words: none, a comma (or semicolon, colon), an opening parenthesis, a
+    /// closing one, a closing one and a comma, other punctuation ("/", "-", "+").
+    static let gapCount = 6
+
+    /// The words of a sentence (tokens that are not punctuation) and, for each, the punctuation before it.
+    static func chain(_ tokens: [Token]) -> (words: [Int], gaps: [Int]) {
+        var words: [Int] = [], gaps: [Int] = []
+        words.reserveCapacity(tokens.count)
+        gaps.reserveCapacity(tokens.count)
+        var open = false, close = false, comma = false, other = false
+        for k in tokens.indices {
+            guard tokens[k].kind == .punct else {
+                words.append(k)
+                gaps.append(open ? 2 : close ? (comma ? 4 : 3) : comma ? 1 : other ? 5 : 0)
+                open = false; close = false; comma = false; other = false
+                continue
+            }
+            switch TaggerFeatures.punctByte(tokens[k]) {
+            case UInt8(ascii: "("), UInt8(ascii: "["): open = true
+            case UInt8(ascii: ")"), UInt8(ascii: "]"): close = true
+            case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"): comma = true
+            default: other = true
+            }
+        }
+        return (words, gaps)
     }
 
     // MARK: Decoding
@@ -54,7 +98,7 @@ struct SequenceTagger: Sendable {
         return quantized.withUnsafeBufferPointer { rows in
             var sink = EmissionSink(rows: rows, tokens: tokens, scale: scale)
             TaggerFeatures.extract(tokens, bits: bits, table: wordTable, into: &sink)
-            return viterbi(sink.emit)
+            return viterbi(sink.emit, sink.pairEmit, tokens, transitionRows)
         }
     }
 
@@ -65,43 +109,63 @@ struct SequenceTagger: Sendable {
         let scale: Float
         var sum = SIMD8<Int32>.zero
         var emit: [SIMD8<Float>] = []
+        /// `pairEmit[i * pairSlots + p]`: the scores of token `i`'s pair features after previous label `p`.
+        var pairEmit: [SIMD8<Float>] = []
+        var pairSum = [SIMD8<Int32>](repeating: .zero, count: TaggerFeatures.pairSlots)
 
         init(rows: UnsafeBufferPointer<SIMD8<Int16>>, tokens: [Token], scale: Float) {
             self.rows = rows; self.tokens = tokens; self.scale = scale
             emit.reserveCapacity(tokens.count)
+            pairEmit.reserveCapacity(tokens.count * TaggerFeatures.pairSlots)
         }
 
         @inline(__always) func wants(_ i: Int) -> Bool { tokens[i].kind != .punct }
         @inline(__always) mutating func add(_ bucket: Int32) {
             sum &+= SIMD8<Int32>(truncatingIfNeeded: rows[Int(bucket)])
         }
+        @inline(__always) mutating func addPair(_ b: TaggerFeatures.PairBuckets) {
+            for p in 0..<TaggerFeatures.pairSlots {
+                pairSum[p] &+= SIMD8<Int32>(truncatingIfNeeded: rows[Int(b[p])])
+            }
+        }
         @inline(__always) mutating func endToken() {
-            // A punctuation token (no features) can only be PUNC; the other scores come from the weights.
-            emit.append(tokens[emit.count].kind == .punct ? SequenceTagger.punctOnly : SIMD8<Float>(sum) * scale)
+            // A punctuation token (no features) is not in the chain: its emission is never read.
+            emit.append(SIMD8<Float>(sum) * scale)
             sum = .zero
+            for p in 0..<TaggerFeatures.pairSlots {
+                pairEmit.append(SIMD8<Float>(pairSum[p]) * scale)
+                pairSum[p] = .zero
+            }
         }
     }
 
-    /// Emission of a punctuation token: PUNC, nothing else.
-    static let punctOnly: SIMD8<Float> = {
-        var m = SIMD8<Float>(repeating: -1e30)
-        m[puncIndex] = 0
-        return m
-    }()
-
     /// Viterbi decoding of a feature matrix with the 32-bit training weights (the perceptron decodes with these
     /// while it learns). Punctuation tokens are always PUNC.
-    func decode(_ m: TaggerFeatures.Matrix, _ tokens: [Token]) -> [Int] {
-        m.count == 0 ? [] : viterbi(emissions(m, tokens))
+    func decode(_ m: TaggerFeatures.Matrix, _ tokens: [Token], _ rows: [SIMD8<Float>]) -> [Int] {
+        m.count == 0 ? [] : viterbi(emissions(m, tokens), pairEmissions(m), tokens, rows)
     }
 
-    /// Emission scores: one SIMD8 (the eight labels) per token, summed over its feature rows; punctuation tokens
-    /// can only be PUNC.
+    /// Scores of the pair features: `[i * pairSlots + p]` for token `i` after previous label `p`.
+    func pairEmissions(_ m: TaggerFeatures.Matrix) -> [SIMD8<Float>] {
+        let P = TaggerFeatures.pairSlots
+        var out = [SIMD8<Float>](repeating: .zero, count: m.count * P)
+        weights.withUnsafeBytes { raw in
+            for i in 0..<m.count {
+                for k in m.pairOffsets[i]..<m.pairOffsets[i + 1] {
+                    let b = m.pairs[k]
+                    for p in 0..<P {
+                        out[i * P + p] += raw.loadUnaligned(fromByteOffset: Int(b[p]) &* 32, as: SIMD8<Float>.self)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Emission scores: one SIMD8 (the eight labels) per token, summed over its feature rows.
     func emissions(_ m: TaggerFeatures.Matrix, _ tokens: [Token]) -> [SIMD8<Float>] {
         let n = m.count
         var emit = [SIMD8<Float>](repeating: .zero, count: n)
-        var punctMask = SIMD8<Float>(repeating: -1e30)
-        punctMask[Self.puncIndex] = 0
         weights.withUnsafeBytes { raw in
             m.buckets.withUnsafeBufferPointer { buckets in
                 m.offsets.withUnsafeBufferPointer { offsets in
@@ -110,7 +174,7 @@ struct SequenceTagger: Sendable {
                         for k in offsets[i]..<offsets[i + 1] {
                             e += raw.loadUnaligned(fromByteOffset: Int(buckets[k]) &* 32, as: SIMD8<Float>.self)
                         }
-                        emit[i] = tokens[i].kind == .punct ? e + punctMask : e
+                        emit[i] = e
                     }
                 }
             }
@@ -118,37 +182,33 @@ struct SequenceTagger: Sendable {
         return emit
     }
 
-    var transitionRows: [SIMD8<Float>] {
-        let L = Self.labelCount
-        var trans = [SIMD8<Float>](repeating: .zero, count: L + 1)  // trans[p][y]
-        for p in 0...L { for y in 0..<L { trans[p][y] = transitions[p * L + y] } }
-        return trans
-    }
-
-    /// The best label path for per-token emission scores under the transition weights.
-    func viterbi(_ emit: [SIMD8<Float>]) -> [Int] {
-        let n = emit.count, L = Self.labelCount
-        let trans = transitionRows
-        var score = trans[L] + emit[0]
-        var back = [SIMD8<Int32>](repeating: .zero, count: n)
-        for i in 1..<max(n, 1) {
+    /// The best label path for per-token emission scores under the transition rows (``transitionRows``):
+    /// punctuation tokens are PUNC, the words' labels come from Viterbi over the chain of words.
+    func viterbi(_ emit: [SIMD8<Float>], _ pairEmit: [SIMD8<Float>], _ tokens: [Token], _ trans: [SIMD8<Float>]) -> [Int] {
+        let L = Self.labelCount, P = TaggerFeatures.pairSlots
+        var path = [Int](repeating: Self.puncIndex, count: tokens.count)
+        let (words, gaps) = Self.chain(tokens)
+        guard let first = words.first else { return path }
+        var score = trans[gaps[0] * (L + 1) + L] + emit[first] + pairEmit[first * P + L]
+        var back = [SIMD8<Int32>](repeating: .zero, count: words.count)
+        for j in 1..<words.count {
+            let base = gaps[j] * (L + 1)
             var best = SIMD8<Float>(repeating: -.infinity)
             var arg = SIMD8<Int32>.zero
             for p in 0..<L {
-                let s = SIMD8<Float>(repeating: score[p]) + trans[p]
+                let s = SIMD8<Float>(repeating: score[p]) + trans[base + p] + pairEmit[words[j] * P + p]
                 let better = s .> best
                 best.replace(with: s, where: better)
                 arg.replace(with: Int32(p), where: better)
             }
-            score = best + emit[i]
-            back[i] = arg
+            score = best + emit[words[j]]
+            back[j] = arg
         }
         var y = 0
         for k in 1..<L where score[k] > score[y] { y = k }
-        var path = [Int](repeating: 0, count: n)
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            path[i] = y
-            y = Int(back[i][y])
+        for j in stride(from: words.count - 1, through: 0, by: -1) {
+            path[words[j]] = y
+            y = Int(back[j][y])
         }
         return path
     }
@@ -182,6 +242,7 @@ struct SequenceTagger: Sendable {
         var model = SequenceTagger(bits: bits)
         model.wordClasses = wordClasses
         let matrices = examples.map { TaggerFeatures.extract($0.tokens, bits: bits, table: model.wordTable) }
+        let chains = examples.map { chain($0.tokens) }
         let L = labelCount
         var accW = [Double](repeating: 0, count: model.weights.count)
         var accT = [Double](repeating: 0, count: model.transitions.count)
@@ -194,21 +255,28 @@ struct SequenceTagger: Sendable {
             for idx in order {
                 let ex = examples[idx]
                 let m = matrices[idx]
-                let pred = model.decode(m, ex.tokens)
-                if pred != ex.gold {
+                let pred = model.decode(m, ex.tokens, rows(of: model.transitions))
+                let (words, gaps) = chains[idx]
+                if words.contains(where: { pred[$0] != ex.gold[$0] }) {
                     mistakes += 1
-                    for i in 0..<ex.gold.count where pred[i] != ex.gold[i] {
+                    for i in words where pred[i] != ex.gold[i] {
                         for k in m.offsets[i]..<m.offsets[i + 1] {
                             let row = Int(m.buckets[k]) * L
                             model.weights[row + ex.gold[i]] += 1; accW[row + ex.gold[i]] += c
                             model.weights[row + pred[i]] -= 1; accW[row + pred[i]] -= c
                         }
                     }
-                    for i in 0..<ex.gold.count {
-                        let gp = i == 0 ? L : ex.gold[i - 1], pp = i == 0 ? L : pred[i - 1]
+                    for (j, i) in words.enumerated() {
+                        let gp = j == 0 ? L : ex.gold[words[j - 1]], pp = j == 0 ? L : pred[words[j - 1]]
                         if gp == pp && ex.gold[i] == pred[i] { continue }
-                        model.transitions[gp * L + ex.gold[i]] += 1; accT[gp * L + ex.gold[i]] += c
-                        model.transitions[pp * L + pred[i]] -= 1; accT[pp * L + pred[i]] -= c
+                        let base = gaps[j] * (L + 1)
+                        model.transitions[(base + gp) * L + ex.gold[i]] += 1; accT[(base + gp) * L + ex.gold[i]] += c
+                        model.transitions[(base + pp) * L + pred[i]] -= 1; accT[(base + pp) * L + pred[i]] -= c
+                        for k in m.pairOffsets[i]..<m.pairOffsets[i + 1] {
+                            let g = Int(m.pairs[k][gp]) * L + ex.gold[i], q = Int(m.pairs[k][pp]) * L + pred[i]
+                            model.weights[g] += 1; accW[g] += c
+                            model.weights[q] -= 1; accW[q] -= c
+                        }
                     }
                 }
                 c += 1
@@ -229,8 +297,8 @@ struct SequenceTagger: Sendable {
     }
 
     static let magic: UInt32 = 0x4741_544C  // "LTAG"
-    /// Layout of the file: 2 added the word classes after the weight rows.
-    static let fileVersion: UInt32 = 2
+    /// Layout of the file: 2 added the word classes after the weight rows, 3 the transitions per gap.
+    static let fileVersion: UInt32 = 3
 
     /// The weights as a compact little-endian binary: header, transitions (Float32), then each non-zero bucket
     /// row as (bucket UInt32, labelCount × Int16), quantised with one scale.
@@ -273,7 +341,7 @@ struct SequenceTagger: Sendable {
         let scale = Float(bitPattern: try u32())
         self.bits = bits
         weights = []
-        transitions = [Float](repeating: 0, count: (L + 1) * L)
+        transitions = [Float](repeating: 0, count: Self.transitionCount)
         quantized = [SIMD8<Int16>](repeating: .zero, count: 1 << bits)
         self.scale = scale
         for k in transitions.indices { transitions[k] = Float(bitPattern: try u32()) }
@@ -287,6 +355,7 @@ struct SequenceTagger: Sendable {
                 pos += 2
             }
         }
+        transitionRows = Self.rows(of: transitions)
         wordClasses = try WordClasses(bytes: bytes, pos: &pos)
         wordTable = WordTable(wordClasses)
         guard pos == bytes.count else { throw FormatError(description: "\(bytes.count - pos) unexpected bytes after the word classes") }

@@ -12,7 +12,7 @@ import Foundation
 /// Changing anything here changes what the weights mean: bump ``version`` and retrain.
 enum TaggerFeatures {
     /// Version of the feature set, stored in the weights file and checked when loading.
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
 
     // MARK: Hashing
 
@@ -228,18 +228,30 @@ enum TaggerFeatures {
         func wants(_ i: Int) -> Bool
         /// One feature bucket of the current token.
         mutating func add(_ bucket: Int32)
+        /// One feature of the current token that is conjoined with the previous word's label: `buckets[p]` for
+        /// previous label `p` (``pairSlots`` slots, the last for the start of the sentence).
+        mutating func addPair(_ buckets: PairBuckets)
         /// The current token is complete.
         mutating func endToken()
     }
 
-    /// The feature buckets of every token: `offsets[i]..<offsets[i + 1]` index into `buckets`.
+    /// The buckets of one previous-label feature, one per previous label and the start.
+    typealias PairBuckets = SIMD16<Int32>
+    /// Previous labels a pair feature distinguishes: the eight labels and the start of the sentence.
+    static let pairSlots = 9
+
+    /// The feature buckets of every token: `offsets[i]..<offsets[i + 1]` index into `buckets`, and
+    /// `pairOffsets[i]..<pairOffsets[i + 1]` into `pairs` (features conjoined with the previous word's label).
     struct Matrix: Sink {
         var buckets: [Int32] = []
         var offsets: [Int] = [0]
+        var pairs: [PairBuckets] = []
+        var pairOffsets: [Int] = [0]
         var count: Int { offsets.count - 1 }
         func wants(_ i: Int) -> Bool { true }
         @inline(__always) mutating func add(_ bucket: Int32) { buckets.append(bucket) }
-        @inline(__always) mutating func endToken() { offsets.append(buckets.count) }
+        @inline(__always) mutating func addPair(_ b: PairBuckets) { pairs.append(b) }
+        @inline(__always) mutating func endToken() { offsets.append(buckets.count); pairOffsets.append(pairs.count) }
     }
 
     /// Computes the features of a tokenised sentence for a table of `1 << bits` buckets.
@@ -271,6 +283,7 @@ enum TaggerFeatures {
             addTokenFeatures(i, n, t0, p1, n1, p2, n2, context[i], &sink, shift)
             addWordClassFeatures(t0, p1, n1, p2, n2, context[i], &sink, shift)
             addAmountFeatures(t0, at(previousWord), at(nextWord[i]), context[i], &sink, shift)
+            addPairFeatures(t0, &sink, shift)
             sink.endToken()
         }
     }
@@ -355,6 +368,18 @@ enum TaggerFeatures {
         add(86, mix(ctx.amount, t0.classes.intersection(amountClasses).rawValue))
         add(87, mix(ctx.amount, UInt64(t0.wordClass >> 8 & 0xFF)))
         if t0.suffix4 != 0 { add(88, t0.suffix4) }
+    }
+
+    /// Features conjoined with the previous word's label (feature set 4): the word, and its fine word class.
+    @inline(__always) static func addPairFeatures<S: Sink>(_ t0: TokenInfo, _ m: inout S, _ shift: UInt64) {
+        @inline(__always) func pair(_ template: UInt64, _ value: UInt64) {
+            let key = mix(template, value)
+            var b = PairBuckets.zero
+            for p in 0..<pairSlots { b[p] = Int32(truncatingIfNeeded: mix(key, UInt64(p)) >> shift) }
+            m.addPair(b)
+        }
+        pair(90, t0.word)
+        pair(91, UInt64(t0.wordClass & 0xFF))
     }
 
     @inline(__always) static func addClasses<S: Sink>(_ c: Classes, _ base: UInt64, _ m: inout S, _ shift: UInt64) {

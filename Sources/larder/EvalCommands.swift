@@ -39,6 +39,9 @@ struct EvalIngredients: ParsableCommand {
         """)
     var folds: Int?
 
+    @Option(help: "With --folds: train and score only this fold (1-based), a quicker check before all folds.")
+    var fold: Int?
+
     @Option(parsing: .upToNextOption, help: """
         Extra training-only CSV files for --folds (default: the *.csv files in a `more` folder beside the first         labels file, when there is one).
         """)
@@ -92,8 +95,13 @@ struct EvalIngredients: ParsableCommand {
         for file in labels { dev += try IngredientEvaluation.loadExamples(path: file) }
         for file in extraFiles { extra += try IngredientEvaluation.loadExamples(path: file) }
         printError("cross-validating over \(dev.count) sentences in \(folds) folds; extra training sentences: \(extra.count) from \(extraFiles.count) file(s)")
-        let cv = IngredientTraining.crossValidate(dev: dev, extra: extra, folds: folds, collectMistakes: errors,
-                                                  log: printError)
+        if let fold, !(1...folds).contains(fold) {
+            throw LarderError(.configuration, "--fold must be between 1 and --folds", hint: "use --fold 1")
+        }
+        let ceiling = IngredientTraining.alignmentCeiling(dev)
+        printError(String(format: "the labels' own token alignment through the scorer (the ceiling for tagging): core %.4f, name %.4f, unit %.4f, sentence %.4f", ceiling.core, ceiling.name, ceiling.unit, ceiling.sentence))
+        let cv = IngredientTraining.crossValidate(dev: dev, extra: extra, folds: folds, only: fold,
+                                                  collectMistakes: errors, log: printError)
         print(json ? IngredientEvaluation.json(cv) : IngredientEvaluation.textReport(cv))
         if errors {
             print(IngredientEvaluation.errorReport(mistakes: cv.mistakes))

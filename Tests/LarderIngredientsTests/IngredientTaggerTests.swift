@@ -155,4 +155,35 @@ struct IngredientTaggerTests {
         #expect(abs(m.core - 0.95) < 1e-12)
         #expect(abs(sd.core - 0.0707107) < 1e-6)
     }
+
+    /// The tagger's chain runs over the words; each word carries the punctuation before it (none, comma, an
+    /// opening parenthesis, a closing one, a closing one and a comma, other), which the transitions are keyed by.
+    @Test func chainKeepsThePunctuationBetweenWords() {
+        let tokens = Tokenizer.tokenize("115 g butter, soft (or 2 oz), melted / warm")
+        #expect(tokens.map(\.text) == ["115", "g", "butter", ",", "soft", "(", "or", "2", "oz", ")", ",", "melted", "/", "warm"])
+        let (words, gaps) = SequenceTagger.chain(tokens)
+        #expect(words == [0, 1, 2, 4, 6, 7, 8, 11, 13])
+        #expect(gaps == [0, 0, 0, 1, 2, 0, 0, 4, 5])
+        let model = SequenceTagger(bits: 10)
+        #expect(model.transitions.count == SequenceTagger.gapCount * 9 * 8)
+        let tags = model.tag(tokens)
+        for k in tokens.indices where tokens[k].kind == .punct { #expect(tags[k] == SequenceTagger.puncIndex) }
+    }
+
+    /// The scorer applied to the labels' own token alignment: every hand-labelled sentence comes out right; a
+    /// sentence that does not align counts as wrong.
+    @Test func alignmentCeilingScoresTheAlignedLabels() {
+        let c = IngredientTraining.alignmentCeiling(Self.handLabelled)
+        #expect(c.count == Self.handLabelled.count)
+        #expect(c.sentence == 1)
+        let withBad = IngredientTraining.alignmentCeiling(Self.handLabelled + [.init(input: "2 eggs", name: "milk", quantity: "2")])
+        #expect(withBad.count == Self.handLabelled.count + 1)
+        #expect(abs(withBad.sentence - Double(Self.handLabelled.count) / Double(Self.handLabelled.count + 1)) < 1e-12)
+    }
+
+    /// "tbs" is singularised as the labels do it ("4 tbs olive oil": unit "tb").
+    @Test func unitPluralsAsTheLabelsWriteThem() {
+        #expect(IngredientEvaluation.normalizeText("Tbs") == "tb")
+        #expect(IngredientEvaluation.normalizeText("tbsps") == "tbsp")
+    }
 }

@@ -40,11 +40,11 @@ public enum StandardStage: String, CaseIterable, Sendable {
     public var codeVersion: String {
         switch self {
         case .detect: "detect@4"
-        case .extract: "extract@9"
-        case .ocr: "ocr@10"
+        case .extract: "extract@10"
+        case .ocr: "ocr@11"
         case .route: "route@5"
-        case .recipe: "recipe@13"
-        case .receipt: "receipt@10"
+        case .recipe: "recipe@14"
+        case .receipt: "receipt@11"
         case .llm: "llm@1"
         case .result: "result@11"
         }
