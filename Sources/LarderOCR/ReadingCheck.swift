@@ -5,12 +5,13 @@ import LarderReceipts
 /// help. ``OCREngine`` reads an image once, then reads it again — as a photo, rectified, price cells and the
 /// total line alone — only while this says the reading is unsure: the receipt's own arithmetic is the check.
 struct ReadingCheck {
-    /// The parser found a total.
+    /// The parser read a total (one inferred from subtotal + tax, its own line's amount unread, does not count:
+    /// a further reading may still read it).
     var hasTotal: Bool
     /// The parser found a date.
     var hasDate: Bool
     /// A total that the items agree with (items less discounts plus tax, the parser's `total mismatch` check),
-    /// with at least one item. When it holds, no price can be missing or misread without the sum showing it.
+    /// with at least one item and every item's price read from its line. When it holds, no price can be missing or misread without the sum showing it.
     var addsUp: Bool
 
     /// The total line is worth reading again (``OCREngine/rereadTotal(_:in:)``): there is no total, or the total
@@ -30,11 +31,13 @@ struct ReadingCheck {
 
     /// Checks an already parsed receipt.
     init(_ receipt: ParsedReceipt) {
-        hasTotal = receipt.total != nil
+        hasTotal = receipt.total != nil && !OCREngine.totalInferred(receipt)
         hasDate = receipt.date != nil
-        addsUp = receipt.total != nil && !receipt.items.isEmpty
-            && !receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }
-        if let total = receipt.total {
+        // A price the parser supplied (the total less the other items, or the same product's price) agrees with
+        // the total by construction: such a reading does not add up until its prices are read.
+        addsUp = hasTotal && !receipt.items.isEmpty
+            && !receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") || $0.hasPrefix(ReceiptParser.unreadPricePrefix) }
+        if hasTotal, let total = receipt.total {
             wantsTotalReread = !addsUp && OCREngine.expectedTotal(receipt).map { Self.couldBeMisread(total, as: $0) } == true
         } else {
             wantsTotalReread = true

@@ -6,6 +6,9 @@ import Foundation
 /// passes, and ``applyGermanPasses(_:)`` after the last line (item lines whose price OCR lost, the date the
 /// receipt prints most often).
 extension ReceiptParser {
+    /// How a review reason for an item whose price the parser supplied (not read from its line) begins.
+    public static let unreadPricePrefix = "price not read"
+
     /// Words German tills print; two of them on a EUR receipt make it German.
     static let germanReceiptWords = ["SUMME", "MWST", "ZU ZAHLEN", "GEGEBEN", "RÜCKGELD", "RUCKGELD", "BETRAG", "NETTO",
                                      "BRUTTO", "KASSENBON", "DATUM", "UHRZEIT", "BARGELD", "POSTEN", "ANZAHL ARTIKEL",
@@ -254,19 +257,28 @@ extension ReceiptParser {
         }
         guard !found.isEmpty else { return }
         var prices: [Int: Decimal] = [:]
-        for f in found { prices[f.index] = samePrice(f.name, s.receipt.items) }
+        var how: [Int: String] = [:]
+        for f in found {
+            prices[f.index] = samePrice(f.name, s.receipt.items)
+            if prices[f.index] != nil { how[f.index] = "priced like the same product on the receipt" }
+        }
         let missing = found.filter { prices[$0.index] == nil }
         if missing.count == 1, let total = s.receipt.total {
             let known = s.receipt.items.reduce(Decimal(0)) { $0 + $1.total } + prices.values.reduce(0, +)
                 - s.receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
-            if total - known > 0 { prices[missing[0].index] = total - known }
+            if total - known > 0 {
+                prices[missing[0].index] = total - known
+                how[missing[0].index] = "priced as the total less the other items"
+            }
         }
         for f in found {
             s.receipt.items.append(ReceiptItem(lineNumbers: [f.index + 1], description: f.name, total: prices[f.index] ?? 0,
                                                confidence: s.input[f.index].confidence / 100))
             s.kinds[f.index] = .item
             s.firstBodyLine = min(s.firstBodyLine ?? f.index, f.index)
-            if prices[f.index] == nil { s.notes.append("price not read on line \(f.index + 1) (\(f.name)): counted with 0") }
+            // Every price not read from its own line is named for review (and keeps the OCR's price re-reads on:
+            // an amount the parser supplied agrees with the total by construction).
+            s.notes.append("\(Self.unreadPricePrefix) on line \(f.index + 1) (\(f.name)): \(how[f.index] ?? "counted with 0")")
         }
         sortItemsByLine(&s)
     }

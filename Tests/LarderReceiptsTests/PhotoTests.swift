@@ -99,7 +99,7 @@ struct PhotoFloorTests {
         static let deTotal = 0.86
         static let deDate = 0.86
         static let deItemCount = 0.88
-        static let deStore = 0.59
+        static let deStore = 0.55
         static let photoItemF1 = 0.73
         static let photoTotal = 0.66
         static let photoDate = 0.63

@@ -57,6 +57,16 @@ struct ReadingCheckTests {
         #expect(!ReadingCheck.couldBeMisread(Decimal(string: "8.20")!, as: Decimal(string: "141.50")!))
     }
 
+    @Test func aTotalInferredFromSubtotalAndTaxIsUnsure() {
+        // The total line's amount was not read: the parser infers 7.71 from subtotal + tax, which agrees with the
+        // items by construction. A further reading may still read the printed total, so the reading is unsure.
+        let check = ReadingCheck(Self.lines(Self.header + [
+            "TUNA SUB 4.49", "VALUE MEAL 2.75", "SUB TOTAL 7.24", "SALES TAX 0.47", "TOTAL (TAKE OUT)",
+        ]))
+        #expect(!check.hasTotal && !check.addsUp && !check.isSure)
+        #expect(check.wantsPhotoReading(paperFound: false) && check.wantsTotalReread && check.wantsPriceRereads)
+    }
+
     @Test func stepCostsAddUpPerNameInOrder() {
         var costs = StepCosts()
         var x = 0.0
