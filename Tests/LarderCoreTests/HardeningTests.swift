@@ -537,19 +537,6 @@ struct HardeningTests {
         #expect(refused > 1_000, "most mutations break the file: \(refused)")
     }
 
-    /// SplitMix64: the same mutations on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     // MARK: 13: time and size limits
 
     /// A 360 KB PDF of 6 million text operators holds poppler for seconds (pdftotext alone takes 3.7 s on an idle

@@ -67,18 +67,6 @@ struct DurationScannerTests {
         #expect(modelled > 200)
     }
 
-    /// A seeded generator (SplitMix64), so a failure repeats.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = [
         "1", "2", "12", "5", "0", ".", ",", "/", "-", "–", "—", " ", " ", " ", "\t", "\u{00A0}", "½", "⅓", "⅛", "⅜",
         "a", "an", "half", "few", "couple", "of", "dozen", "one", "two", "forty", "five", "to", "or", "h", "m", "s", "x",
@@ -88,7 +76,7 @@ struct DurationScannerTests {
 
     @Test("the scanner finds ICU's matches on seeded random texts made of the pattern's pieces")
     func randomTexts() {
-        var rng = Seeded(state: 20261124)
+        var rng = SeededGenerator(seed: 20261124)
         var found = 0
         for _ in 0..<4000 {
             let count = Int.random(in: 1...12, using: &rng)
@@ -139,8 +127,6 @@ struct DurationScannerTests {
 /// The temperature and duration-lead scanners against their ICU patterns, the same way.
 @Suite("TemperatureScanner and LeadScanner: the temperature and lead patterns on bytes")
 struct TemperatureAndLeadScannerTests {
-    typealias Seeded = DurationScannerTests.Seeded
-
     static func offsets(_ text: String, _ r: Range<String.Index>) -> Range<Int> {
         text.utf8.distance(from: text.utf8.startIndex, to: r.lowerBound)..<text.utf8.distance(from: text.utf8.startIndex, to: r.upperBound)
     }
@@ -185,7 +171,7 @@ struct TemperatureAndLeadScannerTests {
 
     @Test("the temperature scanner finds ICU's matches on seeded random texts")
     func temperatureRandomTexts() {
-        var rng = Seeded(state: 180)
+        var rng = SeededGenerator(seed: 180)
         var found = 0
         for _ in 0..<4000 {
             let count = Int.random(in: 1...10, using: &rng)
@@ -231,7 +217,7 @@ struct TemperatureAndLeadScannerTests {
 
     @Test("the lead scanner finds ICU's first match on seeded random texts")
     func leadRandomTexts() {
-        var rng = Seeded(state: 24)
+        var rng = SeededGenerator(seed: 24)
         for _ in 0..<3000 {
             let count = Int.random(in: 1...9, using: &rng)
             Self.expectSameLead((0..<count).map { _ in Self.leadPieces.randomElement(using: &rng)! }.joined())
