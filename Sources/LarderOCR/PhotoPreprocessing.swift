@@ -151,14 +151,6 @@ extension OCREngine {
         return Array(first[..<headerEnd]) + Array(photo[bodyBegin...])
     }
 
-    /// Whether the parser finds a total and a date in a reading. A first reading without them, or of a photo
-    /// whose paper is smaller than the frame, is read again as a photo; a scan read well is not (on SROIE
-    /// this keeps the second pass to 9 of 55 scans instead of 42).
-    static func hasTotalAndDate(_ lines: [OCRLine]) -> Bool {
-        let receipt = ReceiptParser().parse(lines: lines)
-        return receipt.total != nil && !totalInferred(receipt) && receipt.date != nil
-    }
-
     /// How well a reading explains a receipt: what the parser finds in it (a total, a date, items whose
     /// sum agrees with the total, prices) plus confidently read text. Used to choose between readings of
     /// the same image; only differences matter.
@@ -167,7 +159,7 @@ extension OCREngine {
         var score = Double(confidentCharacters(lines)) / 200
         // A total inferred from subtotal + tax (its own amount unread) is worth less than one read, and agrees
         // with the items by construction.
-        let inferred = totalInferred(receipt)
+        let inferred = receipt.totalInferred
         if receipt.total != nil { score += inferred ? 1 : 3 }
         if receipt.date != nil { score += 2 }
         score += Double(min(receipt.items.count, 25)) * 0.5

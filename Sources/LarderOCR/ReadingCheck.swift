@@ -31,12 +31,12 @@ struct ReadingCheck {
 
     /// Checks an already parsed receipt.
     init(_ receipt: ParsedReceipt) {
-        hasTotal = receipt.total != nil && !OCREngine.totalInferred(receipt)
+        hasTotal = receipt.total != nil && !receipt.totalInferred
         hasDate = receipt.date != nil
         // A price the parser supplied (the total less the other items, or the same product's price) agrees with
         // the total by construction: such a reading does not add up until its prices are read.
         addsUp = hasTotal && !receipt.items.isEmpty
-            && !receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") || $0.hasPrefix(ReceiptParser.unreadPricePrefix) }
+            && !receipt.hasSuppliedPrices && !receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }
         if hasTotal, let total = receipt.total {
             wantsTotalReread = !addsUp && OCREngine.expectedTotal(receipt).map { Self.couldBeMisread(total, as: $0) } == true
         } else {

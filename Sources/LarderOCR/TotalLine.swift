@@ -24,7 +24,7 @@ extension OCREngine {
         let expected = Self.expectedTotal(receipt)
         let mismatch = receipt.total != nil && receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }
         // A total inferred from subtotal + tax (its own amount unread) is read again like a missing one.
-        let inferred = Self.totalInferred(receipt)
+        let inferred = receipt.totalInferred
         guard receipt.total == nil || inferred || (mismatch && expected != nil) else { return (lines, 0) }
         let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
         var budget = preprocessing.rereadMaxLines
@@ -43,7 +43,7 @@ extension OCREngine {
                 // A single cell's digits are checked against the receipt's own sum when it has one ("7.71"
                 // read as "7.11" under a subtotal and tax that add up to 7.71).
                 let parsed = ReceiptParser().parse(lines: candidate)
-                if let total = parsed.total, !Self.totalInferred(parsed), expected == nil || total == expected {
+                if let total = parsed.total, !parsed.totalInferred, expected == nil || total == expected {
                     return (candidate, 1)
                 }
             }
@@ -56,16 +56,11 @@ extension OCREngine {
                 candidate[i].text = text
                 candidate[i].confidence = confidence
                 let parsed = ReceiptParser().parse(lines: candidate)
-                guard let total = parsed.total, !Self.totalInferred(parsed) else { continue }
+                guard let total = parsed.total, !parsed.totalInferred else { continue }
                 if !mismatch || total == expected { return (candidate, 1) }
             }
         }
         return (lines, 0)
-    }
-
-    /// Whether the parser inferred the total from subtotal + tax because its line's amount was not read.
-    static func totalInferred(_ receipt: ParsedReceipt) -> Bool {
-        receipt.reviewReasons.contains { $0.hasPrefix("total inferred") }
     }
 
     /// The total a receipt's other amounts imply: subtotal plus tax when a subtotal was read, else the items

@@ -6,9 +6,6 @@ import Foundation
 /// passes, and ``applyGermanPasses(_:)`` after the last line (item lines whose price OCR lost, the date the
 /// receipt prints most often).
 extension ReceiptParser {
-    /// How a review reason for an item whose price the parser supplied (not read from its line) begins.
-    public static let unreadPricePrefix = "price not read"
-
     /// Words German tills print; two of them on a EUR receipt make it German.
     static let germanReceiptWords = ["SUMME", "MWST", "ZU ZAHLEN", "GEGEBEN", "RÜCKGELD", "RUCKGELD", "BETRAG", "NETTO",
                                      "BRUTTO", "KASSENBON", "DATUM", "UHRZEIT", "BARGELD", "POSTEN", "ANZAHL ARTIKEL",
@@ -278,7 +275,7 @@ extension ReceiptParser {
             s.firstBodyLine = min(s.firstBodyLine ?? f.index, f.index)
             // Every price not read from its own line is named for review (and keeps the OCR's price re-reads on:
             // an amount the parser supplied agrees with the total by construction).
-            s.notes.append("\(Self.unreadPricePrefix) on line \(f.index + 1) (\(f.name)): \(how[f.index] ?? "counted with 0")")
+            s.notes.append("\(ParsedReceipt.unreadPriceReason) on line \(f.index + 1) (\(f.name)): \(how[f.index] ?? "counted with 0")")
         }
         sortItemsByLine(&s)
     }

@@ -60,6 +60,19 @@ public struct ParsedReceipt: Sendable, Equatable {
         self.reviewReasons = []
         self.needsReview = false
     }
+
+    /// How the review reason begins when the total is subtotal + tax because its own line's amount was not read.
+    public static let inferredTotalReason = "total inferred"
+    /// How a review reason begins for an item whose price the parser supplied (not read from its line).
+    public static let unreadPriceReason = "price not read"
+
+    /// The total was inferred from subtotal + tax (``inferredTotalReason``), not read: it agrees with the
+    /// items by construction, so it is no evidence that the reading is right.
+    public var totalInferred: Bool { reviewReasons.contains { $0.hasPrefix(Self.inferredTotalReason) } }
+
+    /// Some item's price was supplied by the parser (``unreadPriceReason``): the items then agree with the
+    /// total by construction.
+    public var hasSuppliedPrices: Bool { reviewReasons.contains { $0.hasPrefix(Self.unreadPriceReason) } }
 }
 
 /// A calendar date read from a receipt.

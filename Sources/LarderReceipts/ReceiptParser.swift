@@ -574,7 +574,7 @@ public struct ReceiptParser: Sendable {
             receipt.needsReview = true
         }
         if s.totalInferred {
-            receipt.reviewReasons.append("total inferred: \(s.totalEvidence ?? "subtotal + tax")")
+            receipt.reviewReasons.append("\(ParsedReceipt.inferredTotalReason): \(s.totalEvidence ?? "subtotal + tax")")
             receipt.needsReview = true
         }
         return receipt

@@ -117,7 +117,7 @@ struct GermanReceiptTests {
         // The yoghurts cost what the priced one costs; the one price left is the total's remainder.
         #expect(receipt.items.map(\.total) == ["0.35", "3.29", "0.35", "0.99", "0.35"].map { Decimal(string: $0)! })
         // Each price the parser supplied is named for review: none of them was read from its own line.
-        let unread = receipt.reviewReasons.filter { $0.hasPrefix(ReceiptParser.unreadPricePrefix) }
+        let unread = receipt.reviewReasons.filter { $0.hasPrefix(ParsedReceipt.unreadPriceReason) }
         #expect(unread.count == 3, "\(receipt.reviewReasons)")
         #expect(unread.filter { $0.hasSuffix("priced like the same product on the receipt") }.count == 2)
         #expect(unread.filter { $0.hasSuffix("priced as the total less the other items") }.count == 1)
