@@ -357,6 +357,13 @@ extension ReceiptParser {
         let headerEnd = s.firstBodyLine ?? min(s.texts.count, 12)
         guard let current = s.kinds.firstIndex(of: .store) else { return }
         let upper = s.texts[current].uppercased()
+        // The shop type was taken for the name: the name is the line above it ("DELPHIN" / "APOTHEKE").
+        if current > 0, Self.germanShopTypes.contains(Self.trimJunk(upper)), s.input[current - 1].confidence >= 60,
+           Self.looksLikeName(s.texts[current - 1]), !Self.looksLikeAddress(s.texts[current - 1].uppercased()) {
+            s.receipt.store = Self.storeName(s.texts[current - 1]) + " " + Self.trimJunk(s.texts[current])
+            s.kinds[current - 1] = .store
+            return
+        }
         if current + 1 < s.texts.count, Self.germanShopTypes.contains(Self.trimJunk(s.texts[current + 1]).uppercased()) {
             s.receipt.store = Self.storeName(s.texts[current]) + " " + Self.trimJunk(s.texts[current + 1])
             s.kinds[current + 1] = .store
@@ -370,7 +377,7 @@ extension ReceiptParser {
         if current == p - 1 {
             // The street was taken for the name: the company line at the foot, else nothing.
             choice = s.texts.indices.first { i in
-                i >= headerEnd && s.input[i].confidence >= 40 && Self.hasLegalForm(s.texts[i].uppercased()) && Self.looksLikeName(s.texts[i])
+                i >= headerEnd && s.input[i].confidence >= 40 && StoreEvidence.hasCompanyForm(s.texts[i]) && Self.looksLikeName(s.texts[i])
             }
             s.kinds[current] = .address
             s.receipt.store = nil

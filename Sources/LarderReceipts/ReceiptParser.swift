@@ -82,6 +82,7 @@ public struct ReceiptParser: Sendable {
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
+        applyDomainEvidence(&state)
         return assemble(state)
     }
 
@@ -538,11 +539,12 @@ public struct ReceiptParser: Sendable {
             let upper = text.uppercased()
             if Self.looksLikeAddress(upper) && upper.contains(where: \.isNumber) && considered > 0 { sawStreet = true }
             guard s.input[i].confidence >= 40, Self.looksLikeName(text), !StoreEvidence.isLabelOrHeading(text),
-                  StoreEvidence.namedInPhrase(text) == nil
+                  StoreEvidence.namedInPhrase(text) == nil, !StoreEvidence.isSlogan(text)
             else { continue }
             considered += 1
             let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper)
-            if !storeWord && Self.looksLikeAddress(upper) { continue }
+            // A street word without a number is a name that holds one ("ONE MILL STREET"), not an address.
+            if !storeWord && Self.looksLikeAddress(upper) && (upper.contains(where: \.isNumber) || upper.contains(",")) { continue }
             // Evidence beyond the line itself: the business named again (footer, web address, an item), and
             // lines after the street address are the city or a tagline.
             let namedHere = named.map { StoreEvidence.key($0).count >= 3 && StoreEvidence.key(text).contains(StoreEvidence.key($0)) } ?? false
@@ -551,16 +553,45 @@ public struct ReceiptParser: Sendable {
                 + (namedHere ? 2 : 0) + (repeated ? 0.5 : 0) - (sawStreet ? 0.5 : 0)
             if score > (best?.score ?? -1) { best = (i, score) }
         }
-        if best.map({ s.input[$0.index].confidence < 50 && !Self.hasStoreWord(s.texts[$0.index].uppercased()) }) ?? true {
+        if best.map({ (s.input[$0.index].confidence < 50 || StoreEvidence.isDoubtful(s.texts[$0.index], confidence: 100))
+                && !Self.hasStoreWord(s.texts[$0.index].uppercased()) }) ?? true {
             // No name in the header, or only a doubtful one (a logo read as letters, then the address): the
             // company line, which tills often print at the foot ("Aldi GmbH & Co. KG, Schloß Holte").
             let company = s.texts.indices.first { i in
                 s.kinds[i] == .ignored && i >= headerEnd && s.input[i].confidence >= 40
-                    && Self.hasLegalForm(s.texts[i].uppercased()) && Self.looksLikeName(s.texts[i])
+                    && StoreEvidence.hasCompanyForm(s.texts[i]) && Self.looksLikeName(s.texts[i])
             }
             if let company { return company }
         }
         return best?.index
+    }
+
+    /// The business's web domain as evidence for its name: a web address read as the store line ("WW. RYSTAL .COM")
+    /// names it by its domain; a header line the domain repeats ("chipotle.com" over a tagline) is the store; a
+    /// doubtful name or none (``StoreEvidence/isDoubtful(_:confidence:)``) gives way to the domain.
+    private func applyDomainEvidence(_ s: inout ParseState) {
+        if let store = s.receipt.store {
+            let start = max(s.firstBodyLine ?? 0, (s.kinds.firstIndex(of: .store) ?? 0) + 1)
+            s.receipt.store = StoreEvidence.respelled(store, by: s.texts, confidences: s.input.map(\.confidence), from: start)
+        }
+        guard let domain = StoreEvidence.domain(in: s.texts) else { return }
+        let storeLine = s.kinds.firstIndex(of: .store)
+        if let storeLine, StoreEvidence.domainName(s.texts[storeLine]) != nil {
+            s.receipt.store = StoreEvidence.nameFromDomain(StoreEvidence.domainName(s.texts[storeLine])!)
+            return
+        }
+        if let store = s.receipt.store, StoreEvidence.key(store).contains(domain) || domain.contains(StoreEvidence.key(store)) { return }
+        let headerEnd = s.firstBodyLine ?? min(s.texts.count, 6)
+        if let line = (0..<headerEnd).first(where: { StoreEvidence.domainName(s.texts[$0]) == nil && s.input[$0].confidence >= 40
+            && Self.looksLikeName(s.texts[$0]) && StoreEvidence.key(s.texts[$0]).contains(domain) }) {
+            if let storeLine { s.kinds[storeLine] = .header }
+            s.receipt.store = Self.storeName(s.texts[line])
+            s.kinds[line] = .store
+            return
+        }
+        if StoreEvidence.isDoubtful(s.receipt.store, confidence: storeLine.map { s.input[$0].confidence } ?? 0) {
+            s.receipt.store = StoreEvidence.nameFromDomain(domain)
+        }
     }
 
     private func assemble(_ s: ParseState) -> ParsedReceipt {
@@ -934,6 +965,13 @@ public struct ReceiptParser: Sendable {
         // A stray mark or digit before the name ("* AEON", "7 AEGON"), or a lone letter before a number ("P 99 SPEED").
         while case let tokens = t.split(separator: " "), tokens.count > 2, let first = tokens.first, first.count == 1,
               !first.allSatisfy(\.isLetter) || tokens[1].first?.isNumber == true {
+            t = trimJunk(String(t.dropFirst(first.count)))
+        }
+        // A stray lower-case letter ("i The Wild") or a token with brackets or bars inside ("atzsss} BERGDORF")
+        // before a capitalised name.
+        if case let tokens = t.split(separator: " "), tokens.count >= 2, let first = tokens.first,
+           tokens[1].first?.isUppercase == true, tokens.dropFirst().contains(where: { $0.filter(\.isLetter).count >= 3 }),
+           (first.count == 1 && first.first?.isLowercase == true) || first.contains(where: { "{}[]|<>\\".contains($0) }) {
             t = trimJunk(String(t.dropFirst(first.count)))
         }
         let stripped = t.replacingMatches(of: registrationNumber, with: "")

@@ -22,15 +22,74 @@ enum StoreEvidence {
         return name
     }
 
-    /// The domain a line prints ("www.itsugar.com", "GavindeGraw.cam", "chipotle .com"), as letters in lower case.
+    /// The domain a line prints ("www.itsugar.com", "GavindeGraw.cam", "chipotle .com", "rossmann.de"), as letters
+    /// in lower case. Not a social network, mail or review site, payment scheme or terminal maker, nor a survey or
+    /// rewards site ("smashburgersurvey.com"): those name someone else.
     static func domainName(_ text: String) -> String? {
-        let pattern = #"(?i)(?:www\s*[.,]\s*)?([a-z][a-z0-9\-]{2,30})\s?\.\s?(?:com|co|net|org|cam|corn)\b"#
-        guard let g = text.firstMatch(ofPattern: pattern), g.count > 1 else { return nil }
-        let name = g[1].lowercased().filter { $0.isLetter || $0.isNumber }
+        // A country domain only glued to its dot ("roller.de", OCR "rossmann.do"): "UST-ID-NR. DE 1249…" is no domain.
+        let pattern = #"(?i)(?:www\s*[.,]\s*)?(?:([a-z][a-z0-9\-]{2,30})\s?\.\s?(?:com|co|net|org|cam|corn)|([a-z][a-z0-9\-]{2,30})\.(?:de|do|at|ch|uk|eu|fr|it|es|nl|ie|au))\b"#
+        guard let g = text.firstMatch(ofPattern: pattern), g.count > 2 else { return nil }
+        let name = (g[1].isEmpty ? g[2] : g[1]).lowercased().filter { $0.isLetter || $0.isNumber }
         let generic: Set<String> = ["www", "facebook", "twitter", "instagram", "google", "yelp", "tripadvisor", "survey",
-                                    "feedback", "gmail", "hotmail", "yahoo", "paypal", "visa", "mastercard"]
-        guard name.count >= 3, !generic.contains(name) else { return nil }
+                                    "feedback", "gmail", "hotmail", "yahoo", "paypal", "visa", "mastercard", "ingenico",
+                                    "verifone", "com"]
+        let elsewhere = ["survey", "reward", "feedback", "voice", "listens"]
+        guard name.count >= 4, !generic.contains(name), !elsewhere.contains(where: name.contains) else { return nil }
         return name
+    }
+
+    /// The first web domain the receipt prints (``domainName(_:)``).
+    static func domain(in texts: [String]) -> String? {
+        texts.lazy.compactMap(domainName).first
+    }
+
+    /// Whether a line speaks to the customer or for the shop ("You decide what's inside", "Mein Drogeriemarkt",
+    /// "Your neighbourhood store"): a slogan, not the business's name.
+    static func isSlogan(_ text: String) -> Bool {
+        let pronouns: Set<String> = ["YOU", "YOUR", "WE", "OUR", "MY", "MEIN", "MEINE", "IHR", "IHRE", "DEIN", "DEINE",
+                                     "UNSER", "UNSERE"]
+        return text.uppercased().split(whereSeparator: { !$0.isLetter }).contains { pronouns.contains(String($0)) }
+    }
+
+    /// Whether a store name read from the header is doubtful: none, a line read with confidence under 60, or only
+    /// words of three letters or fewer (a logo read as fragments: "L DIT", "top f", "SSA").
+    static func isDoubtful(_ name: String?, confidence: Double) -> Bool {
+        guard let name else { return true }
+        return confidence < 60 || !name.split(whereSeparator: { !$0.isLetter }).contains { $0.count >= 4 }
+    }
+
+    /// Whether a line carries a company legal form as printed ("Aldi GmbH & Co. KG", "IKEA Deutschland GmbH"), not
+    /// in lower case: "kg EURO/kg" is a weight.
+    static func hasCompanyForm(_ text: String) -> Bool {
+        text.split(whereSeparator: { !$0.isLetter }).contains { token in
+            ReceiptParser.legalForms.contains(token.uppercased()) && token != token.lowercased()
+        }
+    }
+
+    /// The store's name with a word corrected by its printing elsewhere: a line of one or two words below the
+    /// header, read with confidence ≥ 60, one of whose words (four letters or more) has the same length as a word
+    /// of the name and differs from it in one letter ("TKEA Deutschland GmbH" and "IKEA" in the footer), unless the
+    /// name's word is itself printed again below.
+    static func respelled(_ name: String, by texts: [String], confidences: [Double], from start: Int) -> String {
+        var words = name.split(separator: " ").map(String.init)
+        // A word printed again as it is read is kept.
+        let below = Set(texts[min(start, texts.count)...].flatMap { $0.uppercased().split(whereSeparator: { !$0.isLetter }).map(String.init) })
+        for i in texts.indices where i >= start && confidences[i] >= 60 {
+            let printed = texts[i].split(whereSeparator: { !$0.isLetter }).map(String.init)
+            guard (1...2).contains(printed.count) else { continue }
+            for (w, word) in words.enumerated() where word.count >= 4 && word.allSatisfy(\.isLetter) && !below.contains(word.uppercased()) {
+                if let match = printed.first(where: { $0.count == word.count && $0.uppercased() != word.uppercased()
+                    && zip($0.uppercased(), word.uppercased()).filter { $0 != $1 }.count == 1 }) {
+                    words[w] = match
+                }
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// A domain as a store name: "chipotle" → "Chipotle".
+    static func nameFromDomain(_ domain: String) -> String {
+        domain.prefix(1).uppercased() + domain.dropFirst()
     }
 
     /// The name printed before a phone or fax number on one line ("Subway#1926-0 Phone 858-673-8362" →
@@ -75,6 +134,18 @@ enum StoreEvidence {
             return others.contains { $0.contains(w) }
         }
     }
+}
+
+extension ReceiptParser {
+    /// Whether a line read from the head of a receipt (the OCR's re-read of large type) could be the store's name:
+    /// three letters or more, name-like, no address, contact, label or heading.
+    public static func couldBeStoreName(_ text: String) -> Bool {
+        StoreEvidence.key(text).count >= 3 && letterCount(text) >= 3 && looksLikeName(text)
+            && !looksLikeAddress(text.uppercased()) && !StoreEvidence.isLabelOrHeading(text)
+    }
+
+    /// Letters and digits in lower case: how store names are compared.
+    public static func nameKey(_ text: String) -> String { StoreEvidence.key(text) }
 }
 
 extension String {
