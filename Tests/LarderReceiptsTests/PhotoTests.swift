@@ -118,16 +118,17 @@ struct PhotoFloorTests {
         #expect((report.store ?? 0) >= Floor.photoStore)
     }
 
-    /// Measured 2026-11-24 (see the README's receipt table); floors sit just below.
+    /// Measured 2026-11-24 (see the README's receipt table; de store/date and photo store on the photos-store
+    /// branch: 0.769, 0.962, 0.640); floors sit just below.
     enum Floor {
         static let deTotal = 0.86
-        static let deDate = 0.86
+        static let deDate = 0.95
         static let deItemCount = 0.88
-        static let deStore = 0.55
+        static let deStore = 0.75
         static let photoItemF1 = 0.73
         static let photoTotal = 0.66
         static let photoDate = 0.63
-        static let photoStore = 0.58
+        static let photoStore = 0.62
     }
 }
 
