@@ -544,7 +544,8 @@ public struct ReceiptParser: Sendable {
             considered += 1
             let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper)
             // A street word without a number is a name that holds one ("ONE MILL STREET"), not an address.
-            if !storeWord && Self.looksLikeAddress(upper) && (upper.contains(where: \.isNumber) || upper.contains(",")) { continue }
+            if !storeWord && Self.looksLikeAddress(upper) && (upper.contains(where: \.isNumber) || upper.contains(","))
+                && !StoreEvidence.isNameWithStoreNumber(upper) { continue }
             // Evidence beyond the line itself: the business named again (footer, web address, an item), and
             // lines after the street address are the city or a tagline.
             let namedHere = named.map { StoreEvidence.key($0).count >= 3 && StoreEvidence.key(text).contains(StoreEvidence.key($0)) } ?? false

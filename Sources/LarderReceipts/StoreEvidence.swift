@@ -43,6 +43,17 @@ enum StoreEvidence {
         texts.lazy.compactMap(domainName).first
     }
 
+    /// Whether a line is a name followed by the store's number ("ARCO AMPM 42259", "SAFEWAY #1234"): words, then
+    /// one number of three to six digits at the end, and nothing else of an address (no street word, comma,
+    /// postcode before a town or state before a ZIP code) — a five-digit store number is no postcode.
+    static func isNameWithStoreNumber(_ upper: String) -> Bool {
+        // A state before a ZIP code ("MINNEAPOLIS MN 55414") is a town's line.
+        guard upper.range(of: #"\b[A-Z]{2}\s+\d{5}$"#, options: .regularExpression) == nil,
+              let g = upper.firstMatch(ofPattern: #"^(\p{L}[\p{L}&'.\- ]*?)\s+#?\d{3,6}$"#), g.count > 1 else { return false }
+        // With a house number the words must still be no street ("Warburger Straße 130").
+        return ReceiptParser.letterCount(g[1]) >= 3 && !ReceiptParser.looksLikeAddress(g[1] + " 1")
+    }
+
     /// Whether a line speaks to the customer or for the shop ("You decide what's inside", "Mein Drogeriemarkt",
     /// "Your neighbourhood store"): a slogan, not the business's name.
     static func isSlogan(_ text: String) -> Bool {

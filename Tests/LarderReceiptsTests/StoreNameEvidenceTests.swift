@@ -65,6 +65,18 @@ struct StoreNameEvidenceTests {
         #expect(StoreEvidence.respelled("real GmbH", by: ["reel", "real Treuemarken"], confidences: [80, 80], from: 0) == "real GmbH")
     }
 
+    @Test func aNameWithItsStoreNumberIsNoPostcodeLine() {
+        let receipt = ReceiptParser().parse(lines: Self.lines([
+            ("ARCO AMPM 42259", 93), ("18972 BEACH BLVD", 92), ("HUNTINGTON BEACH CA", 96), ("06/10/2016 10:00", 90),
+            ("UNLEADED 1.71", 85), ("Total 1.71", 90),
+        ]))
+        #expect(receipt.store == "ARCO AMPM 42259")
+        #expect(StoreEvidence.isNameWithStoreNumber("SAFEWAY #1234"))
+        #expect(!StoreEvidence.isNameWithStoreNumber("MINNEAPOLIS MN 55414"))
+        #expect(!StoreEvidence.isNameWithStoreNumber("MAIN STREET 12345"))
+        #expect(!StoreEvidence.isNameWithStoreNumber("WARBURGER STRASSE 130"))
+    }
+
     @Test func strayMarksBeforeANameAndStreetWordsWithoutANumber() {
         #expect(ReceiptParser.storeName("i The Wild") == "The Wild")
         #expect(ReceiptParser.storeName("atzsss} BERGDORF") == "BERGDORF")
