@@ -975,6 +975,12 @@ public struct ReceiptParser: Sendable {
            (first.count == 1 && first.first?.isLowercase == true) || first.contains(where: { "{}[]|<>\\".contains($0) }) {
             t = trimJunk(String(t.dropFirst(first.count)))
         }
+        // Fragments of a logo before a name in capitals ("aA rt SINCLAIR"): short tokens not in capitals.
+        while case let tokens = t.split(separator: " "), tokens.count >= 2, let first = tokens.first,
+              first.filter(\.isLetter).count <= 2, first != first.uppercased(),
+              tokens.dropFirst().contains(where: { $0.count >= 4 && $0.allSatisfy { $0.isUppercase } }) {
+            t = trimJunk(String(t.dropFirst(first.count)))
+        }
         let stripped = t.replacingMatches(of: registrationNumber, with: "")
         if letterCount(stripped) >= 3 { t = trimJunk(stripped) }
         return t

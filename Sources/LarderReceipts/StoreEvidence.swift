@@ -124,9 +124,13 @@ enum StoreEvidence {
     static func isLabelOrHeading(_ text: String) -> Bool {
         let t = ReceiptParser.trimJunk(text)
         let u = t.uppercased()
-        if u.range(of: #"^[A-Z][A-Z .#]{1,15}:\s*\S"#, options: .regularExpression) != nil { return true }
+        if u.range(of: #"^[A-Z][A-Z .#]{1,15}[:;]\s*\S"#, options: .regularExpression) != nil { return true }
+        // Document headings and order types, in the languages the receipts print ("FACTURA SIMPLIFICADA",
+        // "Quittung", "DINE IN").
         let headings: Set<String> = ["BILL", "CHECK", "GUEST CHECK", "ORDER", "SALE", "SALES", "DUPLICATE", "COPY",
-                                     "CUSTOMER COPY", "MERCHANT COPY", "RESTAURANT", "CAFE", "BAR"]
+                                     "CUSTOMER COPY", "MERCHANT COPY", "RESTAURANT", "CAFE", "BAR", "FACTURA",
+                                     "FACTURA SIMPLIFICADA", "TICKET", "RECHNUNG", "QUITTUNG", "KASSENBON", "BELEG",
+                                     "TAX INVOICE", "DINE IN", "EAT IN", "TAKE OUT", "TAKEAWAY", "TAKE AWAY", "TO GO"]
         if headings.contains(u.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))) { return true }
         return u.hasPrefix("VISIT US") || u.hasPrefix("FOLLOW US") || u.hasPrefix("LIKE US") || u.hasPrefix("FIND US")
     }

@@ -81,6 +81,12 @@ struct StoreNameEvidenceTests {
         #expect(ReceiptParser.storeName("i The Wild") == "The Wild")
         #expect(ReceiptParser.storeName("atzsss} BERGDORF") == "BERGDORF")
         #expect(ReceiptParser.storeName("Cafe Milano") == "Cafe Milano")
+        #expect(ReceiptParser.storeName("aA rt SINCLAIR") == "SINCLAIR")
+        #expect(ReceiptParser.storeName("La Taqueria") == "La Taqueria")
+        // Document headings and order types name no business.
+        #expect(StoreEvidence.isLabelOrHeading("FACTURA SIMPLIFICADA"))
+        #expect(StoreEvidence.isLabelOrHeading("DINE IN"))
+        #expect(StoreEvidence.isLabelOrHeading("Order Number; 4283297"))
         let receipt = ReceiptParser().parse(lines: Self.lines([
             ("ONE MILL STREET", 96), ("(978) 738-8900", 96), ("01/03/2015 9:03PM", 80), ("CALAMARI 16.00", 92), ("Total 16.00", 92),
         ]))
