@@ -567,7 +567,8 @@ public struct ReceiptParser: Sendable {
         return best?.index
     }
 
-    /// The business's web domain as evidence for its name: a web address read as the store line ("WW. RYSTAL .COM")
+    /// The store name's spelling checked against its printing below the header (``StoreEvidence/respelled(_:by:confidences:from:)``),
+    /// then the business's web domain as evidence for its name: a web address read as the store line ("WW. RYSTAL .COM")
     /// names it by its domain; a header line the domain repeats ("chipotle.com" over a tagline) is the store; a
     /// doubtful name or none (``StoreEvidence/isDoubtful(_:confidence:)``) gives way to the domain.
     private func applyDomainEvidence(_ s: inout ParseState) {
