@@ -10,6 +10,18 @@ import LarderReceipts
 /// strip just under the bars' ends is read as one line (the digits' touching tops cut off), then the same strip
 /// with the bars painted white, then the strips over the barcode; the first that holds a valid date is kept.
 extension OCREngine {
+    /// The bounding boxes of the 8-connected components of a 1-bpp image.
+    static func components(_ binary: UnsafeMutablePointer<PIX>?) -> [PixelRect] {
+        var boxes: UnsafeMutablePointer<BOXA>? = pixConnCompBB(binary, 8)
+        guard boxes != nil else { return [] }
+        defer { boxaDestroy(&boxes) }
+        return (0..<Int(boxaGetCount(boxes))).compactMap { i in
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            guard boxaGetBoxGeometry(boxes, Int32(i), &x, &y, &w, &h) == 0 else { return nil }
+            return PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
+        }
+    }
+
     /// A barcode's rectangle: at least ten bars (ink runs ≥ three line heights tall, at most a line height wide)
     /// side by side at the same height.
     static func barcode(inBars boxes: [PixelRect], lineHeight: Double) -> PixelRect? {

@@ -82,10 +82,6 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// Read a receipt's total line again on its own when the parser finds no total, or a total that does not
     /// add up (see `OCREngine.rereadTotal`). Default on.
     public var rereadTotal: Bool = true
-    /// Read the head of a receipt again for large type (logos) when the first reading names no store confidently
-    /// (see `OCREngine.readHead`, HeadReading.swift). Default off: on the receipt photos it read logos as junk
-    /// more often than as names (README, *Store names*).
-    public var readHead: Bool = false
     /// Item lines whose price is missing or garbled are read again, cropped to the price column and scaled
     /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 16.
     public var rereadMaxPriceLines: Int = 16
@@ -448,10 +444,6 @@ public final class OCREngine {
         var reading = try firstReading(pix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
                                        steps: &steps, costs: &costs)
         defer { pixDestroy(&reading.image) }
-        if allowPhotoPass, preprocessing.readHead {  // the store's name in large type (HeadReading.swift)
-            reading.lines = readHead(reading.image, lines: reading.lines, steps: &steps)
-            costs.record("head")
-        }
         if allowPhotoPass, preprocessing.photoPass != .never {
             readAgainAsPhoto(pix, &reading, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
                              steps: &steps, costs: &costs)

@@ -151,18 +151,6 @@ enum StoreEvidence {
     }
 }
 
-extension ReceiptParser {
-    /// Whether a line read from the head of a receipt (the OCR's re-read of large type) could be the store's name:
-    /// three letters or more, name-like, no address, contact, label or heading.
-    public static func couldBeStoreName(_ text: String) -> Bool {
-        StoreEvidence.key(text).count >= 3 && letterCount(text) >= 3 && looksLikeName(text)
-            && !looksLikeAddress(text.uppercased()) && !StoreEvidence.isLabelOrHeading(text)
-    }
-
-    /// Letters and digits in lower case: how store names are compared.
-    public static func nameKey(_ text: String) -> String { StoreEvidence.key(text) }
-}
-
 extension String {
     /// The first match of `pattern` with its capture groups (empty strings for groups that did not take part).
     func firstMatch(ofPattern pattern: String) -> [String]? {

@@ -78,17 +78,6 @@ struct PhotoTests {
         #expect(receipt.date?.iso == "2020-04-30", "\(ocr.lines.map(\.text))")
     }
 
-    /// The head re-read (off by default) finds the band above the address and the logo's big type in it
-    /// (ROSS, over "DRESS FOR LESS").
-    @Test func theHeadReadingFindsTheBigTypeAboveTheAddress() throws {
-        let folder = try #require(TestData.photosFolder)
-        var head = OCRPreprocessing.default
-        head.readHead = true
-        head.photoPass = .never
-        let ocr = try OCREngine(preprocessing: head).recognize(imageAt: "\(folder)/Image_12_10_74895a61f5f8b0e822fe12470b8364800a601980.jpg")
-        #expect(ocr.steps.contains { $0.hasPrefix("head(big,") }, "\(ocr.steps)")
-        #expect(!OCRPreprocessing.default.readHead)
-    }
 }
 
 /// Floors on the shared development sets, just below the figures in the README (fair scoring). The photo
