@@ -18,6 +18,30 @@ struct GlyphClassTests {
         #expect(disagreements.isEmpty, "\(disagreements.prefix(20))")
     }
 
+    static let pieceTexts = [
+        "", " ", "1/2", "1 1/2", "3/2 Tbs", "1/2 onion, white", "12", "1 1/2 C", "1 1/2 C x", "/", "2 cups", "2 cupss",
+        "1/2  Tbs", " 1/2 Tbs ", "1\t1/2", "1/2 Tb5", "½ tsp", "1/2 café", "Salt  and  pepper", "a . . . 12",
+        "a. . .b", "x  \u{301}y", "tab\r\n  here", "  ", ". . .", "",
+    ]
+
+    /// The byte paths of the piece tests give the `Character` paths' answers (the reference below is the
+    /// character code they replaced).
+    @Test func pieceTestsOnBytesAgreeWithCharacters() {
+        func reference(_ text: String) -> Bool {
+            let words = text.split(separator: " ")
+            guard let first = words.first, first.allSatisfy({ $0.isNumber || $0 == "/" }), text.contains("/") || words.count > 1,
+                  words.count <= 3 else { return false }
+            let rest = words.dropFirst().filter { !$0.allSatisfy({ $0.isNumber || $0 == "/" }) }
+            return rest.count <= 1 && rest.allSatisfy { $0.count <= 4 && $0.allSatisfy(\.isLetter) }
+        }
+        for text in Self.pieceTexts {
+            #expect(ReadingOrder.isRaisedQuantity(text) == reference(text), "\(text)")
+            for needle in ["  ", ". . .", "/"] {
+                #expect(ReadingOrder.contains(text, needle) == text.contains(needle), "\(text) / \(needle)")
+            }
+        }
+    }
+
     @Test func lettersAreCountedAsCharacters() {
         for text in ["", "ab", "abc", "1 2 3 x", "A-b c", "é e\u{301}x", "ab\r\nc", "日本語", "x\u{0C}yz"] {
             for minimum in 0...4 {
