@@ -46,21 +46,21 @@ public struct RouteStage: Stage {
             receipt += 1
             signals.append("receipt word '\(word)'")
         }
-        let priced = lines.filter { text in
-            Self.mayEndInPrice(text) && Self.pricedLine.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-        }.count
+        // One pass over the lines: a line that ends in a price, and an ingredient line (a quantity and a unit opening
+        // a short line that does not end in a price). The patterns run only on lines the byte tests let through.
+        var priced = 0, measured = 0
+        for line in lines.all {
+            var text: String? = nil
+            let endsInPrice = lines.mayEndInPrice(line) && Self.pricedLine.matches(text.cached { lines.lowered(line) })
+            if endsInPrice { priced += 1 }
+            if !endsInPrice, lines.opensMeasuredLine(line), Self.measuredLine.matches(text.cached { lines.lowered(line) }) {
+                measured += 1
+            }
+        }
         if lines.count >= 4, priced * 3 >= lines.count {
             receipt += 2
             signals.append("\(priced) of \(lines.count) lines end in a price")
         }
-        // Ingredient lines: a quantity and a unit opening a short line that does not end in a price.
-        let measured = lines.filter { line in
-            guard line.count <= 60, line.first.map({ $0.isNumber || $0 == "-" || $0 == "•" || $0 == "*" || $0 == " " }) == true
-            else { return false }
-            let range = NSRange(line.startIndex..., in: line)
-            return Self.measuredLine.firstMatch(in: line, range: range) != nil
-                && !(Self.mayEndInPrice(line) && Self.pricedLine.firstMatch(in: line, range: range) != nil)
-        }.count
         if measured >= 3 {
             recipe += 2
             signals.append("\(measured) lines open with a quantity and a unit")
@@ -75,15 +75,71 @@ public struct RouteStage: Stage {
         return RouteOutput(route: route, recipeScore: recipe, receiptScore: receipt, signals: signals)
     }
 
+    /// The non-empty lines of a text, lower-cased (`text.lowercased().split(separator: "\n")`), kept as the text's
+    /// own bytes for a line of ASCII and ``RouteStage/isPlainSymbol(_:)`` scalars (lower-cased only when a pattern
+    /// must read it) and as a lower-cased `String` for any other line.
+    struct Lines {
+        /// The text's UTF-8 bytes.
+        let bytes: [UInt8]
+        /// Each line: its bytes in `bytes` (ASCII and plain symbols), else the lower-cased line.
+        fileprivate(set) var all: [Line] = []
+        var count: Int { all.count }
+
+        enum Line {
+            case bytes(Range<Int>)
+            case lowered(String)
+        }
+
+        /// The line lower-cased, as `String` (`lowercased()` of a line of ASCII and plain symbols lower-cases A–Z
+        /// only).
+        func lowered(_ line: Line) -> String {
+            switch line {
+            case .lowered(let text): return text
+            case .bytes(let range): return String(decoding: bytes[range].map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+            }
+        }
+
+        /// ``RouteStage/mayEndInPrice(_:)`` of the lower-cased line (lower-casing keeps digits, "." and ",", and
+        /// the symbols' bytes).
+        func mayEndInPrice(_ line: Line) -> Bool {
+            switch line {
+            case .lowered(let text): return RouteStage.mayEndInPrice(text)
+            case .bytes(let range): return RouteStage.mayEndInPrice(bytes: bytes[range])
+            }
+        }
+
+        /// Whether the lower-cased line can be an ingredient line before `measuredLine` reads it: at most 60
+        /// characters, opening with a digit (`Character.isNumber`), "-", "•", "*" or a space. A line kept as bytes
+        /// has one character per scalar (plain symbols extend no grapheme, and the text holds no carriage return:
+        /// see ``RouteStage/wordsAndLines(_:among:)``).
+        func opensMeasuredLine(_ line: Line) -> Bool {
+            switch line {
+            case .lowered(let text):
+                return text.count <= 60
+                    && text.first.map({ $0.isNumber || $0 == "-" || $0 == "•" || $0 == "*" || $0 == " " }) == true
+            case .bytes(let range):
+                let first = bytes[range.lowerBound]
+                let scalars = bytes[range].count { $0 & 0xC0 != 0x80 }  // UTF-8 lead bytes
+                guard scalars <= 60 else { return false }
+                if first < 0x80 { return first &- 0x30 < 10 || first == 0x2D || first == 0x2A || first == 0x20 }
+                let scalar = RouteStage.scalar(at: range.lowerBound, in: bytes)
+                return scalar == "•" || scalar.properties.numericType != nil
+            }
+        }
+    }
+
     /// The words among `wanted` that the document has, and its non-empty lines, lower-cased: the words are its runs
-    /// of letters (`Character.isLetter`), as `text.lowercased().split { !$0.isLetter }` finds them. An ASCII line is
-    /// read on its bytes (every ASCII character is one byte; "\n" separates graphemes), and a word becomes a
-    /// `String` only when a wanted word has its first letter and length; any other line is read as characters;
-    /// text with a carriage return ("\r\n" is one character) entirely as characters.
-    static func wordsAndLines(_ raw: String, among wanted: Set<String>) -> (words: Set<String>, lines: [String]) {
-        guard !raw.utf8.contains(0x0D) else {
+    /// of letters (`Character.isLetter`), as `text.lowercased().split { !$0.isLetter }` finds them. A line of ASCII
+    /// and plain symbols (`isPlainSymbol`: "°", "½", "–"…, no letters, one grapheme each, their own lower case) is
+    /// read on its bytes in one pass (every ASCII character is one byte; "\n" separates graphemes), and a word
+    /// becomes a `String` only when a wanted word has its first letter and length; any other line is read as
+    /// characters; text with a carriage return ("\r\n" is one character) entirely as characters.
+    static func wordsAndLines(_ raw: String, among wanted: Set<String>) -> (words: Set<String>, lines: Lines) {
+        var lines = Lines(bytes: Array(raw.utf8))
+        guard !lines.bytes.contains(0x0D) else {
             let text = raw.lowercased()
-            return (Set(text.split { !$0.isLetter }.map(String.init)).intersection(wanted), text.split(separator: "\n").map(String.init))
+            lines.all = text.split(separator: "\n").map { .lowered(String($0)) }
+            return (Set(text.split { !$0.isLetter }.map(String.init)).intersection(wanted), lines)
         }
         // Per ASCII first letter, the lengths (bit n: n bytes, up to 31) of the wanted words.
         var lengths = [UInt32](repeating: 0, count: 26)
@@ -92,32 +148,75 @@ public struct RouteStage: Stage {
             lengths[Int(first &- 0x61)] |= 1 << UInt32(word.utf8.count)
         }
         var words = Set<String>()
-        var lines: [String] = []
-        for bytes in raw.utf8.split(separator: 0x0A) {
-            guard bytes.allSatisfy({ $0 < 0x80 }) else {
-                let line = Substring(bytes).lowercased()
-                lines.append(line)
-                for word in line.split(whereSeparator: { !$0.isLetter }) where wanted.contains(String(word)) {
-                    words.insert(String(word))
+        lines.bytes.withUnsafeBufferPointer { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                var plain = true  // ASCII and plain symbols only
+                while end < bytes.count, bytes[end] != 0x0A {
+                    if bytes[end] >= 0x80, plain, bytes[end] & 0xC0 != 0x80 {
+                        plain = isPlainSymbol(scalar(at: end, in: bytes))
+                    }
+                    end += 1
                 }
-                continue
-            }
-            let lower = bytes.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
-            lines.append(String(decoding: lower, as: UTF8.self))
-            for word in lower.split(whereSeparator: { $0 &- 0x61 >= 26 }) {
-                guard word.count < 32, lengths[Int(word.first! &- 0x61)] & (1 << UInt32(word.count)) != 0 else { continue }
-                let text = String(decoding: word, as: UTF8.self)
-                if wanted.contains(text) { words.insert(text) }
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                guard plain else {
+                    let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).lowercased()
+                    lines.all.append(.lowered(line))
+                    for word in line.split(whereSeparator: { !$0.isLetter }) where wanted.contains(String(word)) {
+                        words.insert(String(word))
+                    }
+                    continue
+                }
+                lines.all.append(.bytes(start..<end))
+                // The line's runs of letters (A–Z lower-cased), looked up when a wanted word has that first letter
+                // and length.
+                var k = start
+                while k < end {
+                    guard (bytes[k] | 0x20) &- 0x61 < 26 else {
+                        k += 1
+                        continue
+                    }
+                    let wordStart = k
+                    while k < end, (bytes[k] | 0x20) &- 0x61 < 26 { k += 1 }
+                    let count = k - wordStart
+                    guard count < 32, lengths[Int((bytes[wordStart] | 0x20) &- 0x61)] & (1 << UInt32(count)) != 0 else { continue }
+                    let text = String(
+                        decoding: UnsafeBufferPointer(rebasing: bytes[wordStart..<k]).map { $0 | 0x20 }, as: UTF8.self)
+                    if wanted.contains(text) { words.insert(text) }
+                }
             }
         }
         return (words, lines)
     }
 
+    /// A symbol that `route`'s byte path reads like an ASCII punctuation mark: not a letter, its own lower case, and a
+    /// grapheme of its own that no following scalar extends (`RouteFastPathTests` checks each).
+    static func isPlainSymbol(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0xA0, 0xA9, 0xAE, 0xB0, 0xB7, 0xBC, 0xBD, 0xBE, 0xD7: true  // no-break space © ® ° · ¼ ½ ¾ ×
+        case 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2026, 0x2122: true  // – — ‘ ’ “ ” • … ™
+        case 0x2153, 0x2154, 0x215B: true  // ⅓ ⅔ ⅛
+        default: false
+        }
+    }
+
+    /// The scalar whose UTF-8 starts at `offset` of valid UTF-8 `bytes`.
+    static func scalar<Bytes: RandomAccessCollection<UInt8>>(at offset: Bytes.Index, in bytes: Bytes) -> Unicode.Scalar {
+        var decoder = UTF8()
+        var iterator = bytes[offset...].makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return "\u{FFFD}" }
+        return scalar
+    }
+
     /// Whether `pricedLine` can match: on an ASCII line it needs a digit, "." or ",", and two digits.
-    static func mayEndInPrice(_ line: String) -> Bool {
+    static func mayEndInPrice(_ line: String) -> Bool { mayEndInPrice(bytes: line.utf8) }
+
+    static func mayEndInPrice<Bytes: Sequence<UInt8>>(bytes: Bytes) -> Bool {
         func digit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
         var (p1, p2, p3): (UInt8, UInt8, UInt8) = (0, 0, 0)  // the three bytes before
-        for b in line.utf8 {
+        for b in bytes {
             if b >= 0x80 { return true }
             if digit(b) && digit(p1) && (p2 == 0x2E || p2 == 0x2C) && digit(p3) { return true }
             (p3, p2, p1) = (p2, p1, b)
@@ -146,6 +245,23 @@ public struct RouteStage: Stage {
         "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",
         "balance", "cashier", "debit", "gst", "vat",
     ]
+}
+
+extension NSRegularExpression {
+    /// Whether the pattern matches somewhere in `text`.
+    fileprivate func matches(_ text: String) -> Bool {
+        firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// The value, made by `make` on first use.
+    fileprivate mutating func cached(_ make: () -> String) -> String {
+        if let value = self { return value }
+        let value = make()
+        self = value
+        return value
+    }
 }
 
 /// What `route` decided, with the signals that decided it.

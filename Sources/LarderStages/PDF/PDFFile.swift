@@ -126,22 +126,25 @@ final class PDFFile {
         var count: guint = 0
         guard poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles else { return ([], []) }
         defer { g_free(rectangles) }
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.count == Int(count) else { return ([], []) }  // poppler's contract; never seen broken
         var glyphs: [ReadingOrder.Glyph] = []
-        glyphs.reserveCapacity(scalars.count)
-        // Once per font run, not per glyph: the locale-aware search cost more than the rest of extract.
+        glyphs.reserveCapacity(Int(count))
+        // Once per font run, not per glyph: the locale-aware search cost more than the rest of extract. The runs'
+        // ends, sizes and weights in plain arrays, so the loop below copies no span (nor its font name).
         let bold = spans.map { $0.font.localizedCaseInsensitiveContains("bold") }
+        let ends = spans.map(\.end), sizes = spans.map(\.size)
         var spanIndex = 0
-        for (offset, scalar) in scalars.enumerated() {
-            while spanIndex < spans.count - 1, spans[spanIndex].end <= offset { spanIndex += 1 }
-            let span = spans.isEmpty ? nil : spans[spanIndex]
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            guard offset < Int(count) else { return ([], []) }  // poppler's contract: one box per scalar; never seen broken
+            while spanIndex < ends.count - 1, ends[spanIndex] <= offset { spanIndex += 1 }
             let box = rectangles[offset]
             glyphs.append(
                 ReadingOrder.Glyph(
-                    character: Character(scalar), x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2,
-                    size: span?.size ?? 0, bold: span == nil ? false : bold[spanIndex]))
+                    scalar: scalar, x1: box.x1, y1: box.y1, x2: box.x2, y2: box.y2,
+                    size: ends.isEmpty ? 0 : sizes[spanIndex], bold: ends.isEmpty ? false : bold[spanIndex]))
+            offset += 1
         }
+        guard offset == Int(count) else { return ([], []) }
         return ReadingOrder.layout(glyphs, pageHeight: height)
     }
 

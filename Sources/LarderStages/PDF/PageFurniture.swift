@@ -45,7 +45,9 @@ enum PageFurniture {
     static func references(of pieces: inout [PDFLine], pageHeight: Double) -> [PDFLine] {
         guard pageHeight > 0 else { return [] }
         let labelled = pieces.indices.compactMap { k -> (Int, String)? in
-            guard let r = pieces[k].text.range(of: #"^\[\d{1,3}\]"#, options: .regularExpression) else { return nil }
+            // (The pattern needs a "[" first: other pieces skip the regular expression.)
+            guard pieces[k].text.utf8.first == UInt8(ascii: "["),
+                  let r = pieces[k].text.range(of: #"^\[\d{1,3}\]"#, options: .regularExpression) else { return nil }
             return (k, String(pieces[k].text[r]))
         }
         guard let start = labelled.first(where: { k, label in

@@ -14,15 +14,50 @@ import LarderRecipes
 /// 4. Without a gutter, pieces are read top to bottom and pieces on the same row are joined again, so the rows
 ///    of a table ("2 cups      flour") stay whole. A "gutter" whose two sides pair up row by row is such a table.
 enum ReadingOrder {
-    /// One glyph: its character and box (points, origin top-left).
+    /// One glyph: its Unicode scalar (poppler gives one box per scalar of the page text) and box (points, origin
+    /// top-left). A plain value (no reference inside), so arrays of glyphs copy without reference counting.
     struct Glyph {
-        var character: Character
+        var scalar: Unicode.Scalar
         var x1: Double
         var y1: Double
         var x2: Double
         var y2: Double
         var size: Double
         var bold: Bool
+
+        init(scalar: Unicode.Scalar, x1: Double, y1: Double, x2: Double, y2: Double, size: Double, bold: Bool) {
+            (self.scalar, self.x1, self.y1, self.x2, self.y2, self.size, self.bold) = (scalar, x1, y1, x2, y2, size, bold)
+        }
+
+        /// A glyph of a one-scalar character (what poppler's glyphs are).
+        init(character: Character, x1: Double, y1: Double, x2: Double, y2: Double, size: Double, bold: Bool) {
+            precondition(character.unicodeScalars.count == 1, "a glyph is one Unicode scalar")
+            self.init(scalar: character.unicodeScalars.first!, x1: x1, y1: y1, x2: x2, y2: y2, size: size, bold: bold)
+        }
+    }
+
+    /// `Character.isWhitespace` / `isLetter` / `isNumber` of a one-scalar character (the scalar's White_Space,
+    /// Alphabetic and Numeric_Type properties), decided on the value for ASCII (most glyphs) without the property
+    /// lookup. `GlyphClassTests` compares them with `Character`'s on every scalar.
+    @inline(__always)
+    static func isBlank(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v < 0x80 { return v == 0x20 || v &- 0x09 < 5 }
+        return s.properties.isWhitespace
+    }
+
+    @inline(__always)
+    static func isLetter(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v < 0x80 { return (v | 0x20) &- 0x61 < 26 }
+        return s.properties.isAlphabetic
+    }
+
+    @inline(__always)
+    static func isNumber(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v < 0x80 { return v &- 0x30 < 10 }
+        return s.properties.numericType != nil
     }
 
     /// Lines in reading order, from the page's glyphs in poppler's order (line breaks are `\n` glyphs).
@@ -30,12 +65,17 @@ enum ReadingOrder {
 
     /// Lines in reading order and the blocks they form (see ``PDFBlock``).
     static func layout(_ glyphs: [Glyph], pageHeight: Double) -> (lines: [PDFLine], blocks: [PDFBlock]) {
-        var raw: [[Glyph]] = [[]]
-        for glyph in glyphs {
-            if glyph.character == "\n" { raw.append([]) } else { raw[raw.count - 1].append(glyph) }
+        // poppler's lines, as ranges of `glyphs` (no copies).
+        var raw: [Range<Int>] = []
+        var start = 0
+        for k in glyphs.indices where glyphs[k].scalar == "\n" {
+            raw.append(start..<k)
+            start = k + 1
         }
-        let edges = columnEdges(raw)
-        var pieces = raw.flatMap { splitAtGaps($0, edges: edges) }
+        raw.append(start..<glyphs.count)
+        let edges = columnEdges(glyphs, lines: raw)
+        var pieces: [PDFLine] = []
+        for line in raw { splitAtGaps(glyphs[line], edges: edges, into: &pieces) }
         // Short lines in the top and bottom margins (running header, page number, footer) are read apart from the
         // body, so they never join a column.
         let (top, bottom) = pageHeight > 0 ? PageFurniture.margins(of: &pieces, pageHeight: pageHeight) : ([], [])
@@ -106,16 +146,27 @@ enum ReadingOrder {
         let asides = pieces.indices.filter { k in
             let p = pieces[k]
             // (A page number after a table of contents' dot leader is not beside running text.)
-            guard edges.contains(Int(p.x.rounded())), p.text.count(where: \.isLetter) >= 3 else { return false }
+            guard edges.contains(Int(p.x.rounded())), letterCount(p.text, atLeast: 3) else { return false }
             return pieces.contains { q in
                 q.x < p.x && sameRow(q, p) && p.x - (q.x + q.width) > 3 && q.text.count { $0 == " " } >= 4
-                    && !q.text.contains(". . .")
+                    && !contains(q.text, ". . .")
             }
         }
         guard !asides.isEmpty else { return paragraphs(rows(pieces)) }
         let aside = Set(asides)
         let rest = pieces.indices.filter { !aside.contains($0) }.map { pieces[$0] }
         return paragraphs(rows(rest)) + [Node(kind: .box, children: paragraphs(rows(asides.map { pieces[$0] })))]
+    }
+
+    /// `text.count(where: \.isLetter) >= minimum`, read on the bytes when the text is ASCII without a carriage
+    /// return (one character per byte).
+    static func letterCount(_ text: String, atLeast minimum: Int) -> Bool {
+        var letters = 0
+        for byte in text.utf8 {
+            if byte >= 0x80 || byte == 0x0D { return text.count(where: \.isLetter) >= minimum }
+            if (byte | 0x20) &- 0x61 < 26 { letters += 1 }
+        }
+        return letters >= minimum
     }
 
     /// Whether `list` is a list of measured items (most lines hold a number and open with a capital or a digit)
@@ -137,7 +188,7 @@ enum ReadingOrder {
         var current: [PDFLine] = []
         func flush() {
             guard !current.isEmpty else { return }
-            let cells = current.filter { $0.text.contains("  ") }.count
+            let cells = current.filter { contains($0.text, "  ") }.count
             nodes.append(Node(kind: current.count >= 2 && cells * 2 >= current.count ? .table : .paragraph, lines: current))
             current = []
         }
@@ -322,16 +373,20 @@ enum ReadingOrder {
         for row in grouped {
             // A cell alone under a later cell of the row above continues that row when that row is left open (a
             // comma, hyphen, open parenthesis or joining word at its end: "Kichererbsen," / "getrocknet").
-            if row.count == 1, let cell = row.first, let lastRow = result.last, isOpen(lastRow.text), previous.count > 1,
-               previous.dropFirst().contains(where: { abs($0.x - cell.x) < 3 }), let last = result.indices.last
+            // (The geometry first: `isOpen` reads the text.)
+            if row.count == 1, let cell = row.first, previous.count > 1,
+               previous.dropFirst().contains(where: { abs($0.x - cell.x) < 3 }), let lastRow = result.last,
+               isOpen(lastRow.text), let last = result.indices.last
             {
                 result[last].text += " " + cell.text
                 continue
             }
             // The second record starts at a quantity cell after a first record with a name (a cell of its own, or
             // a word of four letters or more in the first cell: "500 g bread flour  10 g  salt").
-            let named = row.first.map { $0.text.split(separator: " ").contains { $0.count >= 4 && $0.allSatisfy(\.isLetter) } } ?? false
-            let split = row.indices.dropFirst(named ? 1 : 2).first { opensRecord(row[$0].text) }
+            // (Only a row of two cells or more can hold two records: `named` is read for those.)
+            let named = row.count >= 2
+                && row[0].text.split(separator: " ").contains { $0.count >= 4 && $0.allSatisfy(\.isLetter) }
+            let split = row.count < 2 ? nil : row.indices.dropFirst(named ? 1 : 2).first { opensRecord(row[$0].text) }
             if let k = split, opensRecord(row[0].text) {
                 result.append(merge(Array(row[..<k])))
                 rightRecords.append(merge(Array(row[k...])))
@@ -370,11 +425,78 @@ enum ReadingOrder {
 
     /// "1/2", "1 1/2", "3/2 Tbs": a quantity with a fraction and at most one short word.
     static func isRaisedQuantity(_ text: String) -> Bool {
+        // The first word opens with a digit or "/" (a cheap test before the split).
+        guard let lead = text.first(where: { $0 != " " }), lead.isNumber || lead == "/" else { return false }
+        if let ascii = asciiBytes(text) { return isRaisedQuantity(ascii: ascii) }
         let words = text.split(separator: " ")
         guard let first = words.first, first.allSatisfy({ $0.isNumber || $0 == "/" }), text.contains("/") || words.count > 1,
               words.count <= 3 else { return false }
         let rest = words.dropFirst().filter { !$0.allSatisfy({ $0.isNumber || $0 == "/" }) }
         return rest.count <= 1 && rest.allSatisfy { $0.count <= 4 && $0.allSatisfy(\.isLetter) }
+    }
+
+    /// ``isRaisedQuantity(_:)`` on an ASCII text's bytes: its words are the runs of bytes other than a space.
+    private static func isRaisedQuantity(ascii bytes: [UInt8]) -> Bool {
+        var words = 0, others = 0  // words, and words after the first not made of digits and "/"
+        var firstIsNumber = false, othersAreShortWords = true, slash = false
+        var k = 0
+        while k < bytes.count {
+            guard bytes[k] != 0x20 else {
+                k += 1
+                continue
+            }
+            let start = k
+            var number = true, letters = true
+            while k < bytes.count, bytes[k] != 0x20 {
+                let b = bytes[k]
+                if b == 0x2F { slash = true }
+                if !(b &- 0x30 < 10 || b == 0x2F) { number = false }
+                if (b | 0x20) &- 0x61 >= 26 { letters = false }
+                k += 1
+            }
+            words += 1
+            if words == 1 {
+                firstIsNumber = number
+            } else if !number {
+                others += 1
+                if !(k - start <= 4 && letters) { othersAreShortWords = false }
+            }
+        }
+        guard words > 0, firstIsNumber, slash || words > 1, words <= 3 else { return false }
+        return others <= 1 && othersAreShortWords
+    }
+
+    /// The text's bytes when it is ASCII without a carriage return (one `Character` per byte, and Foundation's
+    /// searches compare byte for byte), else nil.
+    static func asciiBytes(_ text: String) -> [UInt8]? {
+        let bytes = Array(text.utf8)
+        return bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) ? bytes : nil
+    }
+
+    /// `text.contains(needle)` (Foundation's search) for an ASCII `needle`: on the bytes when the text is ASCII,
+    /// else by Foundation.
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        var ascii = true
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var k = 0
+            var found = false
+            while k < bytes.count {
+                if bytes[k] >= 0x80 || bytes[k] == 0x0D {
+                    ascii = false
+                    return false
+                }
+                if !found, k + pattern.count <= bytes.count, bytes[k] == pattern[0],
+                   (1..<pattern.count).allSatisfy({ bytes[k + $0] == pattern[$0] })
+                {
+                    found = true
+                }
+                k += 1
+            }
+            return found
+        }
+        guard let found, ascii else { return text.contains(needle) }
+        return found
     }
 
     /// A step number set as a drop capital (a piece of only a number, taller than the text beside it) labels the
@@ -427,87 +549,110 @@ enum ReadingOrder {
     }
 
     /// The x (rounded to the point) where at least three lines start: the page's column and box edges.
-    static func columnEdges(_ raw: [[Glyph]]) -> Set<Int> {
+    static func columnEdges(_ glyphs: [Glyph], lines: [Range<Int>]) -> Set<Int> {
         var counts: [Int: Int] = [:]
-        for line in raw {
-            if let first = line.first(where: { !$0.character.isWhitespace }) { counts[Int(first.x1.rounded()), default: 0] += 1 }
+        for line in lines {
+            if let first = glyphs[line].first(where: { !isBlank($0.scalar) }) { counts[Int(first.x1.rounded()), default: 0] += 1 }
         }
         return Set(counts.filter { $0.value >= 3 }.keys)
     }
 
     /// Splits one poppler line into pieces wherever two glyphs are farther apart than a wide gap, or, after a run
     /// of words (not a table cell), than a word space where the next glyph sits on a column edge (a box's line
-    /// beside a step's first line).
-    private static func splitAtGaps(_ glyphs: [Glyph], edges: Set<Int>) -> [PDFLine] {
-        let visible = glyphs.filter { !isBlank($0.character) }
-        guard let first = visible.first else { return [] }
-        let height = visible.map { $0.y2 - $0.y1 }.max() ?? 10
+    /// beside a step's first line). Appends the pieces to `pieces`.
+    private static func splitAtGaps(_ glyphs: ArraySlice<Glyph>, edges: Set<Int>, into pieces: inout [PDFLine]) {
+        guard let firstVisible = glyphs.firstIndex(where: { !isBlank($0.scalar) }) else { return }
+        let firstX = glyphs[firstVisible].x1
+        // The tallest visible glyph (kept as `max()` keeps it).
+        var height = glyphs[firstVisible].y2 - glyphs[firstVisible].y1
+        for glyph in glyphs[firstVisible...] where !isBlank(glyph.scalar) && height < glyph.y2 - glyph.y1 {
+            height = glyph.y2 - glyph.y1
+        }
         let wideGap = max(12, 1.5 * height)
-        var pieces: [[Glyph]] = [[]]
+        var pieceStart = glyphs.startIndex
         var previous: Glyph? = nil
         var words = 0  // the spaces in the last piece
-        for glyph in glyphs {
-            let blank = isBlank(glyph.character)
-            if !blank, let previous, glyph.x1 > first.x1 {
+        for k in glyphs.indices {
+            let glyph = glyphs[k]
+            let blank = isBlank(glyph.scalar)
+            if !blank, let previous, glyph.x1 > firstX {
                 let gap = glyph.x1 - previous.x2
                 if gap > wideGap || (gap > 0.6 * height && words >= 3 && edges.contains(Int(glyph.x1.rounded()))) {
-                    pieces.append([])
+                    if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
+                    pieceStart = k
                     words = 0
                 }
             }
-            pieces[pieces.count - 1].append(glyph)
-            if glyph.character == " " { words += 1 }
+            if glyph.scalar == " " { words += 1 }
             if !blank { previous = glyph }
         }
-        return pieces.compactMap(line)
+        if let piece = line(glyphs[pieceStart..<glyphs.endIndex]) { pieces.append(piece) }
     }
 
-    /// `Character.isWhitespace`, decided on the byte for an ASCII character (most glyphs; the property lookup
-    /// cost 3 % of the ingest profile's instructions, 2026-11-24). "\r\n" has the ASCII value of "\n".
-    @inline(__always)
-    static func isBlank(_ c: Character) -> Bool {
-        if let a = c.asciiValue { return a == 0x20 || (0x09...0x0D).contains(a) }
-        return c.isWhitespace
-    }
-
-    private static func line(_ original: [Glyph]) -> PDFLine? {
-        var glyphs = dropNarrowSpaces(original)
-        var visible = glyphs.filter { !isBlank($0.character) }
+    private static func line(_ original: ArraySlice<Glyph>) -> PDFLine? {
+        var glyphs = dropNarrowSpaces(Array(original))
+        var visible = glyphs.filter { !isBlank($0.scalar) }
         guard !visible.isEmpty else { return nil }
         // A drop capital step number ("1" set two lines tall beside the step's first line) labels the step.
-        var label = ""
-        let lead = visible.prefix(while: { $0.character.isNumber })
+        var label: [UInt8] = []
+        let lead = visible.prefix(while: { isNumber($0.scalar) })
         if !lead.isEmpty, lead.count <= 2, lead.count < visible.count {
             let rest = visible.dropFirst(lead.count)
             let restSize = rest.map(\.size).sorted()[rest.count / 2]
             if lead.allSatisfy({ $0.size >= 1.6 * restSize }) {
-                label = String(lead.map(\.character)) + ". "
+                for glyph in lead { appendUTF8(glyph.scalar, to: &label) }
+                label += Array(". ".utf8)
                 visible = Array(rest)
-                glyphs = Array(glyphs.drop { $0.character.isNumber || $0.character.isWhitespace })
+                glyphs = Array(glyphs.drop { isNumber($0.scalar) || isBlank($0.scalar) })
             }
         }
         // A footnote marker (small raised digits right after a word at the end of the line) is not text.
-        if let lastLetter = visible.lastIndex(where: { $0.character.isLetter }), lastLetter < visible.count - 1 {
+        if let lastLetter = visible.lastIndex(where: { isLetter($0.scalar) }), lastLetter < visible.count - 1 {
             let marker = visible[(lastLetter + 1)...]
             let word = visible[lastLetter]
-            if marker.count <= 2, marker.allSatisfy({ $0.character.isNumber && $0.size < 0.8 * word.size && $0.y2 < word.y2 - 1 }),
+            if marker.count <= 2, marker.allSatisfy({ isNumber($0.scalar) && $0.size < 0.8 * word.size && $0.y2 < word.y2 - 1 }),
                marker.first!.x1 - word.x2 < 1.5
             {
-                let cut = glyphs.lastIndex { $0.character.isLetter }!
+                let cut = glyphs.lastIndex { isLetter($0.scalar) }!
                 glyphs = Array(glyphs[...cut])
                 visible = Array(visible[...lastLetter])
             }
         }
-        let text = label + fractionText(glyphs).trimmingWhitespace()
-        let x = label.isEmpty ? visible.map(\.x1).min()! : visible.map(\.x1).min()! - 20
-        let y = visible.map(\.y1).min()!
-        // The size of the letters and digits: an icon font's glyphs do not make a line a heading.
-        let textual = visible.filter { $0.character.isLetter || $0.character.isNumber }
-        let size = (textual.isEmpty ? visible : textual).map(\.size).max() ?? 0
-        let boldCount = visible.filter(\.bold).count
+        let body = fractionText(glyphs).trimmingWhitespace()
+        let text = label.isEmpty ? body : String(decoding: label, as: UTF8.self) + body
+        // The box and sizes in one pass, each extreme kept as `Sequence.min()`/`max()` keeps it (the first of equals;
+        // a comparison with NaN never replaces).
+        let head = visible[0]
+        var (minX1, minY1, maxX2, maxY2) = (head.x1, head.y1, head.x2, head.y2)
+        var visibleSize = head.size
+        var textualSize: Double? = nil  // the size of the letters and digits: an icon font's glyphs do not make a heading
+        var boldCount = 0
+        for glyph in visible {
+            if glyph.x1 < minX1 { minX1 = glyph.x1 }
+            if glyph.y1 < minY1 { minY1 = glyph.y1 }
+            if maxX2 < glyph.x2 { maxX2 = glyph.x2 }
+            if maxY2 < glyph.y2 { maxY2 = glyph.y2 }
+            if visibleSize < glyph.size { visibleSize = glyph.size }
+            if isLetter(glyph.scalar) || isNumber(glyph.scalar) {
+                if let size = textualSize { if size < glyph.size { textualSize = glyph.size } } else { textualSize = glyph.size }
+            }
+            if glyph.bold { boldCount += 1 }
+        }
+        let x = label.isEmpty ? minX1 : minX1 - 20
+        let y = minY1
         return PDFLine(
-            text: text, x: round1(x), y: round1(y), width: round1(visible.map(\.x2).max()! - x),
-            height: round1(visible.map(\.y2).max()! - y), fontSize: size, bold: boldCount * 2 > visible.count)
+            text: text, x: round1(x), y: round1(y), width: round1(maxX2 - x),
+            height: round1(maxY2 - y), fontSize: textualSize ?? visibleSize, bold: boldCount * 2 > visible.count)
+    }
+
+    /// Appends `scalar`'s UTF-8 bytes.
+    @inline(__always)
+    private static func appendUTF8(_ scalar: Unicode.Scalar, to bytes: inout [UInt8]) {
+        if scalar.value < 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: scalar.value))
+        } else {
+            for byte in UTF8.encode(scalar)! { bytes.append(byte) }
+        }
     }
 
     /// Without the spaces poppler puts between letters that nearly touch (under 0.15 em apart: math italics set
@@ -518,8 +663,8 @@ enum ReadingOrder {
         result.reserveCapacity(glyphs.count)
         for k in glyphs.indices {
             let g = glyphs[k]
-            if g.character == " ", k > 0, k + 1 < glyphs.count, let before = result.last,
-               before.character.isLetter, glyphs[k + 1].character.isLetter,
+            if g.scalar == " ", k > 0, k + 1 < glyphs.count, let before = result.last,
+               isLetter(before.scalar), isLetter(glyphs[k + 1].scalar),
                glyphs[k + 1].x1 - before.x2 < 0.15 * max(before.size, glyphs[k + 1].size),
                glyphs[k + 1].x1 > before.x1
             {
@@ -531,12 +676,13 @@ enum ReadingOrder {
     }
 
     /// The glyphs' text, with stacked fractions read as "1/8": a small digit set over another (their boxes overlap
-    /// in x, the second lower) gets a slash between them.
+    /// in x, the second lower) gets a slash between them. Built as UTF-8 bytes, one glyph's scalar after another.
     private static func fractionText(_ glyphs: [Glyph]) -> String {
         let largest = glyphs.map(\.size).max() ?? 0
-        var text = ""
-        text.reserveCapacity(glyphs.count + 2)
-        for (k, glyph) in glyphs.enumerated() {
+        var text: [UInt8] = []
+        text.reserveCapacity(glyphs.count + 8)
+        for k in glyphs.indices {
+            let glyph = glyphs[k]
             if k > 0 {
                 let above = glyphs[k - 1]
                 // Consecutive glyphs of running text never overlap by half their width; stacked digits do.
@@ -544,15 +690,15 @@ enum ReadingOrder {
                 let narrower = min(above.x2 - above.x1, glyph.x2 - glyph.x1)
                 // (TeX's \frac gives the numerator a zero-width box at the denominator's x.)
                 let zeroWidth = above.x2 - above.x1 < 0.3 && abs(glyph.x1 - above.x1) < 0.5 && above.size < largest
-                if above.character.isNumber, glyph.character.isNumber,
+                if isNumber(above.scalar), isNumber(glyph.scalar),
                    (narrower > 0 && overlap >= 0.5 * narrower) || zeroWidth
                 {
-                    text += "/"
+                    text.append(UInt8(ascii: "/"))
                 }
             }
-            text.append(glyph.character)
+            appendUTF8(glyph.scalar, to: &text)
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func merge(_ pieces: [PDFLine]) -> PDFLine {
