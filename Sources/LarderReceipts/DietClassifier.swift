@@ -79,10 +79,25 @@ public struct DietClassifier: Sendable {
     /// A name's allergen tags when the caller already has them (``RecipeEnrichment`` caches them per name);
     /// `nil` tags the name here. Must return what `allergens.tags(for:)` returns.
     let cachedTags: (@Sendable (String) -> [AllergenTag])?
+    /// A name's verdicts for every diet when the caller keeps them (``RecipeEnrichment`` caches them per name: a
+    /// batch of recipes names the same foods again and again, and judging a name reads every keyword list);
+    /// `nil` judges the name here. Must return what ``judgements(of:)`` returns.
+    let cachedJudgements: (@Sendable (String) -> [(DietStatus, String)])?
 
-    public init(allergens: AllergenTagger = AllergenTagger(), tags: (@Sendable (String) -> [AllergenTag])? = nil) {
+    public init(
+        allergens: AllergenTagger = AllergenTagger(), tags: (@Sendable (String) -> [AllergenTag])? = nil,
+        judgements: (@Sendable (String) -> [(DietStatus, String)])? = nil
+    ) {
         self.allergens = allergens
         self.cachedTags = tags
+        self.cachedJudgements = judgements
+    }
+
+    /// One name's verdict for each diet, in ``Diet`` order (``judge(name:for:)`` for every diet, its words and tags
+    /// read once).
+    public func judgements(of name: String) -> [(DietStatus, String)] {
+        let facts = self.facts(name)
+        return Diet.allCases.map { judge(facts, for: $0) }
     }
 
     /// A name's words and allergen tags, the tags from the caller's cache when it has one.
@@ -94,8 +109,10 @@ public struct DietClassifier: Sendable {
     public func classify(_ ingredients: [Ingredient]) -> [Verdict] {
         // Each name is read once (words and allergen tags), then judged for every diet.
         var facts: [String: Facts] = [:]
-        for ingredient in ingredients {
-            for name in ingredient.names where facts[name] == nil { facts[name] = self.facts(name) }
+        if cachedJudgements == nil {
+            for ingredient in ingredients {
+                for name in ingredient.names where facts[name] == nil { facts[name] = self.facts(name) }
+            }
         }
         return Diet.allCases.map { diet in
             var status = DietStatus.yes
@@ -114,6 +131,9 @@ public struct DietClassifier: Sendable {
         }
     }
 
+    /// Each diet's position in ``Diet/allCases`` (the order of ``judgements(of:)``).
+    static let dietIndex: [Diet: Int] = Dictionary(uniqueKeysWithValues: Diet.allCases.enumerated().map { ($1, $0) })
+
     /// A name's words and allergen tags.
     struct Facts {
         var words: [String]
@@ -128,7 +148,10 @@ public struct DietClassifier: Sendable {
     func judge(_ ingredient: Ingredient, for diet: Diet, facts: [String: Facts]) -> (DietStatus, String) {
         let names = ingredient.names.filter { !$0.isEmpty }
         guard !names.isEmpty else { return (.yes, "") }
-        var results = names.map { judge(facts[$0] ?? self.facts($0), for: diet) }
+        var results = names.map { name in
+            if let cachedJudgements { return cachedJudgements(name)[Self.dietIndex[diet]!] }
+            return judge(facts[name] ?? self.facts(name), for: diet)
+        }
         // Open Food Facts' "no" for the base ingredient counts for the first name (the one the base came from).
         let flag = diet == .vegan ? ingredient.offVegan : diet == .vegetarian ? ingredient.offVegetarian : nil
         if flag == "no", results[0].0 == .yes {

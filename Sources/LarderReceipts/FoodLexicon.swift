@@ -49,7 +49,10 @@ public struct FoodLexicon: Sendable {
         for e in entries { map[e.term] = e }
         self.entries = map
         var byLength: [Int: [String]] = [:]
-        for term in map.keys where !term.contains(" ") { byLength[term.count, default: []].append(term) }
+        // The space looked for on bytes in ASCII terms (Foundation's search took a third of loading the lexicon).
+        for term in map.keys where !(term.utf8.allSatisfy { $0 < 0x80 } ? term.utf8.contains(0x20) : term.contains(" ")) {
+            byLength[term.count, default: []].append(term)
+        }
         self.singleWordsByLength = byLength
     }
 

@@ -127,8 +127,9 @@ enum LineReader {
         var inFence = false
         var inComment = false
         for s in source {
-            let expanded = s.text.replacingOccurrences(of: "\t", with: "    ")
-            let indent = expanded.prefix(while: { $0 == " " || $0 == "\u{00A0}" }).count
+            // Foundation's replacement is a search per line: only for lines with a tab.
+            let expanded = s.text.utf8.contains(0x09) ? s.text.replacingOccurrences(of: "\t", with: "    ") : s.text
+            let indent = Self.indent(of: expanded)
             var t = expanded.trimmingLinePadding()
             var line = Line(page: s.page, number: s.number, raw: s.text, text: "", indent: indent, fontSize: s.fontSize, bold: s.bold)
             line.region = s.region
@@ -154,7 +155,7 @@ enum LineReader {
                 } else if step, let m = stepWord.firstMatch(t), let n = m.groups[0].flatMap({ Int($0) }) {
                     line.listNumber = n
                     t = m.groups[1] ?? ""
-                } else if step || Prefilter.isDigit(first) || first >= 0x80, let m = numbered.firstMatch(t),
+                } else if step || (Prefilter.isDigit(first) && Self.mayBeNumbered(t)) || first >= 0x80, let m = numbered.firstMatch(t),
                           let n = m.groups[0].flatMap({ Int($0) }) {
                     line.listNumber = n
                     t = m.groups[1] ?? ""
@@ -162,7 +163,7 @@ enum LineReader {
             }
             t = cleanInline(t, markdown: markdown).trimmingWhitespace()
             // A line that was only an image or decoration is blank.
-            if !t.contains(where: { $0.isLetter || $0.isNumber }) && line.listNumber == nil { t = "" }
+            if line.listNumber == nil && !Self.hasLetterOrNumber(t) { t = "" }
             line.text = t
             if s.page != lastPage && !t.isEmpty {
                 line.pageStart = true
@@ -171,6 +172,53 @@ enum LineReader {
             out.append(line)
         }
         return out
+    }
+
+    /// The line's indent: its leading spaces and no-break spaces, as `Character`s (counted on bytes when the run
+    /// ends at an ASCII byte, so no combining mark makes the last space another character).
+    static func indent(of line: String) -> Int {
+        var count = 0
+        for byte in line.utf8 {
+            if byte == 0x20 { count += 1; continue }
+            if byte >= 0x80 { break }
+            return count
+        }
+        if count == line.utf8.count { return count }
+        return line.prefix(while: { $0 == " " || $0 == "\u{00A0}" }).count
+    }
+
+    /// Whether a line opening with an ASCII digit may match ``numbered`` (`^(\d{1,2})\s*(?:[.):]|\s-)\s+`): one or two
+    /// digits, then after any spaces ".", ")" or ":", or "-" after at least one space. "Maybe" when a non-ASCII byte
+    /// comes first (ICU's `\d` and `\s` know more than ASCII); "no" for the ingredient lines that open with an amount
+    /// ("2 cups flour", "250 g sugar"), which then skip the pattern.
+    static func mayBeNumbered(_ line: String) -> Bool {
+        var digits = 0
+        var spaces = 0
+        for byte in line.utf8 {
+            if byte >= 0x80 { return true }
+            if spaces == 0 && Prefilter.isDigit(byte) {
+                digits += 1
+                if digits > 2 { return false }
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09...0x0D: spaces += 1
+            case UInt8(ascii: "."), UInt8(ascii: ")"), UInt8(ascii: ":"): return true
+            case UInt8(ascii: "-"): return spaces > 0
+            default: return false
+            }
+        }
+        return false
+    }
+
+    /// Whether the text holds a letter or a number (`Character.isLetter || .isNumber`), on bytes for ASCII text.
+    static func hasLetterOrNumber(_ text: String) -> Bool {
+        var ascii = true
+        for byte in text.utf8 {
+            if byte >= 0x80 { ascii = false; break }
+            if Prefilter.isLetter(byte) || Prefilter.isDigit(byte) { return true }
+        }
+        return ascii ? false : text.contains(where: { $0.isLetter || $0.isNumber })
     }
 
     /// Blanks the lines the page layout marked as page numbers, footers and footnotes; running headers are kept
@@ -298,13 +346,39 @@ enum LineReader {
             .joined(separator: " ")
     }
 
+    /// The most bytes a header's normalised form has (``ingredientHeaders`` and the other sets).
+    static let longestHeader = [ingredientHeaders, methodHeaders, noteHeaders, otherHeaders]
+        .flatMap { $0 }.map(\.utf8.count).max() ?? 0
+
+    /// Whether the ASCII text `s` may normalise to a header: false when it holds more letters and digits than the
+    /// longest header before any "(" (``normalizedHeader(_:)`` keeps every letter and digit before a final "(…)",
+    /// and lower-cases ASCII one for one). Text with other characters may (Foundation normalises it).
+    static func mayBeHeader(_ s: String) -> Bool {
+        var count = 0
+        for byte in s.utf8 {
+            if byte >= 0x80 { return true }
+            if byte == UInt8(ascii: "(") { return true }
+            if Prefilter.isLetter(byte) || Prefilter.isDigit(byte) {
+                count += 1
+                if count > longestHeader { return false }
+            }
+        }
+        return true
+    }
+
     /// The section a header line starts, and any text after "Header:" on the same line.
     static func section(_ line: Line) -> (SectionKind, String?)? {
-        guard line.listNumber == nil, !line.isBlank, line.text.count <= 60 || line.text.contains(":") else { return nil }
+        guard line.listNumber == nil, !line.isBlank else { return nil }
         let t = line.text
+        // Counted on bytes when that settles it (as many bytes as characters in ASCII without "\r\n", never fewer).
+        let ascii = t.utf8.allSatisfy { $0 < 0x80 }
+        let short = t.utf8.count <= 60 || ((!ascii || t.utf8.contains(0x0D)) && t.count <= 60)
+        // A colon as a `Character` is its byte in ASCII text.
+        let colon = ascii ? t.utf8.firstIndex(of: UInt8(ascii: ":")) : t.firstIndex(of: ":")
+        guard short || colon != nil else { return nil }
         // "ingredients." in lower case with a full stop ends a wrapped sentence ("combine all of the" /
         // "ingredients."); a header is capitalised or has no full stop.
-        if t.first?.isLowercase == true && t.hasSuffix(".") { return nil }
+        if t.hasSuffix(".") && t.first?.isLowercase == true { return nil }
         func kind(_ h: String) -> SectionKind? {
             if ingredientHeaders.contains(h) { return .ingredients }
             if methodHeaders.contains(h) { return .method }
@@ -312,8 +386,8 @@ enum LineReader {
             if otherHeaders.contains(h) { return .other }
             return nil
         }
-        if t.count <= 60, let k = kind(normalizedHeader(t)) { return (k, nil) }
-        if let colon = t.firstIndex(of: ":") {
+        if short, mayBeHeader(t), let k = kind(normalizedHeader(t)) { return (k, nil) }
+        if let colon {
             let head = normalizedHeader(String(t[..<colon]))
             let rest = t[t.index(after: colon)...].trimmingWhitespace()
             if let k = kind(head) {

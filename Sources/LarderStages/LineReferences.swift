@@ -24,7 +24,17 @@ public enum LineReferences {
     // MARK: Recipes
 
     /// The `recipe` stage's JSON as stored: texts that are pieces of their lines become `textAt` ranges.
+    ///
+    /// Rewritten in one pass over the encoder's text (``RecipeTextCompactor``); a text in another form is parsed
+    /// (``compactRecipesByParsing(_:lines:)``), with the same result.
     public static func compactRecipes(_ json: String, lines: [SourceLine]) throws -> String {
+        if let compact = RecipeTextCompactor.compact(json, lines: lines) { return compact }
+        return try compactRecipesByParsing(json, lines: lines)
+    }
+
+    /// ``compactRecipes(_:lines:)`` by parsing `json` into a ``JSONValue``, replacing the texts and serialising it:
+    /// the definition of the stored form, which the one-pass rewrite must match byte for byte.
+    static func compactRecipesByParsing(_ json: String, lines: [SourceLine]) throws -> String {
         var value = try JSONValue(parsing: json)
         let index = LineIndex(lines)
         recipeTexts(&value, index, expand: false)

@@ -71,6 +71,43 @@ struct PrefilterTests {
         #expect(Meta.parse("4 ſervings") != nil)  // ICU folds ſ to s: the test must let it through
     }
 
+    /// Lines opening with digits, on the edges of the numbered-item pattern.
+    static let digitLines = [
+        "1. Mix", "1.Mix", "12) Bake", "3: Serve", "4 - Stir", "4 -Stir", "4- Stir", "4  .  Go", "4\t. Go", "5 \u{2013} Go",
+        "123. Too many", "1 2. No", "2 cups flour", "250 g sugar", "1/2 cup milk", "1½ cups", "1٣. Mix", "7\u{00A0}. Mix",
+        "9\u{2009}- Mix", "10)", "10) ", "6 -", "3", "3 ", "0. Zero", "99: x",
+    ]
+
+    @Test("a line the numbered-item pattern matches always passes the digit test; the test says no to amounts")
+    func numberedItems() throws {
+        for raw in try Self.lines() + Self.digitLines + Self.digitLines.map({ $0 + " and more" }) {
+            guard Prefilter.isDigit(raw.utf8.first ?? 0) else { continue }
+            if !LineReader.mayBeNumbered(raw) { #expect(LineReader.numbered.firstMatch(raw) == nil, "\(raw)") }
+        }
+        #expect(!LineReader.mayBeNumbered("2 cups flour") && !LineReader.mayBeNumbered("250 g sugar"))
+    }
+
+    @Test("the byte versions of the line tests agree with the Character ones")
+    func lineTests() throws {
+        let extra = ["", "   ", "  \u{00A0} x", " \u{301}x", "\u{00A0}\u{00A0}", "    indented", "½", "٣", "—", "!!", "é", "e\u{301}",
+                     "  (serves 4)", "\u{0600}a"]
+        for raw in try Self.lines() + extra + Self.edgeLines.map({ "  " + $0 }) {
+            #expect(LineReader.indent(of: raw) == raw.prefix(while: { $0 == " " || $0 == "\u{00A0}" }).count, "\(raw)")
+            #expect(LineReader.hasLetterOrNumber(raw) == raw.contains(where: { $0.isLetter || $0.isNumber }), "\(raw)")
+        }
+    }
+
+    @Test("a line the header test passes over by its length normalises to no header")
+    func headerLength() throws {
+        let all = LineReader.ingredientHeaders.union(LineReader.methodHeaders).union(LineReader.noteHeaders)
+            .union(LineReader.otherHeaders)
+        for raw in try Self.lines() + all.map { $0.uppercased() + " (for 4):" } + all.map { "** " + $0 + " **" } {
+            if !LineReader.mayBeHeader(raw) { #expect(!all.contains(LineReader.normalizedHeader(raw)), "\(raw)") }
+        }
+        for header in all { #expect(LineReader.mayBeHeader(header.capitalized + ":"), "\(header)") }
+        #expect(!LineReader.mayBeHeader("Preheat the oven to a moderate heat before you start"))
+    }
+
     @Test("a line the list patterns match always passes its opening test")
     func listMarkers() throws {
         for raw in try Self.lines() {
@@ -86,6 +123,8 @@ struct PrefilterTests {
             if first != 0x23 { #expect(LineReader.headingRX.firstMatch(raw) == nil, "\(raw)") }
         }
         #expect(Prefilter.mayOpenWithWord("Step 3: Serve", LineReader.stepStart))
+        #expect(!LineReader.mayBeNumbered("2 cups flour") && !LineReader.mayBeNumbered("250 g sugar"))
+        #expect(LineReader.mayBeNumbered("1. Mix") && LineReader.mayBeNumbered("12 - Bake"))
         #expect(!Prefilter.mayOpenWithWord("Stir well", LineReader.stepStart))
         #expect(!Prefilter.mayOpenWithWord("3 eggs", LineReader.stepStart))
     }

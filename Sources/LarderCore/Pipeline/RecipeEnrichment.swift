@@ -28,7 +28,23 @@ public struct RecipeEnrichment: Sendable {
         let allergenCache = Locked([String: [AllergenTag]]())
         self.allergens = allergens
         self.allergenCache = allergenCache
-        diets = DietClassifier(allergens: allergens) { Self.tags(for: $0, allergens, allergenCache) }
+        let judge = DietClassifier(allergens: allergens) { Self.tags(for: $0, allergens, allergenCache) }
+        let judgementCache = Locked([String: [(DietStatus, String)]]())
+        diets = DietClassifier(allergens: allergens, tags: { Self.tags(for: $0, allergens, allergenCache) }) { name in
+            Self.cached(name, in: judgementCache) { judge.judgements(of: $0) }
+        }
+    }
+
+    /// `make(name)`, remembered in `cache` (bounded like the others).
+    private static func cached<Value: Sendable>(_ name: String, in cache: Locked<[String: Value]>,
+                                                make: (String) -> Value) -> Value {
+        if let hit = cache.withLock({ $0[name] }) { return hit }
+        let found = make(name)
+        cache.withLock { cache in
+            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[name] = found
+        }
+        return found
     }
 
     /// Over the bundled lexicon, built once.
