@@ -120,6 +120,9 @@ public struct JSONSchemaOptions: Sendable {
 /// naming it.
 public final class JSONSchema: Sendable {
     let program: SchemaProgram
+    /// The verdict-only pass over an encoder's tree (``validate(_:)-(SortedJSONEncoding)``); nil for a schema that
+    /// tracks annotations.
+    let tree: TreeProgram?
     /// The base URI of the root schema.
     public let baseURI: String
 
@@ -134,6 +137,7 @@ public final class JSONSchema: Sendable {
         let compiler = SchemaCompiler(registry: registry, options: options)
         self.program = try compiler.compileRoot(schema, baseURI: baseURI)
         self.baseURI = program.rootURI
+        self.tree = TreeProgram(program)
     }
 
     /// Parses and compiles a schema from JSON data.
@@ -154,5 +158,19 @@ public final class JSONSchema: Sendable {
         var ctx = EvalContext(collect: false, maxDepth: program.maxDepth)
         var ann = Annotations()
         return program.eval(program.root, instance, &ctx, &ann)
+    }
+
+    /// Validates what ``SortedJSONEncoder/encodeWithTree(_:)`` encoded, returning all errors (empty when valid): the
+    /// same errors as ``validate(_:)-(JSONValue)`` on ``SortedJSONEncoding/jsonValue()``. A valid encoding is
+    /// checked on the encoder's tree alone, without building a ``JSONValue`` or any error path (``TreeProgram``);
+    /// anything else is validated as a ``JSONValue``, for the messages.
+    public func validate(_ encoding: SortedJSONEncoding) -> [ValidationError] {
+        if treeVerdict(encoding) == true { return [] }
+        return validate(encoding.jsonValue())
+    }
+
+    /// The tree pass's verdict alone: nil when it leaves the encoding to the full validator (for tests).
+    public func treeVerdict(_ encoding: SortedJSONEncoding) -> Bool? {
+        tree?.isValid(encoding.root)
     }
 }

@@ -57,7 +57,7 @@ public struct SortedJSONEncoder: Sendable {
 public final class SortedJSONEncoding: @unchecked Sendable {
     /// The JSON text (``SortedJSONEncoder``'s output).
     public let text: String
-    private let root: SortedJSONNode
+    let root: SortedJSONNode
 
     init(text: String, root: SortedJSONNode) {
         self.text = text
@@ -68,7 +68,7 @@ public final class SortedJSONEncoding: @unchecked Sendable {
     /// order, without reading the text again.
     public func jsonValue() -> JSONValue { Self.value(of: root) }
 
-    private static func value(of node: SortedJSONNode) -> JSONValue {
+    static func value(of node: SortedJSONNode) -> JSONValue {
         switch node {
         case .null: return .null
         case .bool(let value): return .bool(value)
@@ -119,6 +119,9 @@ final class SortedJSONObject {
     /// The `CodingKey` type the keys came from, when they all came from one: its sorted order is worked out once
     /// per encoding (``SortedJSONWriter``).
     let keyType: ObjectIdentifier?
+    /// Set by the writer when a key was set twice (the text keeps the last value): the tree validator leaves such
+    /// an object to the full validator (``TreeProgram``). The tree is validated only after it was written.
+    var hasRepeatedKeys = false
 
     init(keyType: ObjectIdentifier? = nil) {
         self.keyType = keyType
@@ -457,7 +460,9 @@ struct SortedJSONWriter {
     private mutating func writeObject(_ object: SortedJSONObject) {
         bytes.append(UInt8(ascii: "{"))
         let keys = object.keys
-        for (n, i) in sortedOrder(object).enumerated() {
+        let order = sortedOrder(object)
+        if order.count != keys.count { object.hasRepeatedKeys = true }
+        for (n, i) in order.enumerated() {
             if n > 0 { bytes.append(UInt8(ascii: ",")) }
             writeString(keys[i])
             bytes.append(UInt8(ascii: ":"))

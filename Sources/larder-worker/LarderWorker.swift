@@ -96,6 +96,10 @@ struct Work: ParsableCommand {
                 overrunAction: { _exit(WorkQueue.overrunExitStatus) })
             let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)
             defer { sources.forEach { $0.cancel() } }
+            // WAL checkpoints on a thread of their own, not inside the workers' commits (their fdatasyncs held the
+            // write lock); if the extra connection cannot be opened, SQLite checkpoints in the commits as before.
+            let stopCheckpoints = try? store.checkpointInBackground()
+            defer { stopCheckpoints?() }
             let counters = try queue.run(progress: ProgressReporter(interval: configuration.progressIntervalSeconds))
             logger.debug("processed \(counters.documents) documents, ran \(counters.stagesRun) stages")
             let stoppedBy = WorkerChild.stopSignal.withLock { $0 }

@@ -128,7 +128,7 @@ public struct StageOutput: Sendable {
     /// What `json` encodes; nil for an output type that is not `Equatable` (then later stages decode `json`).
     let value: (any Sendable)?
     /// The encoder's tree of `json`: the schema check validates it as a `JSONValue` without parsing `json` again
-    /// (``jsonValue``). Nil for an output stored in another form.
+    /// (``treeEncoding``). Nil for an output stored in another form.
     private let encoding: SortedJSONEncoding?
 
     public init<T: Encodable>(_ value: T) throws {
@@ -143,11 +143,12 @@ public struct StageOutput: Sendable {
         self.value = value
     }
 
-    /// `json` as a `JSONValue`, from the encoder's tree while `json` is still the text it wrote (comparing two
-    /// strings that share their storage is immediate); nil otherwise (then parse `json`).
-    var jsonValue: JSONValue? {
+    /// The encoder's text and tree while `json` is still the text it wrote (comparing two strings that share their
+    /// storage is immediate): the schema check validates the tree without parsing `json` (or building a
+    /// `JSONValue`, when it is valid). Nil otherwise (then parse `json`).
+    var treeEncoding: SortedJSONEncoding? {
         guard let encoding, encoding.text == json else { return nil }
-        return encoding.jsonValue()
+        return encoding
     }
 
     /// An output stored in another form than `value`'s own encoding: `store` turns that encoding into what the

@@ -87,6 +87,16 @@ public final class SchemaCatalog: Sendable {
         return schema.validate(instance)
     }
 
+    /// Validates what ``SortedJSONEncoder/encodeWithTree(_:)`` encoded: a valid encoding is checked on the encoder's
+    /// tree alone, anything else as a `JSONValue` (the same errors as ``validate(_:against:)``).
+    public func validate(_ encoding: SortedJSONEncoding, against name: String) throws(LarderError) -> [ValidationError] {
+        guard let schema = schemas[name] else {
+            throw LarderError(
+                .configuration, "no schema named '\(name)'", hint: "known schemas: \(names.joined(separator: ", "))")
+        }
+        return schema.validate(encoding)
+    }
+
     /// Parses JSON text and validates it; invalid JSON is one validation error at the root.
     public func validate(json: String, against name: String) throws(LarderError) -> [ValidationError] {
         do {
