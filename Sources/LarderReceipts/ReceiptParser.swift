@@ -143,6 +143,10 @@ public struct ReceiptParser: Sendable {
         if !wholeUnits, Self.moneyLineWords.contains(where: { text.uppercased().contains($0) }) {
             text = text.replacingMatches(of: #"(\s\d{1,4}) (\d\d)$"#, with: "$1.$2")
         }
+        // "100, 00" / "12. 50": a space read after the decimal separator (wide thermal print, a slanted photo line).
+        if !wholeUnits {
+            text = text.replacingMatches(of: #"(\s\d{1,4}[.,]) (\d\d)$"#, with: "$1$2")
+        }
         // "18 000": a space as the thousands separator of a currency without minor units.
         if wholeUnits {
             text = text.replacingMatches(of: #"(^|\s)(\d{1,3}) (\d{3})$"#, with: "$1$2$3")
@@ -779,6 +783,8 @@ public struct ReceiptParser: Sendable {
         }
         let europeanTotal = hasWord(u, "SUMME") || hasWord(u, "SOMME") || hasWord(u, "TOT") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
             || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
+            // Croatian/Serbian/Bosnian, Polish, Czech/Slovak, Finnish, Scandinavian.
+            || ["UKUPNO", "RAZEM", "CELKEM", "SPOLU", "YHTEENSÄ", "YHTEENSA", "TOTALT", "SUMMA"].contains { hasWord(u, $0) }
         // "Amount 117.00" alone (a card slip's or a bill's sum): the label is the one word AMOUNT.
         let labelWords = u.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) }
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
@@ -1260,6 +1266,11 @@ public struct ReceiptParser: Sendable {
             if dayFirstOK {
                 return ReceiptDate(year: y, month: b, day: a, printed: g[0], resolution: "day-first: first field > 12")
             }
+        }
+        // "19. 09, 2014": a dotted date whose second dot OCR read as a comma (a four-digit year, one dot at least).
+        if let g = match(#"(?<![\d.,])(\d{1,2})\s?\.\s?(\d{1,2})\s?,\s?(\d{4})(?![\d.,])"#),
+           let d = Int(g[1]), let m = Int(g[2]), let y = year(g[3]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "day-first (dotted date, one dot read as a comma)")
         }
         // 20180304 after DATE
         if u.contains("DATE"), let g = match(#"(?<![\d])(20\d{2})(\d{2})(\d{2})(?![\d])"#),
