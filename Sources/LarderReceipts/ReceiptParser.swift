@@ -143,10 +143,6 @@ public struct ReceiptParser: Sendable {
         if !wholeUnits, Self.moneyLineWords.contains(where: { text.uppercased().contains($0) }) {
             text = text.replacingMatches(of: #"(\s\d{1,4}) (\d\d)$"#, with: "$1.$2")
         }
-        // "100, 00" / "12. 50": a space read after the decimal separator (wide thermal print, a slanted photo line).
-        if !wholeUnits {
-            text = text.replacingMatches(of: #"(\s\d{1,4}[.,]) (\d\d)$"#, with: "$1$2")
-        }
         // "18 000": a space as the thousands separator of a currency without minor units.
         if wholeUnits {
             text = text.replacingMatches(of: #"(^|\s)(\d{1,3}) (\d{3})$"#, with: "$1$2$3")
@@ -1028,7 +1024,8 @@ public struct ReceiptParser: Sendable {
         while let c = s.last, junk.contains(c) || c == " " { s.removeLast() }
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
-        s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3")
+        // Not before a date or a time ("WCash2, 02/20/16, 04:39 PM").
+        s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,:/])"#, with: "$1$2$3")
         s = s.replacingMatches(of: #"(?<=RM|RM )[iIl](?=\d{0,3} \d\d$)"#, with: "1")  // "RMi 00"
         s = s.replacingMatches(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2")
         // "TOTAL...16,70", "Total:$5.00": leader dots or a colon glued to the amount.

@@ -57,6 +57,14 @@ struct EuropeanReceiptTests {
         #expect(receipt.items.map(\.total) == [100, 20])
     }
 
+    @Test func aDateOrTimeAfterACommaIsNotJoinedToTheNumberBefore() {
+        // "2, 02/20/16" is no amount "2,02": the date stays whole.
+        let receipt = ReceiptParser().parse(text: "002-WCash2, 02/20/16, 04:39 PM\nWASH 20.00\nTOTAL 20.00")
+        #expect(receipt.date?.iso == "2016-02-20")
+        #expect(receipt.time == "16:39")
+        #expect(ReceiptParser.clean("TOTAL 177, 26") == "TOTAL 177,26")
+    }
+
     @Test func aDottedDateWithOneDotReadAsAComma() {
         #expect(ReceiptParser().parseDate("DATUM: 19. 09, 2014", currency: "USD")?.iso == "2014-09-19")
         // Two commas are no dotted date (nor is an amount).
