@@ -123,6 +123,15 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// normalised grayscale image to tesseract. Default 170 (measured against 150, none, Sauvola and
     /// Otsu-on-background-norm on a receipts-photos subset; see the README).
     public var photoThreshold: Int? = 170
+    /// Lighter thresholds tried in turn, each only while the photo reading so far is unsure (``ReadingCheck``):
+    /// thin or faint thermal print that ``photoThreshold`` breaks up keeps its strokes at a lighter one; the
+    /// reading whose parse scores highest is kept. Default [185]; empty: one threshold.
+    public var photoFaintThresholds: [Int] = [185]
+    /// A reading at a lighter threshold replaces the one before only when its parse scores at least this much
+    /// higher (3, what a read total is worth): lighter thresholds also read specks as text, and on German scans
+    /// readings that won by 1–2 lost a total and an item count. Measured on receipts-photos and receipts-de
+    /// (development sets).
+    public var photoFaintMinimumGain: Double = 3
     /// The photo reading replaces the first only when its parse scores at least this much higher
     /// (`OCREngine.readingScore`: a total 3, a date 2, items adding up 4, each item 0.5). Default 1: on
     /// SROIE scans, photo readings that won by less lost as many totals and dates as they gained.

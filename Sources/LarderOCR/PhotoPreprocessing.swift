@@ -262,29 +262,49 @@ extension OCREngine {
         }
         let resolution = pixGetXRes(pix)
         pixSetResolution(work, resolution, resolution)
-        let photoThreshold = preprocessing.photoThreshold
-        var input: UnsafeMutablePointer<PIX>? = photoThreshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
-        defer { pixDestroy(&input) }
-        if photoThreshold != nil {
-            // What touches the image's border after cropping is the paper's rim or the background, not print.
-            if rectifiedPaper, let clean = pixRemoveBorderConnComps(input, 8) {
-                pixDestroy(&input)
-                input = clean
-            }
-            timed("threshold")
+        let thresholds: [Int?] = preprocessing.photoThreshold.map { [$0] + preprocessing.photoFaintThresholds } ?? [nil]
+        var best: (lines: [OCRLine], mean: Double, score: Double)?
+        for (k, threshold) in thresholds.enumerated() {
+            // A further threshold only while the reading so far is unsure (no total, no date, or items that do
+            // not add up): faint print that the first threshold broke up is read at a lighter one.
+            if let best, k > 0, ReadingCheck(best.lines).isSure { break }
+            let (lines, mean) = try binarizedReading(work, threshold: threshold, rectified: rectifiedPaper, path: path,
+                                                     limits: limits, started: started, pageSegmentation: pageSegmentation)
+            let merged = Self.headerFromFirst(firstLines, bodyFrom: lines)
+            let score = Self.readingScore(merged)
+            timed(threshold.map { "ocr@\($0)" } ?? "ocr")
+            steps.append(String(format: "%.1f", score))
+            // A lighter threshold also reads more specks as text: it must find at least what a read total is worth.
+            if let current = best, score < current.score + preprocessing.photoFaintMinimumGain { continue }
+            if best != nil { steps.append(String(format: "threshold %d won %.1f", threshold ?? 0, score)) }
+            best = (merged, mean, score)
         }
-        if let debugDir = ProcessInfo.processInfo.environment["LARDER_OCR_DEBUG_DIR"] {
-            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-            _ = pixWrite((debugDir as NSString).appendingPathComponent(name + "-photo.png"), input, Int32(IFF_PNG))
+        guard let best else { pixDestroy(&work); return nil }
+        return PhotoReading(lines: best.lines, meanConfidence: best.mean, image: work, steps: steps, score: best.score)
+    }
+
+    /// The normalised, scaled photo `work` binarised at `threshold` (nil: left grey) and read.
+    private func binarizedReading(_ work: UnsafeMutablePointer<PIX>?, threshold: Int?, rectified: Bool, path: String,
+                                  limits: OCRLimits, started: ContinuousClock.Instant,
+                                  pageSegmentation: PageSegmentation) throws -> ([OCRLine], Double) {
+        var input: UnsafeMutablePointer<PIX>? = threshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
+        defer { pixDestroy(&input) }
+        // What touches the image's border after cropping is the paper's rim or the background, not print.
+        if threshold != nil, rectified, let clean = pixRemoveBorderConnComps(input, 8) {
+            pixDestroy(&input)
+            input = clean
+        }
+        let debugDir = ProcessInfo.processInfo.environment["LARDER_OCR_DEBUG_DIR"]
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension + "-photo" + (threshold.map { "\($0)" } ?? "")
+        if let debugDir {
+            _ = pixWrite((debugDir as NSString).appendingPathComponent(name + ".png"), input, Int32(IFF_PNG))
         }
         let (lines, mean) = try run(input, path: path, limits: limits, started: started, pageSegmentation: pageSegmentation)
-        timed("ocr")
-        if let debugDir = ProcessInfo.processInfo.environment["LARDER_OCR_DEBUG_DIR"] {
-            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        if let debugDir {
             let text = lines.map { String(format: "%3.0f %@", $0.confidence, $0.text) }.joined(separator: "\n")
-            try? text.write(toFile: (debugDir as NSString).appendingPathComponent(name + "-photo.txt"), atomically: true, encoding: .utf8)
+            try? text.write(toFile: (debugDir as NSString).appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
         }
-        let merged = Self.headerFromFirst(firstLines, bodyFrom: lines)
-        return PhotoReading(lines: merged, meanConfidence: mean, image: work, steps: steps, score: Self.readingScore(merged))
+        return (lines, mean)
     }
 }
+

@@ -812,6 +812,8 @@ public struct ReceiptParser: Sendable {
         }
         let europeanTotal = hasWord(u, "SUMME") || hasWord(u, "SOMME") || hasWord(u, "TOT") || compact.hasPrefix("SUMME") || hasWord(u, "GESAMT") || compact.contains("GESAMTBETRAG")
             || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
+            // Croatian/Serbian/Bosnian, Polish, Czech/Slovak, Finnish, Scandinavian.
+            || ["UKUPNO", "RAZEM", "CELKEM", "SPOLU", "YHTEENSÄ", "YHTEENSA", "TOTALT", "SUMMA"].contains { hasWord(u, $0) }
         // "Amount 117.00" alone (a card slip's or a bill's sum): the label is the one word AMOUNT.
         let labelWords = u.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) }
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
@@ -1068,7 +1070,8 @@ public struct ReceiptParser: Sendable {
         while let c = s.last, junk.contains(c) || c == " " { s.removeLast() }
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
-        s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,])"#, with: "$1$2$3")
+        // Not before a date or a time ("WCash2, 02/20/16, 04:39 PM").
+        s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,:/])"#, with: "$1$2$3")
         s = s.replacingMatches(of: #"(?<=RM|RM )[iIl](?=\d{0,3} \d\d$)"#, with: "1")  // "RMi 00"
         s = s.replacingMatches(of: #"(RM ?\d{1,4}) (\d\d)$"#, with: "$1.$2")
         // "TOTAL...16,70", "Total:$5.00": leader dots or a colon glued to the amount.
@@ -1306,6 +1309,11 @@ public struct ReceiptParser: Sendable {
             if dayFirstOK {
                 return ReceiptDate(year: y, month: b, day: a, printed: g[0], resolution: "day-first: first field > 12")
             }
+        }
+        // "19. 09, 2014": a dotted date whose second dot OCR read as a comma (a four-digit year, one dot at least).
+        if let g = match(#"(?<![\d.,])(\d{1,2})\s?\.\s?(\d{1,2})\s?,\s?(\d{4})(?![\d.,])"#),
+           let d = Int(g[1]), let m = Int(g[2]), let y = year(g[3]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "day-first (dotted date, one dot read as a comma)")
         }
         // 20180304 after DATE
         if u.contains("DATE"), let g = match(#"(?<![\d])(20\d{2})(\d{2})(\d{2})(?![\d])"#),

@@ -44,6 +44,33 @@ struct EuropeanReceiptTests {
         #expect(ReceiptParser.summaryKind("GRANOLA BAR 3.99") == nil)
     }
 
+    @Test func otherEuropeanTotalWords() {
+        for line in ["UKUPNO kn 290,00", "RAZEM PLN 12,50", "CELKEM 120,00", "Yhteensä 8,40", "TOTALT 99,00"] {
+            #expect(ReceiptParser.summaryKind(line.uppercased()) == .total, "\(line)")
+        }
+        #expect(ReceiptParser.summaryKind("SUMMARY OF PURCHASES 3.00") == nil)
+    }
+
+    @Test func aSpaceAfterTheDecimalSeparatorIsOneAmount() {
+        let receipt = ReceiptParser().parse(text: "BEEF CHEEKS 100, 00\nSORBET 20,00\nUKUPNO kn 120, 00")
+        #expect(receipt.total == 120)
+        #expect(receipt.items.map(\.total) == [100, 20])
+    }
+
+    @Test func aDateOrTimeAfterACommaIsNotJoinedToTheNumberBefore() {
+        // "2, 02/20/16" is no amount "2,02": the date stays whole.
+        let receipt = ReceiptParser().parse(text: "002-WCash2, 02/20/16, 04:39 PM\nWASH 20.00\nTOTAL 20.00")
+        #expect(receipt.date?.iso == "2016-02-20")
+        #expect(receipt.time == "16:39")
+        #expect(ReceiptParser.clean("TOTAL 177, 26") == "TOTAL 177,26")
+    }
+
+    @Test func aDottedDateWithOneDotReadAsAComma() {
+        #expect(ReceiptParser().parseDate("DATUM: 19. 09, 2014", currency: "USD")?.iso == "2014-09-19")
+        // Two commas are no dotted date (nor is an amount).
+        #expect(ReceiptParser().parseDate("1,09, 2014", currency: "USD") == nil)
+    }
+
     @Test func dottedDatesAreDayFirstEvenWithoutACurrency() {
         #expect(ReceiptParser().parseDate("DATUM 07.04.20 14:37", currency: "USD")?.iso == "2020-04-07")
         #expect(ReceiptParser().parseDate("07/04/20", currency: "USD")?.iso == "2020-07-04")

@@ -54,6 +54,22 @@ struct PhotoTests {
         #expect(ReceiptParser().parse(lines: plain.lines).total != ReceiptParser().parse(lines: ocr.lines).total)
     }
 
+    /// A small photo (338×450) of a thin thermal print: at the photo threshold (170) its upscaled strokes break up
+    /// and neither reading has a date; the lighter threshold (185) keeps them, reads "6/9/2016" and wins by more
+    /// than a total's worth. With the lighter threshold off, the date is not read.
+    @Test func thinPrintIsReadAtTheLighterThreshold() throws {
+        let folder = try #require(TestData.photosFolder)
+        let path = "\(folder)/Image_65_4_4584fcd515b21437567771d7531c11aba03df24a.jpg"
+        let ocr = try OCREngine().recognize(imageAt: path)
+        #expect(ocr.steps.contains { $0.hasPrefix("photo[") && $0.contains("threshold 185 won") }, "\(ocr.steps)")
+        #expect(ReceiptParser().parse(lines: ocr.lines).date?.iso == "2016-06-09", "\(ocr.lines.map(\.text))")
+        var one = OCRPreprocessing.default
+        one.photoFaintThresholds = []
+        let single = try OCREngine(preprocessing: one).recognize(imageAt: path)
+        #expect(!single.steps.contains { $0.contains("ocr@185") })
+        #expect(ReceiptParser().parse(lines: single.lines).date == nil, "\(single.lines.map(\.text))")
+    }
+
     @Test(.sharedData("receipts-de"))
     func germanReceiptReadsTotalAndDate() throws {
         let folder = try #require(TestData.germanFolder)
@@ -115,8 +131,8 @@ struct PhotoFloorTests {
         static let deItemCount = 0.88
         static let deStore = 0.75
         static let photoItemF1 = 0.73
-        static let photoTotal = 0.66
-        static let photoDate = 0.63
+        static let photoTotal = 0.71
+        static let photoDate = 0.67
         static let photoStore = 0.64
     }
 }

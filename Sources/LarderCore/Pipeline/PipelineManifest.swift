@@ -41,10 +41,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@4"
         case .extract: "extract@10"
-        case .ocr: "ocr@12"
+        case .ocr: "ocr@13"
         case .route: "route@5"
         case .recipe: "recipe@14"
-        case .receipt: "receipt@12"
+        case .receipt: "receipt@13"
         case .llm: "llm@1"
         case .result: "result@11"
         }
