@@ -8,11 +8,12 @@ import Foundation
 /// purpose verbs, comment starters…), position, neighbours within two tokens, being inside parentheses, the
 /// number of commas before the token and the first word of the comma/parenthesis segment, whether an alternative
 /// amount has begun ("or 1 tsp"), and the ``WordClasses`` learnt from unlabelled sentences (clusters, position
-/// profiles) of the token and its neighbours.
+/// profiles) of the token and its neighbours; where amount words stand to the words before them and to the
+/// parenthesis they are in (feature set 5).
 /// Changing anything here changes what the weights mean: bump ``version`` and retrain.
 enum TaggerFeatures {
     /// Version of the feature set, stored in the weights file and checked when loading.
-    static let version: UInt32 = 4
+    static let version: UInt32 = 5
 
     // MARK: Hashing
 
@@ -284,6 +285,7 @@ enum TaggerFeatures {
             addWordClassFeatures(t0, p1, n1, p2, n2, context[i], &sink, shift)
             addAmountFeatures(t0, at(previousWord), at(nextWord[i]), context[i], &sink, shift)
             addPairFeatures(t0, &sink, shift)
+            addStructureFeatures(t0, context[i], &sink, shift)
             sink.endToken()
         }
     }
@@ -370,6 +372,31 @@ enum TaggerFeatures {
         if t0.suffix4 != 0 { add(88, t0.suffix4) }
     }
 
+    /// Features of feature set 5: where the token's amount classes stand in the sentence's structure — how many
+    /// words that are not amount words came before it (an amount after the name is mostly a comment, one right
+    /// after the first amount a unit: "1½ cups strawberries (about 1 pint …)" vs "1 cup (8 ounces) water"), what
+    /// the word before the open parenthesis the token is in was (a number, a unit word, another word: "1 (8 ounce)
+    /// package", "1 cup (8 ounces)", "berries (about 1 pint)"), and the amount classes with the parenthesis/comma
+    /// state conjoined with the previous word's label.
+    @inline(__always) static func addStructureFeatures<S: Sink>(_ t0: TokenInfo, _ ctx: Context, _ m: inout S, _ shift: UInt64) {
+        @inline(__always) func add(_ template: UInt64, _ value: UInt64) {
+            m.add(Int32(truncatingIfNeeded: mix(template, value) >> shift))
+        }
+        let amount = t0.classes.intersection(amountFeatureClasses).rawValue
+        add(600, mix(ctx.wordsBefore, amount))
+        add(601, mix(mix(ctx.wordsBefore, ctx.state), amount))
+        add(602, mix(ctx.parenOpener, amount))
+        add(603, mix(ctx.parenOpener, t0.word))
+        add(604, mix(mix(ctx.parenOpener, ctx.wordsBefore), amount))
+        add(605, mix(ctx.wordsBefore, t0.word))
+        let key = mix(92, mix(amount, ctx.state))
+        var b = PairBuckets.zero
+        for p in 0..<pairSlots { b[p] = Int32(truncatingIfNeeded: mix(key, UInt64(p)) >> shift) }
+        m.addPair(b)
+    }
+
+    static let amountFeatureClasses: Classes = [.number, .unit, .countUnit, .size, .numberWord, .approx]
+
     /// Features conjoined with the previous word's label (feature set 4): the word, and its fine word class.
     @inline(__always) static func addPairFeatures<S: Sink>(_ t0: TokenInfo, _ m: inout S, _ shift: UInt64) {
         @inline(__always) func pair(_ template: UInt64, _ value: UInt64) {
@@ -410,6 +437,12 @@ enum TaggerFeatures {
         /// Where the token stands to the latest amount: no number yet (0), a number not yet followed by a unit
         /// word (1), a number and a unit (2); × 4, plus the words since that number (0–3).
         var amount: UInt64 = 0
+        /// Words before this token that are not amount words (numbers, units, sizes, number words,
+        /// approximations), 0–3.
+        var wordsBefore: UInt64 = 0
+        /// What the word before the open parenthesis the token is in was: not in parentheses (0), a number (1), a
+        /// unit word (2), another word (3), nothing (4).
+        var parenOpener: UInt64 = 0
     }
 
     /// The segment context of every token, with the lexicon alone (tests).
@@ -448,6 +481,7 @@ enum TaggerFeatures {
         }
         markAlternatives(tokens, infos, &out)
         markAmounts(tokens, infos, &out)
+        markStructure(tokens, infos, &out)
         var ahead: UInt64 = 0
         for k in stride(from: tokens.count - 1, through: 0, by: -1) {
             out[k].ahead = ahead
@@ -468,6 +502,37 @@ enum TaggerFeatures {
             } else if tokens[k].kind == .word {
                 if state == 1, infos[k].classes.contains(.unit) { state = 2 }
                 words += 1
+            }
+        }
+    }
+
+    /// Fills ``Context/wordsBefore`` and ``Context/parenOpener``.
+    static func markStructure(_ tokens: [Token], _ infos: [TokenInfo], _ out: inout [Context]) {
+        var words: UInt64 = 0, opener: UInt64 = 0, depth = 0
+        var previousWord = -1
+        for k in tokens.indices {
+            let t = tokens[k]
+            if t.kind == .punct {
+                switch punctByte(t) {
+                case UInt8(ascii: "("), UInt8(ascii: "["):
+                    if depth == 0 {
+                        if previousWord < 0 { opener = 4 } else {
+                            let c = infos[previousWord].classes
+                            opener = c.contains(.number) ? 1 : c.contains(.unit) ? 2 : 3
+                        }
+                    }
+                    depth += 1
+                case UInt8(ascii: ")"), UInt8(ascii: "]"):
+                    depth = max(0, depth - 1)
+                    if depth == 0 { opener = 0 }
+                default: break
+                }
+            }
+            out[k].wordsBefore = min(words, 3)
+            out[k].parenOpener = opener
+            if t.kind != .punct {
+                if infos[k].classes.intersection(amountFeatureClasses).isEmpty { words += 1 }
+                previousWord = k
             }
         }
     }

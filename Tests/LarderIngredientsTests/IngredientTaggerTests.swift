@@ -30,8 +30,8 @@ struct IngredientTaggerTests {
     @Test func trainingAndDecodingAreDeterministic() throws {
         let (examples, count) = IngredientTraining.trainingExamples(Self.handLabelled)
         #expect(count.aligned == Self.handLabelled.count)
-        let a = SequenceTagger.train(examples, bits: 12, epochs: 4, seed: 7)
-        let b = SequenceTagger.train(examples, bits: 12, epochs: 4, seed: 7)
+        let a = SequenceTagger.train(examples, bits: 12, epochs: 10, seed: 7)
+        let b = SequenceTagger.train(examples, bits: 12, epochs: 10, seed: 7)
         #expect(a.serialized() == b.serialized())
         let reloaded = try SequenceTagger(data: a.serialized())
         for e in examples {
@@ -82,6 +82,30 @@ struct IngredientTaggerTests {
         #expect(amount == [0, 4, 9, 10, 10])
         let bare = TaggerFeatures.segmentContext(Tokenizer.tokenize("salt and 2 eggs")).map(\.amount)
         #expect(bare == [0, 1, 2, 4])
+    }
+
+    /// Feature set 5: the words before a token that are not amount words, and what opened its parenthesis — a
+    /// number ("1 (8 ounce) package"), a unit word ("1 cup (8 ounces)") or another word ("berries (about 1 pint)").
+    @Test func structureContext() {
+        let package = TaggerFeatures.segmentContext(Tokenizer.tokenize("1 (8 ounce) package crescent rolls"))
+        #expect(package.map(\.parenOpener) == [0, 1, 1, 1, 0, 0, 0, 0])
+        #expect(package.map(\.wordsBefore) == [0, 0, 0, 0, 0, 0, 0, 1])
+        let cup = TaggerFeatures.segmentContext(Tokenizer.tokenize("1 cup (8 ounces) water"))
+        #expect(cup.map(\.parenOpener) == [0, 0, 2, 2, 2, 0, 0])
+        let berries = TaggerFeatures.segmentContext(Tokenizer.tokenize("1½ cups fresh strawberries (about 1 pint)"))
+        #expect(berries.map(\.parenOpener) == [0, 0, 0, 0, 3, 3, 3, 3, 0])
+        #expect(berries.map(\.wordsBefore) == [0, 0, 0, 1, 2, 2, 2, 2, 2])
+        #expect(TaggerFeatures.segmentContext(Tokenizer.tokenize("(optional) salt")).map(\.parenOpener) == [4, 4, 0, 0])
+    }
+
+    /// The passive-aggressive step gives the gold path a margin of one: with Δφ of norm 2 and a margin of 0 the
+    /// step is 1/2, none once the margin reaches 1.
+    @Test func passiveAggressiveStep() {
+        var model = SequenceTagger(bits: 8)
+        #expect(SequenceTagger.step([3: 1, 5: -1], [:], model) == 0.5)
+        model.weights[3] = 1
+        #expect(SequenceTagger.step([3: 1, 5: -1], [:], model) == 0)
+        #expect(SequenceTagger.step([:], [:], model) == 0)
     }
 
     /// The word table answers what the String dictionaries it replaces answered: the lexicon classes of every
