@@ -74,7 +74,7 @@ enum IngredientRows {
             return o
         }
         let out = visit(parsed, depth: 0)
-        guard changed, let json = try? JSONSerialization.data(withJSONObject: out), let text = String(data: json, encoding: .utf8)
+        guard changed, let json = try? JSONSerialization.data(withJSONObject: out, options: [.sortedKeys]), let text = String(data: json, encoding: .utf8)
         else { return node }
         return WebPageNode(json: text, origin: node.origin)
     }

@@ -129,7 +129,7 @@ enum IngredientGroupMarkup {
     static func attach(_ groups: [(name: String, lines: [String])], to node: WebPageNode) -> WebPageNode {
         guard node.origin.hasPrefix("ld+json") else { return node }
         let marked: [[String: Any]] = groups.map { ["name": $0.name, "lines": $0.lines] }
-        guard let data = try? JSONSerialization.data(withJSONObject: marked), let value = String(data: data, encoding: .utf8)
+        guard let data = try? JSONSerialization.data(withJSONObject: marked, options: [.sortedKeys]), let value = String(data: data, encoding: .utf8)
         else { return node }
         let key = "\"recipeIngredient\""
         var out = ""

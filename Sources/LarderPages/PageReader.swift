@@ -39,7 +39,7 @@ public struct PageReader: Sendable {
         }
         for (item, position) in index.microdataRecipes {
             let object = Microdata.item(item)
-            if let json = try? JSONSerialization.data(withJSONObject: object), let text = String(data: json, encoding: .utf8) {
+            if let json = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), let text = String(data: json, encoding: .utf8) {
                 nodes.append(WebPageNode(json: text, origin: "microdata element \(position) (\(item.name))"))
             }
         }

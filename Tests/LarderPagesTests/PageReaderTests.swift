@@ -173,6 +173,22 @@ func ldJSON(_ json: String) -> String { "<script type=\"application/ld+json\">\(
         #expect(r.source.node?.hasPrefix("microdata element") == true)
     }
 
+    /// A microdata item is written as JSON with its keys sorted, so the `extract` stage stores the same text on
+    /// every run (a dictionary's order follows the hash seed, which changes per process).
+    @Test func microdataIsWrittenWithSortedKeys() throws {
+        let html = page(body: #"""
+            <div itemscope itemtype="https://schema.org/Recipe">
+              <h1 itemprop="name">Lemonade</h1><span itemprop="recipeYield">4</span><meta itemprop="totalTime" content="PT10M">
+              <ul><li itemprop="recipeIngredient">4 lemons</li></ul><p itemprop="description">Sour.</p>
+            </div>
+            """#)
+        let reading = try PageReader().read(Data(html.utf8))
+        let node = try #require(reading.page.data.first { $0.origin.hasPrefix("microdata") })
+        let object = try JSONSerialization.jsonObject(with: Data(node.json.utf8))
+        let sorted = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        #expect(node.json == String(decoding: sorted, as: UTF8.self))
+    }
+
     @Test func jsonLDAndMicrodataOfOneRecipeMerge() throws {
         let html = page(
             head: ldJSON(#"{"@type": "Recipe", "name": "Lemonade", "recipeIngredient": ["4 lemons"], "recipeInstructions": "Squeeze."}"#),
