@@ -41,7 +41,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@4"
         case .extract: "extract@10"
-        case .ocr: "ocr@11"
+        case .ocr: "ocr@12"
         case .route: "route@5"
         case .recipe: "recipe@14"
         case .receipt: "receipt@11"
