@@ -12,13 +12,14 @@
 #   LARDER=path       larder binary (default .build/release/larder, with larder-worker beside it; when the
 #                     default is missing both are built with `swift build -c release`)
 #   WORKERS=W         parallelism for both (default: nproc): larder --workers W, xargs -P W tesseract
-#   RUNS=3            timed runs of each; the best (lowest) is reported
+#   RUNS=3            timed runs of each; the best (lowest) and the median are reported
 #   TESS_ARGS         extra tesseract CLI arguments (default "--psm 6", the page segmentation Larder uses)
 #   SROIE=dir         the SROIE images (default ../shared/data/receipts-sroie/img, beside the main checkout)
 #   KEEP=1            keep the temp dir (images, databases, logs)
 #
 # Wall time is the goal's measure; CPU time (user + system of all processes) is printed too because it barely moves
-# when other work shares the machine, which wall time does.
+# when other work shares the machine, which wall time does. The load average before and after is printed with the
+# table, and the ratio of each run pair (the two alternate, so a pair shares the machine's load) with their median.
 # Both run with OMP_THREAD_LIMIT=1 (Larder's worker sets it itself; for the CLI it is set here): Debian's
 # libtesseract otherwise starts OpenMP threads that slow OCR down when W already fills the cores.
 # Goal (the receipts issue): larder receipts/min >= tesseract CLI receipts/min, i.e. ratio >= 1.
@@ -111,6 +112,8 @@ fresh_db() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
 
 # --- (d) alternate the two, so that load from other work on the machine hits both alike ----
 DB="$TMP/bench.sqlite"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+PAIR_RATIOS=""
 TESS_S=""
 TESS_CPU=""
 LARDER_S=""
@@ -119,12 +122,14 @@ for i in $(seq 1 "$RUNS"); do
   read -r t c < <(time_tesseract) || { tail -n 20 "$TMP/tesseract.err" >&2; die "tesseract failed on the images"; }
   [ -n "${c:-}" ] || { tail -n 20 "$TMP/tesseract.err" >&2; die "tesseract failed on the images"; }
   echo "  run $i: tesseract CLI ${t}s wall, ${c}s CPU"
+  TESS_WALL_I="$t"
   TESS_S=$(min "$TESS_S" "$t")
   TESS_CPU=$(min "$TESS_CPU" "$c")
   fresh_db "$DB"
   read -r t c < <(run_larder "$DB" "$TMP/larder-run$i.log")
   [ -n "${c:-}" ] || die "larder ingest failed (log: $TMP/larder-run$i.log)"
   echo "  run $i: larder ingest ${t}s wall, ${c}s CPU"
+  PAIR_RATIOS="$PAIR_RATIOS $(div "$TESS_WALL_I" "$t")"
   LARDER_S=$(min "$LARDER_S" "$t")
   LARDER_CPU=$(min "$LARDER_CPU" "$c")
 done
@@ -143,14 +148,18 @@ RATIO=$(div "$LARDER_RPM" "$TESS_RPM")
 TESS_CPM=$(per_minute "$COUNT" "$TESS_CPU")
 LARDER_CPM=$(per_minute "$COUNT" "$LARDER_CPU")
 CPU_RATIO=$(div "$LARDER_CPM" "$TESS_CPM")
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
+MEDIAN_RATIO=$(echo $PAIR_RATIOS | tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 echo
 echo "Receipts benchmark: $COUNT images, workers=$W, best of $RUNS, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "load average (1, 5, 15 min): before $LOAD_BEFORE, after $LOAD_AFTER"
 printf '%-40s %12s  %-8s %s\n' "metric" "value" "goal" "status"
 printf '%-40s %12s  %-8s %s\n' "tesseract CLI wall s ($TESS_ARGS)" "$TESS_S" "" ""
 printf '%-40s %12s  %-8s %s\n' "larder ingest wall s" "$LARDER_S" "" ""
 printf '%-40s %12s  %-8s %s\n' "tesseract CLI receipts/min" "$TESS_RPM" "" ""
 printf '%-40s %12s  %-8s %s\n' "larder receipts/min" "$LARDER_RPM" "" ""
 printf '%-40s %12s  %-8s %s\n' "larder / tesseract CLI (receipts/min)" "$RATIO" ">= 1" "$(verdict "$RATIO" 1)"
+printf '%-40s %12s  %-8s %s\n' "  same, median of the run pairs" "$MEDIAN_RATIO" ">= 1" "$(verdict "$MEDIAN_RATIO" 1)"
 printf '%-40s %12s  %-8s %s\n' "tesseract CLI receipts per CPU-minute" "$TESS_CPM" "" ""
 printf '%-40s %12s  %-8s %s\n' "larder receipts per CPU-minute" "$LARDER_CPM" "" ""
 printf '%-40s %12s  %-8s %s\n' "larder / tesseract CLI (per CPU-minute)" "$CPU_RATIO" ">= 1" "$(verdict "$CPU_RATIO" 1)"

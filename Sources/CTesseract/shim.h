@@ -54,10 +54,14 @@ static void larder_jpeg_emit_message(j_common_ptr cinfo, int level) {
 }
 
 /// Decodes a JPEG in memory into `*result` as leptonica's `pixReadMemJpeg` would (8 bpp gray, or 32 bpp RGB; CMYK
-/// and YCCK converted to RGB the way leptonica does), with its resolution. Returns 0 on success; 1 when the codec
-/// failed (`messages->error` says why); 2 when the image has more than `max_pixels` pixels (`*width`, `*height`
-/// set, nothing decoded).
-static inline int larder_jpeg_decode(const unsigned char *data, unsigned long size, long max_pixels,
+/// and YCCK converted to RGB the way leptonica does), with its resolution. With `gray` set, a 3-channel JPEG comes
+/// out as 8 bpp gray, each row converted as it is decoded with leptonica's weights and rounding
+/// (`pixConvertRGBToLuminance`: 0.3 R + 0.5 G + 0.2 B), the same pixels as decoding to RGB and calling
+/// `pixConvertTo8`, without the 32 bpp image in between. (libjpeg's own gray output, its luma 0.299 R + 0.587 G +
+/// 0.114 B, is cheaper still but reads coloured print differently: on SROIE 022 the store's name in the header was
+/// lost.) CMYK and YCCK still come out as RGB. Returns 0 on success; 1 when the codec failed (`messages->error`
+/// says why); 2 when the image has more than `max_pixels` pixels (`*width`, `*height` set, nothing decoded).
+static inline int larder_jpeg_decode(const unsigned char *data, unsigned long size, long max_pixels, int gray,
                                      larder_image_messages *messages, PIX **result, int *width, int *height) {
     struct jpeg_decompress_struct cinfo;
     larder_jpeg_error_manager manager;
@@ -96,7 +100,7 @@ static inline int larder_jpeg_decode(const unsigned char *data, unsigned long si
         return 1;
     }
     row = (JSAMPROW)calloc((size_t)spp * (size_t)w, 1);
-    pix = pixCreate(w, h, spp == 1 ? 8 : 32);
+    pix = pixCreate(w, h, spp == 1 || (gray && spp == 3) ? 8 : 32);
     if (!row || !pix) {
         snprintf(messages->error, sizeof(messages->error), "out of memory for a %d×%d image", w, h);
         longjmp(manager.escape, 1);
@@ -114,6 +118,11 @@ static inline int larder_jpeg_decode(const unsigned char *data, unsigned long si
         l_uint32 *line = pixels + (size_t)i * (size_t)wpl;
         if (spp == 1) {
             for (int j = 0; j < w; j++) SET_DATA_BYTE(line, j, row[j]);
+        } else if (spp == 3 && gray) {
+            for (int j = 0, k = 0; j < w; j++, k += 3) {
+                l_int32 value = (l_int32)(L_RED_WEIGHT * row[k] + L_GREEN_WEIGHT * row[k + 1] + L_BLUE_WEIGHT * row[k + 2] + 0.5);
+                SET_DATA_BYTE(line, j, value);
+            }
         } else if (spp == 3) {
             for (int j = 0, k = 0; j < w; j++, k += 3) composeRGBPixel(row[k], row[k + 1], row[k + 2], line + j);
         } else {

@@ -136,6 +136,12 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// (`OCREngine.readingScore`: a total 3, a date 2, items adding up 4, each item 0.5). Default 1: on
     /// SROIE scans, photo readings that won by less lost as many totals and dates as they gained.
     public var photoMinimumGain: Double = 1
+    /// Let tesseract read a line whose characters it is unsure of a second time inverted (white print on black,
+    /// `tessedit_do_invert`, on in tesseract 5), keeping whichever reading is more certain. Receipts print dark on
+    /// light; on their noisy lines (logos, smudges, the paper's edge) the inverted pass cost about a sixth of the
+    /// recognition's instructions (callgrind, one SROIE scan) and won nothing (see the README's receipts
+    /// performance). Default off; set at engine start.
+    public var invertUnsureLines: Bool = false
 
     /// Creates a preprocessing configuration.
     public init(
@@ -244,6 +250,7 @@ public final class OCREngine {
                                hint: "Install tesseract-ocr-eng (and tesseract-ocr-osd, tesseract-ocr-deu for deu); if TESSDATA_PREFIX is set it must name the tessdata folder itself.")
         }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        _ = TessBaseAPISetVariable(api, "tessedit_do_invert", preprocessing.invertUnsureLines ? "1" : "0")
         self.handle = api
         self.pageSegmentation = pageSegmentation
         self.preprocessing = preprocessing
@@ -288,7 +295,9 @@ public final class OCREngine {
         let decoded = try Self.decode(imageAt: path, maxPixels: limits.maxPixels)
         var original: UnsafeMutablePointer<PIX>? = decoded.pix
         costs.record("decode")
-        let gray: UnsafeMutablePointer<PIX>? = pixConvertTo8(original, 0)
+        // JPEGs come decoded to 8-bit gray already (`decode`): nothing to convert.
+        let gray: UnsafeMutablePointer<PIX>? = pixGetDepth(original) == 8 && pixGetColormap(original) == nil
+            ? pixClone(original) : pixConvertTo8(original, 0)
         // The colour image is not needed again: free it before the readings.
         pixDestroy(&original)
         guard gray != nil else { throw failure(path, "grayscale conversion failed") }
@@ -301,7 +310,7 @@ public final class OCREngine {
     }
 
     /// An image file decoded by leptonica's codecs, with what the codec reported.
-    private struct DecodedImage {
+    struct DecodedImage {
         var pix: UnsafeMutablePointer<PIX>
         var width: Int
         var height: Int
@@ -312,8 +321,9 @@ public final class OCREngine {
     /// Reads and decodes an image, checking its size before decoding the pixels. JPEG and PNG go through the
     /// shim's decoders (`larder_jpeg_decode`, `larder_png_decode`: the same codecs and settings as leptonica, but
     /// the codecs' warnings are kept instead of printed on standard error); other formats (TIFF, BMP, …) through
-    /// leptonica's `pixRead`.
-    private static func decode(imageAt path: String, maxPixels: Int) throws -> DecodedImage {
+    /// leptonica's `pixRead`. A colour JPEG is decoded straight to 8-bit gray (the same pixels as leptonica's
+    /// conversion of its RGB decoding), all that OCR reads: no 32-bit image is made and converted.
+    static func decode(imageAt path: String, maxPixels: Int) throws -> DecodedImage {
         guard let data = readFile(path) else {
             throw ReceiptError(.imageUnreadable, path: path, message: "cannot read the image file",
                                hint: "Check that the file exists and can be read.")
@@ -327,7 +337,7 @@ public final class OCREngine {
         let status = data.withUnsafeBytes { raw -> Int32 in
             let bytes = raw.bindMemory(to: UInt8.self).baseAddress
             return isJPEG
-                ? larder_jpeg_decode(bytes, UInt(raw.count), maxPixels, &messages, &pix, &w, &h)
+                ? larder_jpeg_decode(bytes, UInt(raw.count), maxPixels, 1, &messages, &pix, &w, &h)
                 : larder_png_decode(bytes, UInt(raw.count), maxPixels, &messages, &pix, &w, &h)
         }
         let codec = isJPEG ? "libjpeg" : "libpng"
@@ -618,11 +628,15 @@ public final class OCREngine {
     /// `receipt` is false for rendered PDF
     /// pages, which get only the date re-read.
     private func rereadLines(_ reading: inout Reading, receipt: Bool, steps: inout [String], costs: inout StepCosts) {
+        // One parse of the lines serves both gates until a re-read changes them (a parse costs a few ms).
+        var check: ReadingCheck?
         if receipt, preprocessing.rereadMaxPriceLines > 0 {
-            if ReadingCheck(reading.lines).wantsPriceRereads {
+            check = ReadingCheck(reading.lines)
+            if check?.wantsPriceRereads == true {
                 let (reread, changed) = rereadMissingPrices(reading.lines, in: reading.image)
                 if changed > 0 {
                     reading.lines = reread
+                    check = nil
                     steps.append("reread-price(\(changed))")
                 }
             }
@@ -632,6 +646,7 @@ public final class OCREngine {
             let (reread, changed) = rereadMisreadDates(reading.lines, in: reading.image)
             if changed > 0 {
                 reading.lines = reread
+                check = nil
                 steps.append("reread-date(\(changed))")
             }
             costs.record("date-line")
@@ -642,7 +657,7 @@ public final class OCREngine {
             costs.record("barcode-line")
         }
         if receipt, preprocessing.rereadTotal {
-            if ReadingCheck(reading.lines).wantsTotalReread {
+            if (check ?? ReadingCheck(reading.lines)).wantsTotalReread {
                 let (reread, changed) = rereadTotal(reading.lines, in: reading.image)
                 if changed > 0 {
                     reading.lines = reread

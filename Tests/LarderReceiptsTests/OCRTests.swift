@@ -1,3 +1,4 @@
+import CTesseract
 import Foundation
 import LarderEvaluation
 import LarderTestSupport
@@ -130,6 +131,31 @@ struct OCRTests {
         #expect(results[1].decoderWarnings?.first == "Premature end of JPEG file", "\(results[1].decoderWarnings ?? [])")
         // A sound file reports nothing.
         #expect(try engine.recognize(imageAt: "\(root)/receipts/corner-grocer.jpg").decoderWarnings == nil)
+    }
+
+    /// A colour JPEG is decoded straight to 8-bit gray (no 32-bit image in between): the same pixels as leptonica's
+    /// decoding to RGB and conversion to gray, so OCR reads what it read before.
+    @Test(.integration, .sharedData("receipts-sroie"))
+    func colourJPEGIsDecodedStraightToGray() throws {
+        let path = "\(try #require(TestData.sroieFolder))/img/014.jpg"
+        let decoded = try OCREngine.decode(imageAt: path, maxPixels: OCRLimits.default.maxPixels)
+        var gray: UnsafeMutablePointer<PIX>? = decoded.pix
+        defer { pixDestroy(&gray) }
+        var rgb: UnsafeMutablePointer<PIX>? = pixRead(path)
+        defer { pixDestroy(&rgb) }
+        #expect(pixGetDepth(rgb) == 32, "SROIE 014 is a colour JPEG")
+        #expect(pixGetDepth(gray) == 8)
+        #expect(Int(pixGetWidth(gray)) == decoded.width && pixGetWidth(gray) == pixGetWidth(rgb))
+        #expect(pixGetHeight(gray) == pixGetHeight(rgb))
+        var reference: UnsafeMutablePointer<PIX>? = pixConvertTo8(rgb, 0)
+        defer { pixDestroy(&reference) }
+        var difference: UnsafeMutablePointer<PIX>? = pixAbsDifference(gray, reference)
+        defer { pixDestroy(&difference) }
+        var mean: Float = -1
+        #expect(pixGetAverageMasked(difference, nil, 0, 0, 1, Int32(L_MEAN_ABSVAL), &mean) == 0)
+        #expect(mean == 0, "mean difference \(mean) gray levels")
+        var same: Int32 = 0
+        #expect(pixEqual(gray, reference, &same) == 0 && same == 1)
     }
 }
 
