@@ -141,7 +141,7 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// light; on their noisy lines (logos, smudges, the paper's edge) the inverted pass cost about a sixth of the
     /// recognition's instructions (callgrind, one SROIE scan). Default on: with it off, a logo line's confidence
     /// fell under the store floor on one SROIE scan and one German scan (SROIE strict store 0.891 → 0.873,
-    /// receipts-de 0.769 → 0.731) while the photos gained three stores (README, receipts performance). Set at
+    /// receipts-de 0.769 → 0.731) while the photos gained four stores (README, receipts performance). Set at
     /// engine start.
     public var invertUnsureLines: Bool = true
 

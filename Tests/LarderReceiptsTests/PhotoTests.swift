@@ -123,8 +123,8 @@ struct PhotoFloorTests {
         #expect((report.store ?? 0) >= Floor.photoStore)
     }
 
-    /// Measured 2026-11-24 (see the README's receipt table; de store/date and photo store on the photos-store
-    /// branch: 0.769, 0.962, 0.653); floors sit just below.
+    /// Measured 2026-11-24 on the merged tree (the README's receipt table: photos store/date/total/item F1 0.660,
+    /// 0.680, 0.722, 0.744; receipts-de 0.769, 0.962, 0.885, item count 0.923); floors sit just below.
     enum Floor {
         static let deTotal = 0.86
         static let deDate = 0.95
@@ -133,7 +133,7 @@ struct PhotoFloorTests {
         static let photoItemF1 = 0.73
         static let photoTotal = 0.71
         static let photoDate = 0.67
-        static let photoStore = 0.64
+        static let photoStore = 0.65
     }
 }
 
