@@ -6,18 +6,14 @@ import Testing
 /// printed again, the arithmetic of subtotal, tax and payment, the symbols printed most.
 @Suite("Receipt evidence: store named again, total by arithmetic, majority currency")
 struct ReceiptEvidenceTests {
-    static func lines(_ rows: [(String, Double)]) -> [OCRLine] {
-        rows.map { OCRLine(text: $0.0, confidence: $0.1) }
-    }
-
     @Test func aThankYouLineNamesTheStoreOverATagline() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("1050 Hancock st", 90), ("Philadelphia, PA 19123", 92), ("Thank You for Visiting, PYT", 95),
             ("Americas Craaaziest Burgers!", 93), ("9/8/2014 3:13:08 PM", 90), ("Burger 12.00", 90), ("Total $12.00", 95),
         ]))
         #expect(receipt.store == "PYT")
         // A header line that contains the name the footer gives is kept whole.
-        let caltex = ReceiptParser().parse(lines: Self.lines([
+        let caltex = ReceiptParser().parse(lines: ocrLines([
             ("Caltex Central Myrtleford", 88), ("158 Myrtle St.", 95), ("Total $77.43", 90),
             ("Thank you for shopping at Caltex", 90),
         ]))
@@ -30,7 +26,7 @@ struct ReceiptEvidenceTests {
     }
 
     @Test func aNameRepeatedBelowTheHeaderBeatsAConfidentCityLine() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("tuners CARREFOUR exeees", 43), ("SAN PABLO", 90), ("BOLSA CARREFOUR 0,05", 87), ("TOTAL 0,05", 90),
         ]))
         #expect(receipt.store == "tuners CARREFOUR exeees")
@@ -40,7 +36,7 @@ struct ReceiptEvidenceTests {
         #expect(StoreEvidence.isLabelOrHeading("Bill"))
         #expect(!StoreEvidence.isLabelOrHeading("Karan Beirut - DM"))
         // Only a contact line names the store when its logo was read as junk: the name before the phone.
-        let subway = ReceiptParser().parse(lines: Self.lines([
+        let subway = ReceiptParser().parse(lines: ocrLines([
             ("ayifife", 20), ("SUBWAY", 25), ("Subway#1926-0 Phone 858-673-8362", 77), ("11983 Bernardo Plaza Dr.", 90),
             ("1 6\" -Tuna Sub 4.49", 90), ("Total 4.49", 90),
         ]))
@@ -50,19 +46,19 @@ struct ReceiptEvidenceTests {
 
     @Test func theTotalThatSubtotalPlusTaxExplainsWins() {
         // "Balance Due 25,65" is a misread 28.65: subtotal 26.16 + tax 2.49 names the right one.
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("JOHNNY ROCKETS", 90), ("Smoke House 9.29", 90), ("Bacon Cheddar 9.19", 90), ("Chocolate Shake 4,99", 90),
             ("Coke 2.69", 90), ("Subtotal 26.16", 90), ("Tax 2.49", 90), ("Total 28.65", 90), ("Balance Due 25,65", 80),
         ]))
         #expect(receipt.total == Decimal(string: "28.65"))
         // A VAT note read as the total is outvoted by subtotal + service = the cash paid.
-        let vat = ReceiptParser().parse(lines: Self.lines([
+        let vat = ReceiptParser().parse(lines: ocrLines([
             ("2 x Coca-Cola £3.90", 90), ("Lunch £12.45", 90), ("Subtotal: £16.35", 90), ("Service (@ 10.00%): £1.64", 90),
             ("VAT Included in total: £2.72", 90), ("Cash: £17.99", 90),
         ]))
         #expect(vat.total == Decimal(string: "17.99"))
         // Items of a tax-inclusive receipt agree with the payment, not with the net total.
-        let net = ReceiptParser().parse(lines: Self.lines([
+        let net = ReceiptParser().parse(lines: ocrLines([
             ("Cappuccino Small 2.30", 90), ("Cappuccino Small 2.30", 90), ("Pain Au Raisin 1.80", 90),
             ("Net Total GBP 5.33", 90), ("Payment 6.40", 90),
         ]))
@@ -72,7 +68,7 @@ struct ReceiptEvidenceTests {
     }
 
     @Test func aTotalLineWithoutItsAmountIsSubtotalPlusTaxAndGoesToReview() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("1 6\" -Tuna Sub 4.49", 90), ("1 -Fresh Value Meal (21-1) 2.75", 90), ("Sub Total 7.24", 90),
             ("Sales Tax (7.75%) 0.47", 90), ("Total (Take Out)", 96), ("Credit Card", 97),
         ]))
@@ -80,7 +76,7 @@ struct ReceiptEvidenceTests {
         #expect(receipt.needsReview)
         #expect(receipt.reviewReasons.contains { $0.hasPrefix("total inferred") })
         // Without a total line nothing is inferred.
-        let none = ReceiptParser().parse(lines: Self.lines([("Sub Total 7.24", 90), ("Sales Tax 0.47", 90)]))
+        let none = ReceiptParser().parse(lines: ocrLines([("Sub Total 7.24", 90), ("Sales Tax 0.47", 90)]))
         #expect(none.total == nil)
     }
 

@@ -8,13 +8,9 @@ import Testing
 /// What a receipt's structure says about its store and its purchased lines (German tills, photos' headers).
 @Suite("Receipt structure: store and purchased lines")
 struct ReceiptStructureTests {
-    static func lines(_ rows: [(String, Double)]) -> [OCRLine] {
-        rows.map { OCRLine(text: $0.0, confidence: $0.1) }
-    }
-
     @Test func aStreetWithAHouseNumberIsAnAddressAndTheFooterCompanyNamesTheStore() {
         // Aldi prints its logo (read as letters at low confidence), then the street; the company is in the foot.
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("fad lunbeL nell", 40), ("Pohlweg 110", 70), ("33100 Paderborn", 95), ("UNSERE ÖFFNUNGSZEITEN", 86),
             ("KIWI, VORGEREIFT 1,49 C", 90), ("ZU ZAHLEN EURO 1,49", 92), ("Vielen Dank für Ihren Einkauf!", 90),
             ("Aldi GmbH & Co. KG, Schloß Holte", 88), ("02.03.2020 09:48", 90),
@@ -27,12 +23,12 @@ struct ReceiptStructureTests {
     }
 
     @Test func aLegalFormOrAStoreWordBeatsASloganAbove() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("Es gibt immer was zu tun.", 90), ("HORNBACH Baumarkt AG", 88), ("Filiale 547", 90),
             ("Heisenbergstraße 2", 90), ("33104 Paderborn", 95), ("PARKETTZUBEHÖR 9,70 1", 90), ("SUMME EUR 9,70", 95),
         ]))
         #expect(receipt.store == "HORNBACH Baumarkt AG")
-        let restaurant = ReceiptParser().parse(lines: Self.lines([
+        let restaurant = ReceiptParser().parse(lines: ocrLines([
             ("YOUR GUEST NUMBER IS", 91), ("24", 96), ("IN-N-OUT BURGER DALLAS", 59), ("DOUBLE DOUBLE 3.60", 90),
             ("TOTAL 3.60", 95),
         ]))
@@ -43,7 +39,7 @@ struct ReceiptStructureTests {
         #expect(!ReceiptParser.isContactLine("4 DRUGSTORE PUBLICIS"))
         #expect(ReceiptParser.isContactLine("GST ID NO: 000123"))
         #expect(!ReceiptParser.looksLikeName("EUR"))
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("Warburger Straße 130", 93), ("33100 Paderborn", 96), ("EUR", 96), ("Emmentaler Stick 5,18 A", 90),
             ("zu zahlen 5,18", 95),
         ]))

@@ -6,12 +6,8 @@ import Testing
 /// again in the footer; and what is no name: a slogan, a weight that looks like a legal form, stray marks.
 @Suite("Store names: domains, slogans, shop types, respelled words")
 struct StoreNameEvidenceTests {
-    static func lines(_ rows: [(String, Double)]) -> [OCRLine] {
-        rows.map { OCRLine(text: $0.0, confidence: $0.1) }
-    }
-
     @Test func aSloganIsNoNameAndTheDomainNamesTheStore() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("You decide what's inside", 83), ("5800 Northgate Drive, Suite 100", 82), ("San Rafael CA 94901", 88),
             ("11/10/2014 12:01", 93), ("Burrito 7.95", 90), ("Total 7.95", 92), ("Order online at chipotle.com", 85),
         ]))
@@ -21,7 +17,7 @@ struct StoreNameEvidenceTests {
     }
 
     @Test func aWebAddressReadAsTheNameIsNamedByItsDomain() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("WW. RYSTAL .COM", 80), ("1200 Main St", 90), ("06/01/2016 12:00", 90), ("Krystal 2.99", 90), ("Total 2.99", 90),
         ]))
         #expect(receipt.store == "Rystal")
@@ -33,7 +29,7 @@ struct StoreNameEvidenceTests {
         #expect(StoreEvidence.domainName("www.smashburgersurvey.com") == nil)
         #expect(StoreEvidence.domainName("www.facebook.com/us") == nil)
         // A confident name the domain does not repeat stays.
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("MARINA SHELL", 92), ("12 Harbour Rd", 90), ("01/02/2017 10:00", 90), ("Unleaded 40.00", 90), ("Total 40.00", 90),
             ("Join at fuelrewards.com", 90),
         ]))
@@ -41,7 +37,7 @@ struct StoreNameEvidenceTests {
     }
 
     @Test func aDoubtfulNameGivesWayToTheCompanyAtTheFootNotToAWeight() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("& L DIT", 70), ("Pohlweg 110", 86), ("33100 Paderborn", 96), ("WURFELZUCKER 0,89", 80),
             ("kg EURO/kg EURO", 80), ("SUMME 0,89", 90), ("BAR 0,89", 90), ("MwSt 7%", 90), ("Aldi GmbH & Co. KG, Schloß Holte", 88),
         ]))
@@ -51,7 +47,7 @@ struct StoreNameEvidenceTests {
     }
 
     @Test func aShopTypeTakenForTheNameJoinsTheLineAboveIt() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("DELPHIN", 93), ("APOTHEKE", 92), ("PADERBORN", 96), ("Alina Schunk", 93), ("Detmolder Straße 8", 92),
             ("33102 Paderborn", 95), ("Datum 23.04.20", 90), ("Nasenspray 19,90", 90), ("SUMME EUR 19,90", 90),
             ("MwSt 19%", 90), ("Ihr Apothekenteam", 91),
@@ -66,7 +62,7 @@ struct StoreNameEvidenceTests {
     }
 
     @Test func aNameWithItsStoreNumberIsNoPostcodeLine() {
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("ARCO AMPM 42259", 93), ("18972 BEACH BLVD", 92), ("HUNTINGTON BEACH CA", 96), ("06/10/2016 10:00", 90),
             ("UNLEADED 1.71", 85), ("Total 1.71", 90),
         ]))
@@ -87,7 +83,7 @@ struct StoreNameEvidenceTests {
         #expect(StoreEvidence.isLabelOrHeading("FACTURA SIMPLIFICADA"))
         #expect(StoreEvidence.isLabelOrHeading("DINE IN"))
         #expect(StoreEvidence.isLabelOrHeading("Order Number; 4283297"))
-        let receipt = ReceiptParser().parse(lines: Self.lines([
+        let receipt = ReceiptParser().parse(lines: ocrLines([
             ("ONE MILL STREET", 96), ("(978) 738-8900", 96), ("01/03/2015 9:03PM", 80), ("CALAMARI 16.00", 92), ("Total 16.00", 92),
         ]))
         #expect(receipt.store == "ONE MILL STREET")
