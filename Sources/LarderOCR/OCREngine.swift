@@ -132,6 +132,10 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// readings that won by 1–2 lost a total and an item count. Measured on receipts-photos and receipts-de
     /// (development sets).
     public var photoFaintMinimumGain: Double = 3
+    /// In the photo reading, straighten curled paper (`Dewarp`): when the reading's text lines bend by half a text
+    /// height or more and the reading is unsure, the image is remapped so its lines are straight and read again,
+    /// kept when its parse scores higher. Default on.
+    public var photoDewarp: Bool = true
     /// The photo reading replaces the first only when its parse scores at least this much higher
     /// (`OCREngine.readingScore`: a total 3, a date 2, items adding up 4, each item 0.5). Default 1: on
     /// SROIE scans, photo readings that won by less lost as many totals and dates as they gained.

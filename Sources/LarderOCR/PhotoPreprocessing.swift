@@ -263,7 +263,7 @@ extension OCREngine {
         let resolution = pixGetXRes(pix)
         pixSetResolution(work, resolution, resolution)
         let thresholds: [Int?] = preprocessing.photoThreshold.map { [$0] + preprocessing.photoFaintThresholds } ?? [nil]
-        var best: (lines: [OCRLine], mean: Double, score: Double)?
+        var best: (lines: [OCRLine], mean: Double, score: Double, raw: [OCRLine], threshold: Int?)?
         for (k, threshold) in thresholds.enumerated() {
             // A further threshold only while the reading so far is unsure (no total, no date, or items that do
             // not add up): faint print that the first threshold broke up is read at a lighter one.
@@ -277,14 +277,26 @@ extension OCREngine {
             // A lighter threshold also reads more specks as text: it must find at least what a read total is worth.
             if let current = best, score < current.score + preprocessing.photoFaintMinimumGain { continue }
             if best != nil { steps.append(String(format: "threshold %d won %.1f", threshold ?? 0, score)) }
-            best = (merged, mean, score)
+            best = (merged, mean, score, lines, threshold)
         }
-        guard let best else { pixDestroy(&work); return nil }
+        guard var best else { pixDestroy(&work); return nil }
+        // Curled paper (Dewarp.swift), only while the reading is unsure: kept when its parse scores higher.
+        if preprocessing.photoDewarp, !ReadingCheck(best.lines).isSure,
+           var flat = try dewarpedReading(work, raw: best.raw, firstLines: firstLines, threshold: best.threshold,
+                                          rectified: rectifiedPaper, path: path, limits: limits, started: started,
+                                          pageSegmentation: pageSegmentation, steps: &steps) {
+            if flat.score > best.score {
+                swap(&work, &flat.image)
+                best = (flat.lines, flat.meanConfidence, flat.score, flat.rawLines, best.threshold)
+                steps.append("dewarped")
+            }
+            pixDestroy(&flat.image)
+        }
         return PhotoReading(lines: best.lines, meanConfidence: best.mean, image: work, steps: steps, score: best.score)
     }
 
     /// The normalised, scaled photo `work` binarised at `threshold` (nil: left grey) and read.
-    private func binarizedReading(_ work: UnsafeMutablePointer<PIX>?, threshold: Int?, rectified: Bool, path: String,
+    func binarizedReading(_ work: UnsafeMutablePointer<PIX>?, threshold: Int?, rectified: Bool, path: String,
                                   limits: OCRLimits, started: ContinuousClock.Instant,
                                   pageSegmentation: PageSegmentation) throws -> ([OCRLine], Double) {
         var input: UnsafeMutablePointer<PIX>? = threshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
