@@ -38,3 +38,23 @@ struct PaperPhotoTests {
         #expect(found.quad == nil, "\(String(describing: found.quad))")
     }
 }
+
+/// Dewarping on a real curled receipt from `shared/data/receipts-photos` (skipped when absent), with the real OCR.
+@Suite("Dewarp on a real photo", .serialized, .integration, .sharedData("receipts-photos"))
+struct DewarpPhotoTests {
+    /// A receipt held curled over a knee: its lines bend by about a text height; read straightened, its date
+    /// ("9/16/11", which the curled reading garbles) is read.
+    static let curled = "Image_77_6_a9575733a799643b9467454bfdbb131187913283"
+
+    @Test func aCurledReceiptIsStraightenedAndItsDateRead() throws {
+        let folder = try #require(TestData.photosFolder)
+        let ocr = try OCREngine().recognize(imageAt: "\(folder)/\(Self.curled).jpg")
+        let photo = try #require(ocr.steps.first { $0.hasPrefix("photo") }, "\(ocr.steps)")
+        let bend = try #require(photo.firstMatch(of: /dewarp\(bend ([0-9.]+)/).flatMap { Double($0.1) }, "\(photo)")
+        #expect(bend >= Dewarp.minimumBend)
+        #expect(photo.contains("dewarped"), "\(photo)")
+        let label = try ReceiptEvaluation.projectLabel(at: "\(folder)/\(Self.curled).json")
+        let receipt = ReceiptParser().parse(lines: ocr.lines)
+        #expect(receipt.date?.iso == label.date, "\(ocr.lines.map(\.text))")
+    }
+}
