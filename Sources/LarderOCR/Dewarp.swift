@@ -66,8 +66,10 @@ enum Dewarp {
     }
 
     /// The field fitted to the lines' points in an image of `width` × `height`; nil with fewer than
-    /// ``minimumLines`` lines. Terms that vary down the page are used as far as the lines support them
-    /// (quadratic from 12 lines, linear from 8).
+    /// ``minimumLines`` lines. Fitted: the page's uniform skew (`b0`) and its curl (`c0`), the curl varying down
+    /// the page as far as the lines support it (quadratic from 12 lines, linear from 8). A skew varying down the
+    /// page (`b1`, `b2`) is not fitted: on receipts-photos it made the field bend on twice as many photos for one
+    /// more total (README, *Phone photos*).
     static func fit(_ lines: [[Point]], width: Int, height: Int) -> Field? {
         var field = Field(coefficients: Array(repeating: 0, count: 6), cx: Double(width) / 2, cy: Double(height) / 2,
                           hw: max(1, Double(width) / 2), hh: max(1, Double(height) / 2))
