@@ -165,8 +165,8 @@ enum Dewarp {
         let input = UnsafeRawPointer(source).assumingMemoryBound(to: UInt8.self)
         let output = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
         // Leptonica keeps 8-bit pixels in 32-bit words, the first pixel in the most significant byte: on a
-        // little-endian machine pixel x of a row is byte x ^ 3.
-        let rowBytes = 4 * wpl
+        // little-endian machine pixel x of a row is byte x ^ 3 (leptonica's GET_DATA_BYTE).
+        let rowBytes = 4 * wpl, swizzle = 1.littleEndian == 1 ? 3 : 0
         let c = field.coefficients
         let s = (0..<width).map { (Double($0) - field.cx) / field.hw }
         for y in 0..<height {
@@ -178,7 +178,7 @@ enum Dewarp {
                 let sy = Double(y) + s[x] * (b + s[x] * q)
                 let y0 = Int(sy.rounded(.down))
                 let f = sy - Double(y0)
-                let byte = x ^ 3
+                let byte = x ^ swizzle
                 let above = y0 >= 0 && y0 < height ? Double(input[y0 * rowBytes + byte]) : 255
                 let below = y0 + 1 >= 0 && y0 + 1 < height ? Double(input[(y0 + 1) * rowBytes + byte]) : 255
                 outRow[byte] = UInt8(max(0, min(255, (above + (below - above) * f).rounded())))
