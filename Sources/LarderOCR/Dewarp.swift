@@ -7,7 +7,7 @@ import LarderReceipts
 /// Leptonica's page model (`dewarpa*`) needs about 15 long text lines and builds on no receipt; a receipt has
 /// fewer and shorter lines, but tesseract's reading already says which words share a printed line. Each word's
 /// centre is a point on its line's curve, so the paper's vertical disparity is fitted to all lines at once: a
-/// smooth field `v(x, y)` (quadratic across x, its coefficients quadratic down the page) plus one height per line,
+/// smooth field `v(x, y)` (the skew and a quadratic curl across x, the curl varying down the page) plus one height per line,
 /// by least squares (each line's own height removed, so two-word lines — a name and its price — count as well as
 /// long ones). Words far off their line's curve (a price tesseract put on the wrong row) are dropped and the field
 /// fitted again. The image is then remapped so that every line becomes straight: `out(x, y) = in(x, y + v(x, y))`.
