@@ -277,7 +277,8 @@ public enum IngredientEvaluation {
     /// Parses one label quantity token ("1#1$2", "#3$4-1", "8x", "One", "0.5").
     static func labelQuantity(_ token: String) -> QValue {
         var t = token.lowercased()
-        if t.hasSuffix("x") && t.count > 1 { t.removeLast() }
+        // "8x" is a multiplier; "six" is a number word, not "si" times
+        if t.hasSuffix("x") && t.count > 1 && Lexicon.numberWords[t] == nil { t.removeLast() }
         func single(_ s: String) -> Double? {
             if let v = Double(s) { return v }
             if let v = Lexicon.numberWords[s] { return v }

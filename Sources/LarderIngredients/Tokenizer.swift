@@ -47,13 +47,13 @@ enum Tokenizer {
     static func tokenize(_ line: String) -> [Token] {
         // Soft hyphens go, the fraction slash becomes '/'; both are rare, so skip the Foundation calls otherwise.
         if line.utf8.allSatisfy({ $0 < 128 }) {
-            return mergeNumbers(scan(Array(line.utf8)))
+            return mergeUnitRanges(mergeNumbers(scan(Array(line.utf8))))
         }
         var cleaned = line
         if cleaned.unicodeScalars.contains(where: { $0 == "\u{00AD}" || $0 == "⁄" }) {
             cleaned = cleaned.replacingOccurrences(of: "\u{00AD}", with: "").replacingOccurrences(of: "⁄", with: "/")
         }
-        return mergeNumbers(scan(Array(cleaned)))
+        return mergeUnitRanges(mergeNumbers(scan(Array(cleaned))))
     }
 
     /// Reads a number at `start`: digits with a decimal point or comma, "1,000", a fraction "a/b", a unicode
@@ -244,6 +244,55 @@ enum Tokenizer {
         return (range, u)
     }
 
+    /// The upper bound of a range whose lower bound at `i` ends in a hyphen: "14- to 18-pound", "10- or
+    /// 12-ounce", "8- to -10 ounce", "3- to 3 1/2-lb"; the second number (a mixed fraction merged) and the index
+    /// of its last token.
+    static func hyphenRange(_ input: [Token], _ i: Int) -> (Token, Int)? {
+        guard i + 3 < input.count, input[i + 1].text == "-" || input[i + 1].text == "–",
+              input[i + 2].lower == "to" || input[i + 2].lower == "or" else { return nil }
+        var j = i + 3
+        if input[j].text == "-", j + 1 < input.count { j += 1 }
+        guard input[j].kind == .number else { return nil }
+        var second = input[j]
+        if j + 1 < input.count, input[j + 1].kind == .number, input[j + 1].max == nil, second.max == nil,
+           !second.text.utf8.contains(UInt8(ascii: "/")), !second.text.utf8.contains(UInt8(ascii: ".")),
+           input[j + 1].value < 1, input[j + 1].text.utf8.contains(UInt8(ascii: "/")) {
+            second.value += input[j + 1].value
+            second.text += " " + input[j + 1].text
+            j += 1
+        }
+        return (second, j)
+    }
+
+    /// A range with the same unit written on both ends and spaced, "5 ½ oz to 7 ounces", "½ c to 1 cup",
+    /// "4-pound to 4½-pound": one range number and the first unit, as for "110ml-150ml" (``unitRange(_:_:)``).
+    /// Runs on the merged numbers; different units ("1 teaspoon to 1 tablespoon") stay two amounts.
+    static func mergeUnitRanges(_ input: [Token]) -> [Token] {
+        guard input.count >= 5, input.contains(where: { $0.lower == "to" || $0.text == "-" || $0.text == "–" }) else { return input }
+        var out: [Token] = []
+        out.reserveCapacity(input.count)
+        var i = 0
+        while i < input.count {
+            if i + 4 < input.count {
+                let a = input[i], u = input[i + 1], link = input[i + 2], b = input[i + 3], u2 = input[i + 4]
+                if a.kind == .number, a.max == nil, u.kind == .word, link.lower == "to" || link.text == "-" || link.text == "–",
+                   b.kind == .number, b.max == nil, b.value > a.value, u2.kind == .word,
+                   let c = IngredientParser.unitCanonical(u.text), c == IngredientParser.unitCanonical(u2.text) {
+                    var range = a
+                    range.text = a.text + "-" + b.text
+                    range.max = b.value
+                    range.lower = range.text
+                    out.append(range); out.append(u)
+                    i += 5
+                    continue
+                }
+            }
+            out.append(input[i])
+            i += 1
+        }
+        return out
+    }
+
     /// Merges "1 1/2" into one number and "2 to 3" into a range.
     static func mergeNumbers(_ input: [Token]) -> [Token] {
         var out: [Token] = []
@@ -266,12 +315,11 @@ enum Tokenizer {
                     i += 1
                     // a range may follow: "1 1/2-2"
                 }
-                // range "14- to 18-pound"
-                if i + 3 < input.count, input[i + 1].text == "-" || input[i + 1].text == "–", input[i + 2].lower == "to",
-                   input[i + 3].kind == .number, input[i + 3].value > t.value {
-                    t.text = t.text + "-" + input[i + 3].text
-                    t.max = input[i + 3].max ?? input[i + 3].value
-                    i += 3
+                // range "14- to 18-pound", "10- or 12-ounce", "8- to -10 ounce", "3- to 3 1/2-lb"
+                if let (second, end) = hyphenRange(input, i), second.value > t.value {
+                    t.text = t.text + "-" + second.text
+                    t.max = second.max ?? second.value
+                    i = end
                 }
                 // range "2 to 3", "2 - 3"
                 if i + 2 < input.count, input[i + 2].kind == .number,

@@ -109,6 +109,28 @@ struct IngredientParserTests {
         #expect(Tokenizer.tokenize("200g-250ml stock").map(\.text) == ["200", "g", "-", "250", "ml", "stock"])
     }
 
+    /// Spaced ranges with the unit on both ends ("5 ½ oz to 7 ounces") and hyphen-dangling ranges ("10- or
+    /// 12-ounce", "8- to -10 ounce", "3- to 3 1/2-lb") read as one range, as the labels write them.
+    @Test func spacedAndHyphenDanglingRanges() {
+        let oz = Tokenizer.tokenize("5 ½ oz to 7 ounce cornstarch")
+        #expect(oz.map(\.text) == ["5 1/2-7", "oz", "cornstarch"])
+        #expect(oz[0].value == 5.5 && oz[0].max == 7)
+        #expect(Tokenizer.tokenize("½ c to 1 cup pistachios").map(\.text) == ["1/2-1", "c", "pistachios"])
+        #expect(Tokenizer.tokenize("Two 4-pound to 4½-pound ducks").map(\.text) == ["Two", "4-4 1/2", "pound", "ducks"])
+        // different units stay two amounts
+        #expect(Tokenizer.tokenize("1 teaspoon to 1 tablespoon oil").map(\.text) == ["1", "teaspoon", "to", "1", "tablespoon", "oil"])
+        let package = Tokenizer.tokenize("One 10- or 12-ounce package")
+        #expect(package.map(\.text) == ["One", "10-12", "ounce", "package"])
+        #expect(package[1].value == 10 && package[1].max == 12)
+        #expect(Tokenizer.tokenize("Four 8- to -10 ounce trout").map(\.text) == ["Four", "8-10", "ounce", "trout"])
+        let lb = Tokenizer.tokenize("1 (3- to 3 1/2-lb) roast")
+        #expect(lb[2].text == "3-3 1/2" && lb[2].max == 3.5)
+        let p = parser.parse("5 ½ oz to 7 ounces cornstarch")
+        #expect(p.quantity == Quantity(value: 5.5, max: 7, text: "5 1/2-7"))
+        #expect(p.unit == "ounce")
+        #expect(p.additionalAmounts.isEmpty)
+    }
+
     @Test func aPinch() {
         let p = parser.parse("a pinch of salt")
         #expect(p.quantity?.value == 1)
@@ -274,6 +296,9 @@ struct IngredientEvaluationHelperTests {
         #expect(IngredientEvaluation.labelQuantity("1-1#1$2") == .number(1, 1.5))
         #expect(IngredientEvaluation.labelQuantity("8x") == .number(8, nil))
         #expect(IngredientEvaluation.labelQuantity("One") == .number(1, nil))
+        // a number word ending in x is not a multiplier ("Six" once read as "si" times)
+        #expect(IngredientEvaluation.labelQuantity("Six") == .number(6, nil))
+        #expect(IngredientEvaluation.labelQuantity("6x") == .number(6, nil))
         #expect(IngredientEvaluation.labelQuantity("few") == .text("few"))
     }
 

@@ -43,7 +43,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .extract: "extract@11"
         case .ocr: "ocr@15"
         case .route: "route@5"
-        case .recipe: "recipe@15"
+        case .recipe: "recipe@16"
         case .receipt: "receipt@13"
         case .llm: "llm@1"
         case .result: "result@11"
