@@ -68,6 +68,8 @@ struct IngredientMatcher: Sendable {
     /// that order (as `replacingOccurrences` did, byte by byte), then split at commas.
     static func parts(_ name: String) -> [Substring] {
         var bytes = Array(name.utf8)
+        // Most names hold no separator but the comma: split them as they are.
+        if !separators.contains(where: { holds(bytes, $0) }) { return name.split(separator: ",") }
         for separator in [" and ", " or ", "&", "/"] {
             let sep = Array(separator.utf8)
             guard bytes.count >= sep.count else { continue }
@@ -89,6 +91,8 @@ struct IngredientMatcher: Sendable {
         }
         return String(decoding: bytes, as: UTF8.self).split(separator: ",")
     }
+
+    static let separators: [[UInt8]] = [" and ", " or ", "&", "/"].map { Array($0.utf8) }
 
     /// Whether `bytes` holds `needle` (non-empty) as a run.
     static func holds(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
@@ -215,7 +219,8 @@ struct IngredientMatcher: Sendable {
     /// The ingredients `text` mentions, in ingredient-list order.
     func match(_ text: String) -> [StepIngredientRef] {
         let hay = IngredientMatcher.words(text)
-        let haySet = Set(hay)
+        // A step has a few dozen words: looking through them costs less than hashing them into a set.
+        let haySet = hay
         var full: [Int] = []
         var headOnly: [Int] = []
         for (k, key) in keys.enumerated() {

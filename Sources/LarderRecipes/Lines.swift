@@ -234,6 +234,19 @@ enum LineReader {
         }
     }
 
+    /// A line's text as running headers and footers are compared: lower case, without numbers and whitespace. On
+    /// bytes for ASCII text (its numbers are the digits, its whitespace tab to CR and space, one `Character` each but
+    /// CR LF, which goes as a whole), else by `Character`.
+    static func furnitureKey(_ s: String) -> String {
+        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return s.lowercased().filter { !$0.isNumber && !$0.isWhitespace } }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        for byte in s.utf8 where !Prefilter.isDigit(byte) && byte != 0x20 && !(0x09...0x0D).contains(byte) {
+            out.append(Prefilter.lower(byte))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Blanks PDF page furniture: page numbers and running headers/footers repeated on several pages.
     static func removePageFurniture(_ lines: inout [Line]) {
         let pages = Set(lines.map(\.page))
@@ -242,7 +255,7 @@ enum LineReader {
         for (k, l) in lines.enumerated() where !l.isBlank {
             if let fl = firstLast[l.page] { firstLast[l.page] = (fl.0, k) } else { firstLast[l.page] = (k, k) }
         }
-        func key(_ s: String) -> String { s.lowercased().filter { !$0.isNumber && !$0.isWhitespace } }
+        func key(_ s: String) -> String { furnitureKey(s) }
         var counts: [String: Int] = [:]
         for (_, fl) in firstLast {
             for k in Set([fl.0, fl.1]) where !lines[k].isBlank { counts[key(lines[k].text), default: 0] += 1 }

@@ -88,6 +88,42 @@ struct RecipeFastPathTests {
         }
     }
 
+    /// ``IngredientMatcher/parts(_:)`` before its fast path: every separator's bytes replaced by a comma, in order.
+    static func referenceParts(_ name: String) -> [Substring] {
+        var bytes = Array(name.utf8)
+        for separator in [" and ", " or ", "&", "/"] {
+            let sep = Array(separator.utf8)
+            var out: [UInt8] = []
+            var i = 0
+            while i < bytes.count {
+                if i + sep.count <= bytes.count, bytes[i..<(i + sep.count)].elementsEqual(sep) {
+                    out.append(0x2C)
+                    i += sep.count
+                } else {
+                    out.append(bytes[i])
+                    i += 1
+                }
+            }
+            bytes = out
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: ",")
+    }
+
+    @Test("furniture keys, letters and name parts on bytes are what the Character code gives")
+    func lineKeys() {
+        var generator = SeededGenerator(seed: 2026)
+        let pieces = ["Page", " ", "12", "\t", "\r\n", "\u{0B}", "\u{1C}", "ABC", "x", "-", "É", "é", "½", "٣", "\u{00A0}",
+                      " and ", " or ", "&", "/", ",", "salt", "Pepper", "(", "e\u{301}"]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+            #expect(LineReader.furnitureKey(text) == text.lowercased().filter { !$0.isNumber && !$0.isWhitespace },
+                    "\(text.debugDescription)")
+            #expect(Context.hasLetter(text) == text.contains(where: \.isLetter), "\(text.debugDescription)")
+            #expect(IngredientMatcher.parts(text) == Self.referenceParts(text), "\(text.debugDescription)")
+        }
+    }
+
     @Test("each word's languages are the languages whose function words hold it")
     func languagesOfWord() {
         let words = Set(RecipeLanguage.functionWords.flatMap(\.words)).union(["", "xyz", "The", "undd"])
