@@ -32,7 +32,7 @@ struct IngredientMatcher: Sendable {
         for (g, group) in groups.enumerated() {
             for (i, ing) in group.ingredients.enumerated() {
                 var name = ing.name.lowercased()
-                if let p = name.firstIndex(of: "(") { name = String(name[..<p]) }
+                if let p = IngredientMatcher.openingParenthesis(name) { name = String(name[..<p]) }
                 let base = name.trimmingWhitespace()
                 guard !base.isEmpty else { continue }
                 var phrases: [[String]] = []
@@ -56,7 +56,7 @@ struct IngredientMatcher: Sendable {
                     }
                 }
                 heads = heads.filter { $0.count >= 3 && !IngredientMatcher.stop.contains($0) }
-                let textWords = Set(IngredientMatcher.words(ing.text))
+                let textWords = IngredientMatcher.words(ing.text)
                 let qualifier = ["zest", "juice", "rind"].first { textWords.contains($0) }
                 keys.append(Key(group: g, index: i, name: ing.name, phrases: phrases, heads: Array(Set(heads)).sorted(), qualifier: qualifier))
             }
@@ -68,9 +68,13 @@ struct IngredientMatcher: Sendable {
     /// that order (as `replacingOccurrences` did, byte by byte), then split at commas.
     static func parts(_ name: String) -> [Substring] {
         var bytes = Array(name.utf8)
+        // Most names hold no separator but the comma: split them as they are.
+        if !separators.contains(where: { holds(bytes, $0) }) { return name.split(separator: ",") }
         for separator in [" and ", " or ", "&", "/"] {
             let sep = Array(separator.utf8)
             guard bytes.count >= sep.count else { continue }
+            // Most names hold no separator: no copy then.
+            guard IngredientMatcher.holds(bytes, sep) else { continue }
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count)
             var i = 0
@@ -86,6 +90,55 @@ struct IngredientMatcher: Sendable {
             bytes = out
         }
         return String(decoding: bytes, as: UTF8.self).split(separator: ",")
+    }
+
+    static let separators: [[UInt8]] = [" and ", " or ", "&", "/"].map { Array($0.utf8) }
+
+    /// Whether `bytes` holds `needle` (non-empty) as a run.
+    static func holds(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] {
+            if bytes[i..<(i + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
+    /// `name.firstIndex(of: "(")`: the first "(" byte when it is a `Character` of its own (ASCII bytes or the ends
+    /// around it: only non-ASCII characters join one, a combining mark after or a prepended mark before), else the
+    /// `Character` search. No `Character` "(" can come before the first "(" byte.
+    static func openingParenthesis(_ name: String) -> String.Index? {
+        let utf8 = name.utf8
+        guard let p = utf8.firstIndex(of: UInt8(ascii: "(")) else { return nil }
+        let next = utf8.index(after: p)
+        let alone = (next == utf8.endIndex || utf8[next] < 0x80)
+            && (p == utf8.startIndex || utf8[utf8.index(before: p)] < 0x80)
+        return alone ? p : name.firstIndex(of: "(")
+    }
+
+    /// ``singular(_:)`` of a word of ``asciiWords(_:)`` (ASCII letters and hyphens, two-byte Latin-1 letters), on
+    /// its bytes: the suffixes are ASCII, so they end the bytes as they end the `Character`s, and a word has as
+    /// many `Character`s as bytes that are not continuation bytes.
+    static func singular(_ w: ArraySlice<UInt8>) -> String {
+        var count = 0
+        for b in w where b < 0x80 || b >= 0xC0 { count += 1 }
+        func ends(_ suffix: StaticString) -> Bool {
+            let n = suffix.utf8CodeUnitCount
+            guard w.count >= n else { return false }
+            let start = w.endIndex - n
+            for k in 0..<n where w[start + k] != suffix.utf8Start[k] { return false }
+            return true
+        }
+        func string(dropping n: Int, adding tail: UInt8? = nil) -> String {
+            var bytes = Array(w.dropLast(n))
+            if let tail { bytes.append(tail) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        if count <= 3 { return String(decoding: w, as: UTF8.self) }
+        if ends("ies") { return string(dropping: 3, adding: UInt8(ascii: "y")) }
+        if ends("oes") || ends("ches") || ends("shes") || ends("sses") || ends("xes") { return string(dropping: 2) }
+        if ends("ves") && count > 4 { return string(dropping: 3, adding: UInt8(ascii: "f")) }
+        if ends("s") && !ends("ss") && !ends("us") { return string(dropping: 1) }
+        return String(decoding: w, as: UTF8.self)
     }
 
     static func singular(_ w: String) -> String {
@@ -127,7 +180,7 @@ struct IngredientMatcher: Sendable {
             var lo = 0, hi = word.count
             while lo < hi, word[lo] == 0x2D { lo += 1 }
             while hi > lo, word[hi - 1] == 0x2D { hi -= 1 }
-            if lo < hi { out.append(singular(String(decoding: word[lo..<hi], as: UTF8.self))) }
+            if lo < hi { out.append(singular(word[lo..<hi])) }
             word.removeAll(keepingCapacity: true)
         }
         var i = 0
@@ -166,7 +219,8 @@ struct IngredientMatcher: Sendable {
     /// The ingredients `text` mentions, in ingredient-list order.
     func match(_ text: String) -> [StepIngredientRef] {
         let hay = IngredientMatcher.words(text)
-        let haySet = Set(hay)
+        // A step has a few dozen words: looking through them costs less than hashing them into a set.
+        let haySet = hay
         var full: [Int] = []
         var headOnly: [Int] = []
         for (k, key) in keys.enumerated() {

@@ -234,6 +234,19 @@ enum LineReader {
         }
     }
 
+    /// A line's text as running headers and footers are compared: lower case, without numbers and whitespace. On
+    /// bytes for ASCII text (its numbers are the digits, its whitespace tab to CR and space, one `Character` each but
+    /// CR LF, which goes as a whole), else by `Character`.
+    static func furnitureKey(_ s: String) -> String {
+        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return s.lowercased().filter { !$0.isNumber && !$0.isWhitespace } }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        for byte in s.utf8 where !Prefilter.isDigit(byte) && byte != 0x20 && !(0x09...0x0D).contains(byte) {
+            out.append(Prefilter.lower(byte))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Blanks PDF page furniture: page numbers and running headers/footers repeated on several pages.
     static func removePageFurniture(_ lines: inout [Line]) {
         let pages = Set(lines.map(\.page))
@@ -242,7 +255,7 @@ enum LineReader {
         for (k, l) in lines.enumerated() where !l.isBlank {
             if let fl = firstLast[l.page] { firstLast[l.page] = (fl.0, k) } else { firstLast[l.page] = (k, k) }
         }
-        func key(_ s: String) -> String { s.lowercased().filter { !$0.isNumber && !$0.isWhitespace } }
+        func key(_ s: String) -> String { furnitureKey(s) }
         var counts: [String: Int] = [:]
         for (_, fl) in firstLast {
             for k in Set([fl.0, fl.1]) where !lines[k].isBlank { counts[key(lines[k].text), default: 0] += 1 }
@@ -298,11 +311,28 @@ enum LineReader {
 
     /// ``normalizedHeader(_:)`` for any text, through Foundation.
     static func unicodeNormalizedHeader(_ s: String) -> String {
-        var t = s.lowercased().replacingOccurrences(of: "’", with: "'")
-        t = t.replacingOccurrences(of: "…", with: "").replacingOccurrences(of: "...", with: "")
+        // Each replacement only when the text holds its needle's bytes (no other text is canonically equivalent to
+        // "’", "…" or "..."), and the trimmed set built once: Foundation's calls were 130 K instructions a line.
+        var t = s.lowercased()
+        if Self.holds(t, "’") { t = t.replacingOccurrences(of: "’", with: "'") }
+        if Self.holds(t, "…") { t = t.replacingOccurrences(of: "…", with: "") }
+        if Self.holds(t, "...") { t = t.replacingOccurrences(of: "...", with: "") }
         if let p = t.firstIndex(of: "("), t.hasSuffix(")") || t.hasSuffix("):") { t = String(t[..<p]) }
-        t = t.trimmingCharacters(in: CharacterSet.whitespaces.union(.punctuationCharacters).union(.symbols))
+        t = t.trimmingCharacters(in: headerTrimmed)
         return t.split(separator: " ").joined(separator: " ")
+    }
+
+    /// What a header is trimmed of: whitespace, punctuation and symbols.
+    static let headerTrimmed = CharacterSet.whitespaces.union(.punctuationCharacters).union(.symbols)
+
+    /// Whether the UTF-8 bytes of `text` hold those of `needle`.
+    static func holds(_ text: String, _ needle: String) -> Bool {
+        let hay = Array(text.utf8), sought = Array(needle.utf8)
+        guard !sought.isEmpty, hay.count >= sought.count else { return false }
+        for i in 0...(hay.count - sought.count) where hay[i] == sought[0] {
+            if hay[i..<(i + sought.count)].elementsEqual(sought) { return true }
+        }
+        return false
     }
 
     /// ``normalizedHeader(_:)`` of ASCII text, on its bytes (it runs for every line, several times); nil for other
@@ -342,8 +372,16 @@ enum LineReader {
         guard let first = t.firstIndex(where: { !trimmed($0) }), let last = t.lastIndex(where: { !trimmed($0) }) else {
             return ""
         }
-        return t[first...last].split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
-            .joined(separator: " ")
+        // Split at spaces and joined by one: each run of spaces becomes one (none at the ends, which are kept bytes).
+        var out: [UInt8] = []
+        out.reserveCapacity(last - first + 1)
+        var afterSpace = false
+        for byte in t[first...last] {
+            if byte == 0x20 && afterSpace { continue }
+            afterSpace = byte == 0x20
+            out.append(byte)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The most bytes a header's normalised form has (``ingredientHeaders`` and the other sets).
@@ -366,10 +404,31 @@ enum LineReader {
         return true
     }
 
+    /// Whether the first byte of `text` that ``normalizedHeader(_:)`` keeps is an ASCII digit, read on ASCII bytes
+    /// (false when a non-ASCII byte comes first). Then neither `text` nor any head of it before a ":" normalises to a
+    /// header: trimming keeps that digit first (or, when a "(" comes before it and is cut off, leaves nothing), and
+    /// every header opens with a letter.
+    static func opensWithDigit(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39: return true
+            case 0x09, 0x20...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: continue
+            default: return false
+            }
+        }
+        return false
+    }
+
+    /// Every header opens with a letter (what ``opensWithDigit(_:)`` relies on).
+    static let headersOpenWithLetters = [ingredientHeaders, methodHeaders, noteHeaders, otherHeaders]
+        .allSatisfy { $0.allSatisfy { $0.first?.isLetter == true } }
+
     /// The section a header line starts, and any text after "Header:" on the same line.
     static func section(_ line: Line) -> (SectionKind, String?)? {
         guard line.listNumber == nil, !line.isBlank else { return nil }
         let t = line.text
+        // An ingredient line ("2 cups flour") is never a header: no header opens with a digit.
+        if opensWithDigit(t) { return nil }
         // Counted on bytes when that settles it (as many bytes as characters in ASCII without "\r\n", never fewer).
         let ascii = t.utf8.allSatisfy { $0 < 0x80 }
         let short = t.utf8.count <= 60 || ((!ascii || t.utf8.contains(0x0D)) && t.count <= 60)

@@ -77,7 +77,10 @@ enum Patterns {
                 p.removeLast()
                 if p.isEmpty { continue }
             }
-            if p.contains("/") {
+            // On ASCII text Foundation's search and replacement are byte operations (canonical equivalence is
+            // identity there): asked of the bytes, without Foundation's per-call cost (16 K instructions a number).
+            let ascii = p.utf8.allSatisfy { $0 < 0x80 }
+            if ascii ? p.utf8.contains(0x2F) : p.contains("/") {
                 let ab = p.split(separator: "/")
                 if ab.count == 2, let a = Double(ab[0]), let b = Double(ab[1]), b != 0 {
                     total += a / b
@@ -86,7 +89,7 @@ enum Patterns {
                 }
                 return nil
             }
-            if let v = Double(p.replacingOccurrences(of: ",", with: ".")) {
+            if let v = Double(ascii && !p.utf8.contains(0x2C) ? p : p.replacingOccurrences(of: ",", with: ".")) {
                 total += v
                 any = true
             } else {
@@ -171,7 +174,9 @@ enum Patterns {
     /// Minutes in a time value: "15 mins", "1 hr 20 min", "PT30M", "1 hour", "45" (bare number = minutes).
     static func parseMinutes(_ raw: String) -> (Double, Double?)? {
         let s = raw.trimmingWhitespace()
-        if let m = isoDuration.firstMatch(s), s.count > 1 {
+        // ``isoDuration`` opens with "P" (any case; no other character folds to it): other texts skip ICU.
+        let opensWithP = s.utf8.first == UInt8(ascii: "P") || s.utf8.first == UInt8(ascii: "p")
+        if opensWithP, let m = isoDuration.firstMatch(s), s.count > 1 {
             let d = m.groups[0].flatMap(Double.init) ?? 0
             let h = m.groups[1].flatMap(Double.init) ?? 0
             let mi = m.groups[2].flatMap(Double.init) ?? 0
@@ -294,8 +299,7 @@ enum Patterns {
             let before = text[..<hit.range.lowerBound]
             if leadMayMatter(before), let m = durationLeadMatch(text, upTo: hit.range.lowerBound) {
                 let verb = m.groups[0]?.lowercased()
-                let connectors: Set<String> = ["for", "about", "another", "further", "around", "approximately", "roughly", "or"]
-                if let verb, durationVerbs.contains(verb) || connectors.contains(verb), let vr = m.groupRanges[0] {
+                if let verb, durationVerbs.contains(verb) || leadConnectors.contains(verb), let vr = m.groupRanges[0] {
                     start = vr.lowerBound
                 } else if let connectors = m.groupRanges[1], !connectors.isEmpty {
                     start = connectors.lowerBound
@@ -305,6 +309,9 @@ enum Patterns {
             return StepDuration(minutes: round4(hit.minutes), maxMinutes: hit.maxMinutes.map(round4), text: phrase)
         }
     }
+
+    /// The connectors that, as ``durationLead``'s optional word, start a duration's phrase (built once, not per duration).
+    static let leadConnectors: Set<String> = ["for", "about", "another", "further", "around", "approximately", "roughly", "or"]
 
     /// The words whose last run of letters can end a ``durationLead`` match that moves a phrase's start: a verb
     /// or connector (the optional word) and every connector's last word.
@@ -428,10 +435,14 @@ enum Patterns {
         return nil
     }
 
+    /// What a yield's unit is trimmed of (built once: a union of Foundation's sets costs tens of thousands of
+    /// instructions).
+    static let yieldUnitTrimmed = CharacterSet.whitespaces.union(.punctuationCharacters)
+
     static func cleanYieldUnit(_ raw: String) -> String? {
         var r = raw
         if let p = r.firstIndex(where: { "(,;[".contains($0) }) { r = String(r[..<p]) }
-        r = r.trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+        r = r.trimmingCharacters(in: yieldUnitTrimmed)
         guard !r.isEmpty else { return nil }
         let words = r.split(separator: " ")
         if let first = words.first, servingWords.contains(first.lowercased()) { return nil }

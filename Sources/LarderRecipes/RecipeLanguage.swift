@@ -18,12 +18,22 @@ enum RecipeLanguage {
         let text = ([recipe.title] + recipe.allIngredients.map(\.text) + recipe.steps.map(\.text)).joined(separator: " ")
         var scores: [(String, Int)] = functionWords.map { ($0.code, 0) }
         for w in shortWords(text) ?? text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init) {
-            for (k, language) in functionWords.enumerated() where language.words.contains(w) { scores[k].1 += 1 }
+            for k in languagesOfWord[w] ?? [] { scores[k].1 += 1 }
         }
         scores.sort { $0.1 > $1.1 }
         guard let best = scores.first, best.1 >= 3, Double(best.1) >= 1.5 * Double(scores[1].1) else { return nil }
         return best.0
     }
+
+    /// For each function word, the languages (indices in ``functionWords``) it belongs to: one look-up per word of
+    /// the recipe instead of one per language.
+    static let languagesOfWord: [String: [Int]] = {
+        var map: [String: [Int]] = [:]
+        for (k, language) in functionWords.enumerated() {
+            for word in language.words { map[word, default: []].append(k) }
+        }
+        return map
+    }()
 
     /// The longest function word, in UTF-8 bytes: longer words need no `String`.
     static let longestWord = functionWords.flatMap(\.words).map(\.utf8.count).max() ?? 0

@@ -114,7 +114,17 @@ struct Context {
         let sizes = lines.filter { !$0.isBlank }.compactMap(\.fontSize).sorted()
         let nonBlank = lines.filter { !$0.isBlank }.count
         bodyFontSize = sizes.count * 2 >= max(1, nonBlank) && !sizes.isEmpty ? sizes[sizes.count / 2] : nil
-        largestFontSize = lines.filter { $0.text.contains(where: \.isLetter) }.compactMap(\.fontSize).max() ?? 0
+        largestFontSize = lines.filter { Self.hasLetter($0.text) }.compactMap(\.fontSize).max() ?? 0
+    }
+
+    /// `text.contains(where: \.isLetter)`, on bytes for ASCII text (its letters are A–Z and a–z).
+    static func hasLetter(_ text: String) -> Bool {
+        var ascii = true
+        for byte in text.utf8 {
+            if byte >= 0x80 { ascii = false; break }
+            if Prefilter.isLetter(byte) { return true }
+        }
+        return ascii ? false : text.contains(where: \.isLetter)
     }
 
     /// A large line set at least 0.6 × the document's largest size: a recipe title, not a sub-heading ("Meat" in

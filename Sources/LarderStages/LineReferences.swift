@@ -60,13 +60,14 @@ public enum LineReferences {
         private var pages: [Int: [Substring]] = [:]
 
         init(_ lines: [SourceLine]) {
-            for line in lines {
-                var page = pages[line.page, default: []]
-                // Numbered from 1 in order within a page (``RecipeStage/lines(of:)``); a gap keeps the index honest.
-                while page.count < line.number - 1 { page.append("") }
-                if page.count == line.number - 1 { page.append(Self.trimmed(line.text)) }
-                pages[line.page] = page
-            }
+            for line in lines { Self.add(line, to: &pages[line.page, default: []]) }
+        }
+
+        /// Numbered from 1 in order within a page (``RecipeStage/lines(of:)``); a gap keeps the index honest. The
+        /// page's array is changed in place (a copy of it per line made the index quadratic in a page's lines).
+        private static func add(_ line: SourceLine, to page: inout [Substring]) {
+            while page.count < line.number - 1 { page.append("") }
+            if page.count == line.number - 1 { page.append(trimmed(line.text)) }
         }
 
         private static func trimmed(_ text: String) -> Substring {

@@ -1,3 +1,4 @@
+import LarderTestSupport
 import Testing
 @testable import LarderRecipes
 
@@ -12,6 +13,32 @@ struct HeaderFastPathTests {
     ])
     func agrees(_ line: String) {
         #expect(LineReader.asciiNormalizedHeader(line) == LineReader.unicodeNormalizedHeader(line))
+    }
+
+    @Test("a line whose first kept byte is a digit normalises to no header, nor does its head before a colon")
+    func digitFirst() {
+        #expect(LineReader.headersOpenWithLetters)
+        var generator = SeededGenerator(seed: 18)
+        let pieces = ["1", "20", " ", "(", ")", ":", ".", "...", "-", "*", "#", "\t", "Ingredients", "notes", "é", "’",
+                      "…", "Method", "cups", "flour", "½", "°C"]
+        var checked = 0
+        for _ in 0..<4_000 {
+            let text = (0..<Int.random(in: 1...7, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                .joined()
+            guard LineReader.opensWithDigit(text) else { continue }
+            checked += 1
+            let line = Line(page: 1, number: 1, raw: text, text: text, indent: 0, fontSize: nil, bold: false)
+            let header = LineReader.normalizedHeader(text)
+            #expect(header.isEmpty || header.first!.isNumber, "\(text.debugDescription)")
+            if let colon = text.firstIndex(of: ":") {
+                let head = LineReader.normalizedHeader(String(text[..<colon]))
+                #expect(head.isEmpty || head.first!.isNumber, "\(text.debugDescription)")
+            }
+            #expect(LineReader.section(line) == nil, "\(text.debugDescription)")
+        }
+        #expect(checked > 500)
+        #expect(LineReader.opensWithDigit("2 cups flour") && LineReader.opensWithDigit("- (1) x"))
+        #expect(!LineReader.opensWithDigit("Ingredients") && !LineReader.opensWithDigit("é 1"))
     }
 
     @Test("non-ASCII text takes the Foundation path")
