@@ -60,6 +60,11 @@ struct Work: ParsableCommand {
     var verbose = false
 
     func run() throws {
+        WorkTrace.shared?.mark("main")
+        defer {
+            WorkTrace.shared?.mark("end")
+            WorkTrace.shared?.flush()
+        }
         var logger = Logger(label: "larder-worker") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .notice
         do {
@@ -74,6 +79,7 @@ struct Work: ParsableCommand {
             let llmLogger = logger
             let pipeline = try Pipeline.standard(
                 for: configuration, llmTokensSpent: spent, llmLog: { llmLogger.info("llm: \($0)") })
+            WorkTrace.shared?.mark("pipeline")
             // `larder` registers documents from the manifest, and derives the `llm` stage's version from the embedded
             // prompt files without parsing them as the stage does: a prompt that does not parse is a build defect
             // (not a crash to retry), caught here before any document runs.

@@ -112,10 +112,13 @@ public struct WorkerProcess: Sendable {
         var outsideKills = 0
         while true {
             let oomBefore = Self.oomKillCount()
+            WorkTrace.shared?.mark("spawn")
             let pid = try spawn()
             child.withLock { $0 = pid }
             let status = Self.wait(for: pid)
             child.withLock { $0 = 0 }
+            WorkTrace.shared?.mark("exit")
+            WorkTrace.shared?.flush()
             let interrupted = signalsSeen.withLock { $0 } > 0
             switch status {
             case .exited(WorkQueue.overrunExitStatus) where signalsSeen.withLock({ $0 }) == 0:
