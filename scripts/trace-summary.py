@@ -63,11 +63,24 @@ def main():
     print("wall %.3f s%s" % (wall, "" if args.cpu is None else ", CPU %.3f s = %.2f cores busy on average" % (args.cpu, args.cpu / wall)))
     print()
     print("%-58s %8s  %s" % ("phase", "ms", "cores at work"))
-    phases = [
-        ("larder start and registration (to the worker's spawn)", spawn - begin, "1 (larder)"),
-        ("worker exec and dynamic linking (spawn to main)", main_ - spawn, "1"),
-        ("worker set-up: lock, database, stages (main to pipeline)", pipeline - main_, "1"),
-        ("queue start: recovery, counting (pipeline to threads)", first_thread - pipeline, "1"),
+    if marks.get("gate"):  # started early: the worker starts and warms up while larder registers the files
+        gate = min(marks["gate"])
+        warm = [r for r in rows if r[2] == "warm-up"]
+        phases = [
+            ("larder start (to the worker's spawn)", spawn - begin, "1 (larder)"),
+            ("registration in larder | worker start-up and warm-up", gate - spawn, "2"),
+            ("  of which the worker's exec and set-up (spawn to pipeline)", pipeline - spawn, ""),
+            ("  of which the warm-up", sum(r[6] - r[5] for r in warm), ""),
+            ("queue start: recovery, counting (gate to threads)", first_thread - gate, "1"),
+        ]
+    else:
+        phases = [
+            ("larder start and registration (to the worker's spawn)", spawn - begin, "1 (larder)"),
+            ("worker exec and dynamic linking (spawn to main)", main_ - spawn, "1"),
+            ("worker set-up: lock, database, stages (main to pipeline)", pipeline - main_, "1"),
+            ("queue start: recovery, counting (pipeline to threads)", first_thread - pipeline, "1"),
+        ]
+    phases += [
         ("documents, all threads running (to the first thread's end)", first_end - first_thread, "%d threads" % len(threads)),
         ("tail: the last thread alone", last_end - first_end, "1"),
         ("worker close (last thread to the worker's exit)", exit_ - last_end, "1"),
@@ -133,6 +146,10 @@ def main():
             "%s %.2f/%.2f/%.1f" % (s, 1000 * statistics.mean(c for _, c in v), 1000 * statistics.median(c for _, c in v),
                                    1000 * max(c for _, c in v))
             for s, v in sorted(stage_totals.items(), key=lambda kv: -sum(c for _, c in kv[1]))))
+    restarts = [(b - a, blocks) for pid, tid, kind, label, doc, a, b, cpu, blocks in rows if kind == "checkpoint"]
+    if restarts:
+        print("log restarts (checkpoints under the write lock): %d, %.1f ms in all" % (
+            len(restarts), 1000 * sum(d for d, _ in restarts)))
     ncores = len(threads)
     # Without other work on the machine a thread is either on a core or blocked: its share of the documents' phase.
     print("work threads on a core: %.3f s CPU, %.3f s blocked, %.3f s waiting for a core (other work on the machine)"

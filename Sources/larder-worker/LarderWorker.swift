@@ -102,6 +102,8 @@ struct Work: ParsableCommand {
                 overrunAction: { _exit(WorkQueue.overrunExitStatus) })
             let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)
             defer { sources.forEach { $0.cancel() } }
+            // Started early by `larder ingest`: warm the stages up while it registers the files, then wait for it.
+            guard WorkerChild.waitForStartGate(warmUp: { WarmUp.run(pipeline, config: configuration) }) else { return }
             // WAL checkpoints on a thread of their own, not inside the workers' commits (their fdatasyncs held the
             // write lock); if the extra connection cannot be opened, SQLite checkpoints in the commits as before.
             let stopCheckpoints = try? store.checkpointInBackground()
