@@ -103,7 +103,11 @@ public struct WorkerProcess: Sendable {
         /// Opens the gate: the worker goes on to the documents.
         func open() {
             guard gate >= 0 else { return }
+            // A worker that already exited (a configuration error, killed from outside) closed the read end: the
+            // write then fails with EPIPE instead of raising SIGPIPE here, and `run` reads the worker's status.
+            let previous = signal(SIGPIPE, SIG_IGN)
             _ = write(gate, "g", 1)
+            signal(SIGPIPE, previous)
             close(gate)
             gate = -1
         }

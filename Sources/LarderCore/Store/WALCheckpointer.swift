@@ -92,8 +92,9 @@ extension SQLiteCheckpointStore {
     /// Checkpoints the write-ahead log on a thread of its own instead of inside the commits (see
     /// ``WALCheckpointer``): for a process that commits many stage outputs (the worker). Returns a function that
     /// stops the thread and gives the checkpoints back to the commits.
-    public func checkpointInBackground(interval: Double = 0.25) throws -> @Sendable () -> Void {
-        let checkpointer = try WALCheckpointer(path: path, writer: pool, interval: interval)
+    /// `restartBytes`: the log's size past which a checkpoint under the write lock lets it start over.
+    public func checkpointInBackground(interval: Double = 0.25, restartBytes: Int = 16 << 20) throws -> @Sendable () -> Void {
+        let checkpointer = try WALCheckpointer(path: path, writer: pool, interval: interval, restartBytes: restartBytes)
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
         checkpointer.start()
         let pool = self.pool
