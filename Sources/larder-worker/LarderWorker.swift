@@ -60,6 +60,11 @@ struct Work: ParsableCommand {
     var verbose = false
 
     func run() throws {
+        WorkTrace.shared?.mark("main")
+        defer {
+            WorkTrace.shared?.mark("end")
+            WorkTrace.shared?.flush()
+        }
         var logger = Logger(label: "larder-worker") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = verbose ? .debug : .notice
         do {
@@ -74,6 +79,7 @@ struct Work: ParsableCommand {
             let llmLogger = logger
             let pipeline = try Pipeline.standard(
                 for: configuration, llmTokensSpent: spent, llmLog: { llmLogger.info("llm: \($0)") })
+            WorkTrace.shared?.mark("pipeline")
             // `larder` registers documents from the manifest, and derives the `llm` stage's version from the embedded
             // prompt files without parsing them as the stage does: a prompt that does not parse is a build defect
             // (not a crash to retry), caught here before any document runs.
@@ -96,6 +102,8 @@ struct Work: ParsableCommand {
                 overrunAction: { _exit(WorkQueue.overrunExitStatus) })
             let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)
             defer { sources.forEach { $0.cancel() } }
+            // Started early by `larder ingest`: warm the stages up while it registers the files, then wait for it.
+            guard WorkerChild.waitForStartGate(warmUp: { WarmUp.run(pipeline, config: configuration) }) else { return }
             // WAL checkpoints on a thread of their own, not inside the workers' commits (their fdatasyncs held the
             // write lock); if the extra connection cannot be opened, SQLite checkpoints in the commits as before.
             let stopCheckpoints = try? store.checkpointInBackground()

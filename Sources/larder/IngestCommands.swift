@@ -30,11 +30,22 @@ struct Ingest: ParsableCommand {
             let started = Date()
             let paths = Self.rawPaths(paths)
             let batchID = try store.beginBatch(command: "ingest", inputs: paths)
-            let intake = try Intake(store: store, manifest: .standard(for: config), config: config)
-                .ingest(paths: paths, batchID: batchID)
+            // The worker starts now and warms up on the other core while the files are walked and hashed.
+            let early = try? workerProcess(
+                arguments: workerArguments(config: config, options: options, workers: workers, batchID: batchID),
+                store: store
+            ).startEarly()
+            let intake: Intake.Report
+            do {
+                intake = try Intake(store: store, manifest: .standard(for: config), config: config)
+                    .ingest(paths: paths, batchID: batchID)
+            } catch {
+                early?.cancel()
+                throw error
+            }
             try runWorkersAndSummarize(
                 store: store, config: config, options: options, workers: workers, batchID: batchID,
-                intake: intake, started: started, logger: logger)
+                intake: intake, started: started, logger: logger, early: early)
         }
     }
 }
@@ -101,18 +112,24 @@ struct Retry: ParsableCommand {
 /// Starts `larder-worker`, waits (restarting it after crashes), then prints and stores the batch summary.
 func runWorkersAndSummarize(
     store: SQLiteCheckpointStore, config: PipelineConfig, options: CommonOptions, workers: Int?, batchID: Int64,
-    intake: Intake.Report?, started: Date, logger: Logger
+    intake: Intake.Report?, started: Date, logger: Logger, early: WorkerProcess.EarlyStart? = nil
 ) throws {
-    var arguments = options.forwarded(config) + ["--batch", String(batchID)]
-    if let workers { arguments += ["--workers", String(workers)] }
+    let arguments = workerArguments(config: config, options: options, workers: workers, batchID: batchID)
     let version = PipelineManifest.standard(for: config).version
-    let before = try store.countDocumentsNeedingWork(pipelineVersion: version)
+    let before: Int
+    do {
+        before = try store.countDocumentsNeedingWork(pipelineVersion: version)
+    } catch {
+        early?.cancel()
+        throw error
+    }
     let runStarted = Date().timeIntervalSince1970
     // Documents with stages left `running` by a dead process are still pending, so they count here too.
+    if before == 0 { early?.cancel() }
     let outcome =
         before == 0
         ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
-        : try workerProcess(arguments: arguments, store: store).run(logger: logger)
+        : try workerProcess(arguments: arguments, store: store).run(logger: logger, early: early)
     // What this command's worker settled, not the database's change: another batch may share the database.
     let settled = try store.settledCounts(batchID: batchID, since: runStarted).values.reduce(0, +)
     let summary = try BatchSummary.collect(
@@ -140,6 +157,13 @@ func runWorkersAndSummarize(
             hint: "see the messages above; `larder resume` finishes the batch")
     }
     if !summary.isClean { throw LarderExit.partial }
+}
+
+/// What `larder-worker` is told: the configuration `larder` read, the batch and the parallelism.
+private func workerArguments(config: PipelineConfig, options: CommonOptions, workers: Int?, batchID: Int64) -> [String] {
+    var arguments = options.forwarded(config) + ["--batch", String(batchID)]
+    if let workers { arguments += ["--workers", String(workers)] }
+    return arguments
 }
 
 /// The worker process for this database: a worker killed from outside gives its stages their attempt back.

@@ -79,6 +79,7 @@ public final class WorkQueue: @unchecked Sendable {
     /// Processes everything that has work left. `progress` hears about each finished document.
     @discardableResult
     public func run(progress: ProgressReporter? = nil) throws -> Counters {
+        WorkTrace.shared?.mark("queue")
         if overrunAction != nil, config.limits.stageSeconds > 0 { startWatchdog() }
         let suspects = try store.recoverInterruptedStages(maxAttempts: config.maxAttempts)
         let total = try store.countDocumentsNeedingWork(pipelineVersion: pipeline.version)
@@ -101,10 +102,17 @@ public final class WorkQueue: @unchecked Sendable {
         let group = DispatchGroup()
         for _ in 0..<config.effectiveWorkers {
             queue.async(group: group) {
+                let threadStart = WorkTrace.shared.map { _ in (WorkTrace.Stamp.now(), WorkTrace.runQueueWait()) }
+                defer {
+                    if let trace = WorkTrace.shared, let (start, runQueue) = threadStart {
+                        trace.record("thread", "work", since: start)
+                        trace.record("runqueue", "work", from: 0, to: WorkTrace.runQueueWait() - runQueue)
+                    }
+                }
                 while !self.stopRequested {
                     let next: DocumentRecord?
                     do {
-                        next = try feed.next()
+                        next = try WorkTrace.measure("feed", "next") { try feed.next() }
                     } catch {
                         self.stop(storeFailure: LarderError.wrap(error, kind: .database), logger: self.logger)
                         return
@@ -215,7 +223,9 @@ public final class WorkQueue: @unchecked Sendable {
 
     /// Returns the document's new state, or nil if a stop request left it unfinished.
     private func runStages(_ document: DocumentRecord, logger: Logger) throws -> DocumentState? {
-        let rows = Dictionary(try store.stages(of: document.id).map { ($0.stage, $0) }, uniquingKeysWith: { a, _ in a })
+        let rows = Dictionary(
+            try WorkTrace.measure("read", "stages", document: document.id) { try store.stages(of: document.id) }
+                .map { ($0.stage, $0) }, uniquingKeysWith: { a, _ in a })
         var outputs: [String: String] = [:]
         let decoded = DecodedOutputs()  // each earlier output decoded once for all the stages that read it
         var rerunning = false  // once one stage runs, every later stage runs too
@@ -265,7 +275,10 @@ public final class WorkQueue: @unchecked Sendable {
                 do {
                     let input = StageInput(
                         document: document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
-                    let output = try stage.run(input)
+                    let output = try WorkTrace.measure("stage", stage.name, document: document.id) {
+                        try stage.run(input)
+                    }
+                    let checkStart = WorkTrace.shared.map { _ in WorkTrace.Stamp.now() }
                     if stage.readsDocumentFile { try Self.checkUnchanged(document, stage: stage.name) }
                     let outputBytes = output.json.utf8.count
                     if outputBytes > config.limits.maxStageOutputBytes {
@@ -283,6 +296,7 @@ public final class WorkQueue: @unchecked Sendable {
                     if !violations.isEmpty {
                         logger.warning("\(stage.name) output breaks \(stage.outputSchema!): \(violations[0]); sent to review")
                     }
+                    if let checkStart { WorkTrace.shared?.record("check", stage.name, document: document.id, since: checkStart) }
                     // One transaction stores the output and marks the next stage running (or settles the document).
                     let finishedAt = Date().timeIntervalSince1970
                     let then: AfterCompletion =

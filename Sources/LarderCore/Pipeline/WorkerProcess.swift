@@ -87,7 +87,66 @@ public struct WorkerProcess: Sendable {
         return path
     }
 
-    public func run(logger: Logger) throws -> Outcome {
+    /// A worker started before `larder` has registered the documents (``startEarly()``): it opens the database,
+    /// builds the stages and warms them up (lexicon, tagger model) on the other core while `larder` walks and hashes
+    /// the files, then waits on a pipe. ``run(logger:early:)`` opens the gate; ``cancel()`` ends it unused.
+    public final class EarlyStart: @unchecked Sendable {
+        // @unchecked: `pid` and `gate` are set once by `startEarly` and then read by the one thread that owns this.
+        let pid: pid_t
+        var gate: Int32
+
+        init(pid: pid_t, gate: Int32) {
+            self.pid = pid
+            self.gate = gate
+        }
+
+        /// Opens the gate: the worker goes on to the documents.
+        func open() {
+            guard gate >= 0 else { return }
+            // A worker that already exited (a configuration error, killed from outside) closed the read end: the
+            // write then fails with EPIPE instead of raising SIGPIPE here, and `run` reads the worker's status.
+            let previous = signal(SIGPIPE, SIG_IGN)
+            _ = write(gate, "g", 1)
+            signal(SIGPIPE, previous)
+            close(gate)
+            gate = -1
+        }
+
+        /// Nothing to do after all (a re-run of a finished batch): the worker is stopped and reaped. It has written
+        /// nothing: it stops before its queue starts.
+        public func cancel() {
+            if gate >= 0 {
+                close(gate)
+                gate = -1
+            }
+            kill(pid, SIGKILL)
+            _ = WorkerProcess.wait(for: pid)
+        }
+    }
+
+    /// The environment variable naming the gate's file descriptor in an early-started worker (see ``EarlyStart``).
+    public static let startGateVariable = "LARDER_START_GATE"
+
+    /// Starts the worker before the documents are registered (see ``EarlyStart``). Restarts after a crash start a
+    /// worker the usual way.
+    public func startEarly() throws -> EarlyStart {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            throw LarderError(.transient, "cannot make a pipe for the worker: \(String(cString: strerror(errno)))")
+        }
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)  // the write end stays here
+        defer { close(fds[0]) }
+        WorkTrace.shared?.mark("spawn")
+        do {
+            let pid = try spawn(extraEnvironment: [Self.startGateVariable: String(fds[0])])
+            return EarlyStart(pid: pid, gate: fds[1])
+        } catch {
+            close(fds[1])
+            throw error
+        }
+    }
+
+    public func run(logger: Logger, early: EarlyStart? = nil) throws -> Outcome {
         let child = Locked<pid_t>(0)
         let signalsSeen = Locked(0)
         var sources: [DispatchSourceSignal] = []
@@ -110,12 +169,23 @@ public struct WorkerProcess: Sendable {
 
         var crashes = 0
         var outsideKills = 0
+        var early = early
         while true {
             let oomBefore = Self.oomKillCount()
-            let pid = try spawn()
+            let pid: pid_t
+            if let started = early {
+                pid = started.pid
+                started.open()
+                early = nil
+            } else {
+                WorkTrace.shared?.mark("spawn")
+                pid = try spawn()
+            }
             child.withLock { $0 = pid }
             let status = Self.wait(for: pid)
             child.withLock { $0 = 0 }
+            WorkTrace.shared?.mark("exit")
+            WorkTrace.shared?.flush()
             let interrupted = signalsSeen.withLock { $0 } > 0
             switch status {
             case .exited(WorkQueue.overrunExitStatus) where signalsSeen.withLock({ $0 }) == 0:
@@ -166,20 +236,20 @@ public struct WorkerProcess: Sendable {
         }
     }
 
-    private enum Status {
+    fileprivate enum Status {
         case exited(Int32)
         case signaled(Int32)
     }
 
-    private static func wait(for pid: pid_t) -> Status {
+    fileprivate static func wait(for pid: pid_t) -> Status {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signo = status & 0x7f
         return signo == 0 ? .exited((status >> 8) & 0xff) : .signaled(signo)
     }
 
-    private func spawn() throws -> pid_t {
-        var environment = ProcessInfo.processInfo.environment
+    private func spawn(extraEnvironment: [String: String] = [:]) throws -> pid_t {
+        var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { _, extra in extra }
         environment["OMP_THREAD_LIMIT"] = "1"
         environment["LARDER_SUPERVISOR_PID"] = String(getpid())
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -241,6 +311,21 @@ public enum WorkerChild {
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return true }
         flock(fd, LOCK_UN)
         return false
+    }
+
+    /// In a worker started early (``WorkerProcess/EarlyStart``): runs `warmUp` while `larder` registers the
+    /// documents, then waits for the gate. Returns false when `larder` closed it without opening it (or died):
+    /// nothing to do. A worker started the usual way returns true at once and does not warm up.
+    public static func waitForStartGate(warmUp: () -> Void) -> Bool {
+        guard let value = ProcessInfo.processInfo.environment[WorkerProcess.startGateVariable], let fd = Int32(value)
+        else { return true }
+        warmUp()
+        var byte: UInt8 = 0
+        var count = 0
+        repeat { count = read(fd, &byte, 1) } while count < 0 && errno == EINTR
+        close(fd)
+        WorkTrace.shared?.mark("gate")
+        return count == 1 && byte == UInt8(ascii: "g")
     }
 
     /// Exits at once if the process that started us goes away (killed with SIGKILL, say).

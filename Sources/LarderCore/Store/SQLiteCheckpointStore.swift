@@ -233,8 +233,26 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         return migrator
     }
 
-    private func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try pool.write(body) } catch let error as LarderError { throw error } catch {
+    /// One write transaction. Under `LARDER_TRACE` the wait for the write lock, the statements and the COMMIT are
+    /// recorded as three intervals labelled with the store call (see ``WorkTrace``).
+    private func write<T>(_ call: String = #function, _ body: (Database) throws -> T) throws -> T {
+        do {
+            guard let trace = WorkTrace.shared else { return try pool.write(body) }
+            let label = String(call.prefix { $0 != "(" })
+            let asked = WorkTrace.Stamp.now()
+            var bodyEnd = asked
+            let value = try pool.write { db in
+                let entered = WorkTrace.Stamp.now()
+                trace.record("lock", label, since: asked, to: entered)
+                defer {
+                    bodyEnd = WorkTrace.Stamp.now()
+                    trace.record("write", label, since: entered, to: bodyEnd)
+                }
+                return try body(db)
+            }
+            trace.record("commit", label, since: bodyEnd)
+            return value
+        } catch let error as LarderError { throw error } catch {
             throw Self.failure(error, writing: true, path: path)
         }
     }

@@ -1,0 +1,54 @@
+import Foundation
+import LarderCore
+import Logging
+
+/// Runs the pipeline's stages once, in memory, over a small text recipe: the first document of a batch then finds
+/// the food lexicon, the ingredient tagger's model and the parser's tables loaded. Only an early-started worker
+/// does this (see `WorkerProcess.EarlyStart`), on the core `larder` leaves free while it walks and hashes the
+/// files; otherwise the first documents load them, as before.
+///
+/// Nothing is stored and every error is ignored (the documents' own runs report theirs). The `llm` stage is skipped:
+/// it may call a model.
+enum WarmUp {
+    static let text = """
+        Warm-up Pancakes
+        Serves 4
+
+        Ingredients
+        200 g plain flour
+        2 large eggs, beaten
+        300 ml milk
+        1 tbsp butter, melted
+
+        Method
+        1. Whisk the flour, eggs and milk until smooth.
+        2. Fry ladlefuls in the butter for 2 minutes on each side at 180°C.
+        """
+
+    static func run(_ pipeline: Pipeline, config: PipelineConfig) {
+        let started = WorkTrace.Stamp.now()
+        defer { WorkTrace.shared?.record("warm-up", "stages", since: started) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("larder-warm-up-\(getpid())")
+        let file = folder.appendingPathComponent("warm-up.txt").path
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        } catch {
+            return
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard let sha256 = try? SHA256.hex(fileAt: file) else { return }
+        let document = DocumentRecord(
+            id: 0, sha256: sha256, path: file, byteCount: Int64(text.utf8.count), modifiedAt: 0, registeredAt: 0,
+            state: .pending)
+        let logger = Logger(label: "larder-worker.warm-up") { _ in SwiftLogNoOpLogHandler() }
+        let decoded = DecodedOutputs()
+        var outputs: [String: String] = [:]
+        for stage in pipeline.stages where stage.name != StandardStage.llm.rawValue {
+            let input = StageInput(
+                document: document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
+            guard let output = try? stage.run(input) else { return }
+            outputs[stage.name] = output.json
+        }
+    }
+}
