@@ -44,7 +44,7 @@ enum RoutePatterns {
         var i = skipSpaces(line, from: 0)
         if i < n, line[i] == 0x2D || line[i] == 0x2A {  // "-", "*"
             i = skipSpaces(line, from: i + 1)
-        } else if has(line, at: i, [0xE2, 0x80, 0xA2]) {  // "•"
+        } else if i + 2 < n, line[i] == 0xE2, line[i + 1] == 0x80, line[i + 2] == 0xA2 {  // "•"
             i = skipSpaces(line, from: i + 3)
         }
         guard i < n, digit(line[i]) else { return false }
@@ -60,31 +60,25 @@ enum RoutePatterns {
             break
         }
         i = skipSpaces(line, from: i)
-        return unitEnds(line, at: i).contains { end in
-            var k = end
-            if k < n, line[k] == 0x2E { k += 1 }  // `\.?`: "." is neither white space nor a line's end
+        // `\.?(?:\s|$)` after the unit: "." is neither white space nor a line's end, so a dot is taken.
+        func closes(_ end: Int) -> Bool {
+            let k = end < n && line[end] == 0x2E ? end + 1 : end
             return k == n || spaceLength(line, at: k) > 0
         }
-    }
-
-    /// Where the unit alternatives that match at `start` end.
-    private static func unitEnds(_ line: UnsafeBufferPointer<UInt8>, at start: Int) -> [Int] {
-        var ends: [Int] = []
-        for unit in units where matchesLetters(line, at: start, unit) { ends.append(start + unit.count) }
+        for unit in units where matchesLetters(line, at: i, unit) && closes(i + unit.count) { return true }
         // `t\s?bs` and `fl\.?\s?oz`: one white space character (or none) inside.
-        if matchesLetters(line, at: start, t) {
-            let k = start + 1 + spaceLength(line, at: start + 1)
-            if matchesLetters(line, at: k, bs) { ends.append(k + 2) }
+        if matchesLetters(line, at: i, t) {
+            let k = i + 1 + spaceLength(line, at: i + 1)
+            if matchesLetters(line, at: k, bs), closes(k + 2) { return true }
         }
-        if matchesLetters(line, at: start, fl) {
-            var dots = [start + 2]
-            if start + 2 < line.count, line[start + 2] == 0x2E { dots.append(start + 3) }
-            for dot in dots {
-                let k = dot + spaceLength(line, at: dot)
-                if matchesLetters(line, at: k, oz) { ends.append(k + 2) }
+        if matchesLetters(line, at: i, fl) {
+            let dotted = i + 2 < n && line[i + 2] == 0x2E
+            for start in dotted ? [i + 2, i + 3] : [i + 2] {
+                let k = start + spaceLength(line, at: start)
+                if matchesLetters(line, at: k, oz), closes(k + 2) { return true }
             }
         }
-        return ends
+        return false
     }
 
     /// The other unit alternatives spelled out (`cups?` is "cup" and "cups", `cucchia[io]` "cucchiai" and

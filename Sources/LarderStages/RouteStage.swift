@@ -139,8 +139,8 @@ public struct RouteStage: Stage {
                     && text.first.map({ $0.isNumber || $0 == "-" || $0 == "•" || $0 == "*" || $0 == " " }) == true
             case .bytes(let range):
                 let first = bytes[range.lowerBound]
-                let scalars = bytes[range].count { $0 & 0xC0 != 0x80 }  // UTF-8 lead bytes
-                guard scalars <= 60 else { return false }
+                // At most 60 scalars (UTF-8 lead bytes): counted only when the bytes are more.
+                guard range.count <= 60 || bytes[range].count(where: { $0 & 0xC0 != 0x80 }) <= 60 else { return false }
                 if first < 0x80 { return first &- 0x30 < 10 || first == 0x2D || first == 0x2A || first == 0x20 }
                 let scalar = RouteStage.scalar(at: range.lowerBound, in: bytes)
                 return scalar == "•" || scalar.properties.numericType != nil
