@@ -37,15 +37,23 @@ public struct SortedJSONEncoder: Sendable {
 
     /// The JSON text, and the encoded tree for a ``JSONValue`` of the same JSON without parsing the text (what a
     /// schema validates).
-    public func encodeWithTree<T: Encodable>(_ value: T) throws -> SortedJSONEncoding {
-        let root = try Self.tree(of: value)
+    ///
+    /// `reusing`: values another encoding already holds (``SortedJSONReuse``); where `value` encodes one of them —
+    /// the same array storage — the other encoding's tree and bytes are taken as they are instead of encoding it
+    /// again. The text is the same either way.
+    public func encodeWithTree<T: Encodable>(_ value: T, reusing reuse: [SortedJSONReuse] = []) throws -> SortedJSONEncoding {
+        let root = try Self.tree(of: value, reusing: reuse)
         var writer = SortedJSONWriter(escapesSlashes: escapesSlashes)
-        writer.write(root)
-        return SortedJSONEncoding(text: String(decoding: writer.bytes, as: UTF8.self), root: root)
+        let members = writer.writeRoot(root)
+        return SortedJSONEncoding(
+            text: String(decoding: writer.bytes, as: UTF8.self), root: root, memberRanges: members,
+            escapesSlashes: escapesSlashes)
     }
 
-    static func tree<T: Encodable>(of value: T) throws -> SortedJSONNode {
-        guard let node = try SortedEncoderState().box(value) else {
+    static func tree<T: Encodable>(of value: T, reusing reuse: [SortedJSONReuse] = []) throws -> SortedJSONNode {
+        let state = SortedEncoderState()
+        state.reuse = reuse
+        guard let node = try state.box(value) else {
             throw EncodingError.invalidValue(
                 value, .init(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
@@ -58,10 +66,16 @@ public final class SortedJSONEncoding: @unchecked Sendable {
     /// The JSON text (``SortedJSONEncoder``'s output).
     public let text: String
     let root: SortedJSONNode
+    /// When `root` is an object: where each member's value (by the index of its key in the object) is in `text`'s
+    /// UTF-8; an empty range for a key set twice whose value the text does not hold.
+    let memberRanges: [Range<Int>]
+    let escapesSlashes: Bool
 
-    init(text: String, root: SortedJSONNode) {
+    init(text: String, root: SortedJSONNode, memberRanges: [Range<Int>], escapesSlashes: Bool) {
         self.text = text
         self.root = root
+        self.memberRanges = memberRanges
+        self.escapesSlashes = escapesSlashes
     }
 
     /// The JSON as a ``JSONValue``: equal to `JSONValue(parsing: text)`, objects' keys in the text's (sorted)
@@ -83,7 +97,54 @@ public final class SortedJSONEncoding: @unchecked Sendable {
             for i in SortedJSONWriter.uniqueSortedOrder(object.keys) { members[object.keys[i]] = value(of: object.values[i]) }
             return .object(members)
         case .deferred(let encoder): return value(of: encoder.current() ?? .object(SortedJSONObject()))
+        case .reused(let reused): return value(of: reused.node)
         }
+    }
+}
+
+/// An array another encoding holds (a member of its top-level object), for ``SortedJSONEncoder/encodeWithTree(_:reusing:)``:
+/// where the new value encodes an array with the same storage (the same elements, not a copy that was changed), the
+/// encoder takes that encoding's tree and its bytes instead of encoding the elements again. Identity, not `==`, decides:
+/// equal values can still encode differently (`-0.0 == 0.0`).
+public struct SortedJSONReuse: @unchecked Sendable {
+    let type: ObjectIdentifier
+    /// Whether the value at the pointer (of type `type`) has the kept array's storage.
+    let holdsSame: (UnsafeRawPointer) -> Bool
+    let reused: SortedJSONReused
+
+    /// `array` as `encoding` holds it under `key` of its top-level object; nil when `encoding` has no such member
+    /// or the member is not an array of `array`'s count. The caller vouches that `encoding` encoded `array` there
+    /// (a stage's output value and its encoding, made together).
+    public init?<Element: Encodable>(_ array: [Element], in encoding: SortedJSONEncoding, member key: String) {
+        guard case .object(let root) = encoding.root, !root.hasRepeatedKeys, let i = root.keys.lastIndex(of: key),
+            case .array(let node) = root.values[i], node.items.count == array.count, i < encoding.memberRanges.count
+        else { return nil }
+        type = ObjectIdentifier([Element].self)
+        holdsSame = { pointer in
+            let other = pointer.assumingMemoryBound(to: [Element].self)
+            return other.pointee.count == array.count
+                && other.pointee.withUnsafeBufferPointer { theirs in
+                    array.withUnsafeBufferPointer { $0.baseAddress == theirs.baseAddress }
+                }
+        }
+        reused = SortedJSONReused(
+            node: .array(node), text: encoding.text, range: encoding.memberRanges[i],
+            escapesSlashes: encoding.escapesSlashes)
+    }
+}
+
+/// A node taken from another encoding, with the bytes that encoding wrote for it.
+final class SortedJSONReused {
+    let node: SortedJSONNode
+    let text: String
+    let range: Range<Int>
+    let escapesSlashes: Bool
+
+    init(node: SortedJSONNode, text: String, range: Range<Int>, escapesSlashes: Bool) {
+        self.node = node
+        self.text = text
+        self.range = range
+        self.escapesSlashes = escapesSlashes
     }
 }
 
@@ -105,6 +166,8 @@ enum SortedJSONNode {
     case object(SortedJSONObject)
     /// What an encoder made (a `superEncoder()`), read when the tree is written; `{}` when it made nothing.
     case deferred(SortedEncoderState)
+    /// A value another encoding holds (``SortedJSONReuse``): its node, written as the bytes that encoding wrote.
+    case reused(SortedJSONReused)
 }
 
 final class SortedJSONArray {
@@ -165,12 +228,15 @@ final class SortedEncoderState: Encoder {
     private var key: (any CodingKey)?
     /// An encoder for nested values, reused from value to value (as Foundation does).
     private var spare: SortedEncoderState?
+    /// Values other encodings hold (``SortedJSONReuse``), passed down to nested encoders; empty nearly always.
+    var reuse: [SortedJSONReuse] = []
 
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(parent: SortedEncoderState? = nil, key: (any CodingKey)? = nil) {
         self.parent = parent
         self.key = key
+        if let parent, !parent.reuse.isEmpty { reuse = parent.reuse }
     }
 
     var codingPath: [any CodingKey] {
@@ -230,10 +296,12 @@ extension SortedEncoderState {
     /// other value through its own `encode(to:)`. Nil when the value encoded nothing.
     func box<T: Encodable>(_ value: T, key: (any CodingKey)? = nil) throws -> SortedJSONNode? {
         if let node = try Self.primitive(value, path: { self.codingPath + (key.map { [$0] } ?? []) }) { return node }
+        if !reuse.isEmpty, let node = reused(value) { return node }
         var sub = spare ?? SortedEncoderState()
         spare = nil
         sub.parent = self
         sub.key = key
+        sub.reuse = reuse
         defer {
             if isKnownUniquelyReferenced(&sub) {
                 sub.parent = nil
@@ -243,6 +311,15 @@ extension SortedEncoderState {
         }
         try value.encode(to: sub)
         return sub.take()
+    }
+
+    /// The node another encoding holds for `value` (``SortedJSONReuse``), if any.
+    private func reused<T>(_ value: T) -> SortedJSONNode? {
+        let type = ObjectIdentifier(T.self)
+        for candidate in reuse where candidate.type == type {
+            if withUnsafePointer(to: value, { candidate.holdsSame(UnsafeRawPointer($0)) }) { return .reused(candidate.reused) }
+        }
+        return nil
     }
 
     /// A box that is `{}` when the value encoded nothing (Foundation's rule for values inside containers).
@@ -445,7 +522,25 @@ struct SortedJSONWriter {
         case .object(let object): writeObject(object)
         case .deferred(let encoder):
             write(encoder.current() ?? .object(SortedJSONObject()))
+        case .reused(let reused):
+            guard reused.escapesSlashes == escapesSlashes,
+                reused.text.utf8.withContiguousStorageIfAvailable({
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[reused.range]))
+                }) != nil
+            else { return write(reused.node) }
         }
+    }
+
+    /// Writes the top-level value; when it is an object, returns where each member's value is in `bytes` (by key
+    /// index; an empty range for a key set twice whose earlier value is not written).
+    mutating func writeRoot(_ node: SortedJSONNode) -> [Range<Int>] {
+        guard case .object(let object) = node else {
+            write(node)
+            return []
+        }
+        var ranges = [Range<Int>](repeating: 0..<0, count: object.keys.count)
+        writeObject(object) { i, range in ranges[i] = range }
+        return ranges
     }
 
     private mutating func writeArray(_ items: [SortedJSONNode]) {
@@ -458,6 +553,11 @@ struct SortedJSONWriter {
     }
 
     private mutating func writeObject(_ object: SortedJSONObject) {
+        writeObject(object, member: nil)
+    }
+
+    /// `member` is told where each member's value went (the top-level object's, ``writeRoot(_:)``).
+    private mutating func writeObject(_ object: SortedJSONObject, member: ((Int, Range<Int>) -> Void)?) {
         bytes.append(UInt8(ascii: "{"))
         let keys = object.keys
         let order = sortedOrder(object)
@@ -466,7 +566,9 @@ struct SortedJSONWriter {
             if n > 0 { bytes.append(UInt8(ascii: ",")) }
             writeString(keys[i])
             bytes.append(UInt8(ascii: ":"))
+            let start = bytes.count
             write(object.values[i])
+            member?(i, start..<bytes.count)
         }
         bytes.append(UInt8(ascii: "}"))
     }

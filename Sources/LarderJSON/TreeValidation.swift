@@ -19,31 +19,58 @@ struct TreeProgram: Sendable {
     /// record what it evaluated, which this pass does not do.
     init?(_ program: SchemaProgram) {
         guard !program.trackAnnotations else { return nil }
-        nodes = program.nodes.map { node in node.boolean == nil ? node.keywords.map { TreeKeyword($0.kind, program) } : nil }
+        nodes = program.nodes.map { node in
+            node.boolean == nil ? ObjectShape.merge(node.keywords.map { TreeKeyword($0.kind, program) }) : nil
+        }
         booleans = program.nodes.map(\.boolean)
         root = program.root
         maxDepth = program.maxDepth
     }
 
-    func isValid(_ root: SortedJSONNode) -> Bool? { eval(self.root, root, depth: 0) }
+    func isValid(_ root: SortedJSONNode) -> Bool? {
+        eval(self.root, root, depth: 0, ShapeMemo(count: nodes.count))
+    }
 
-    private func eval(_ index: Int, _ value: SortedJSONNode, depth: Int) -> Bool? {
+    private func eval(_ index: Int, _ value: SortedJSONNode, depth: Int, _ memo: ShapeMemo) -> Bool? {
         guard let keywords = nodes[index] else { return booleans[index]! }
         guard depth < maxDepth else { return nil }
         let value = value.resolved
         for keyword in keywords {
-            guard let ok = check(keyword, value, depth: depth + 1) else { return nil }
+            guard let ok = check(keyword, value, depth: depth + 1, memo, node: index) else { return nil }
             if !ok { return false }
         }
         return true
     }
 
-    private func check(_ keyword: TreeKeyword, _ value: SortedJSONNode, depth: Int) -> Bool? {
+    /// `required`, `properties` and `additionalProperties` of one schema node on an object: what they ask of its
+    /// keys is worked out once per key list (objects of one type nearly always have the same keys) and kept in
+    /// `memo`, then each member is checked against the subschema its key gets.
+    private func checkShape(_ shape: ObjectShape, _ value: SortedJSONNode, depth: Int, _ memo: ShapeMemo, node: Int) -> Bool? {
+        guard case .object(let object) = value else { return true }
+        if object.hasRepeatedKeys { return nil }
+        let plan: ObjectShape.Plan
+        if let entry = memo.entries[node], entry.keys == object.keys {
+            plan = entry.plan
+        } else {
+            plan = shape.plan(object.keys)
+            memo.entries[node] = (object.keys, plan)
+        }
+        guard plan.requiredHeld else { return false }
+        for (schema, member) in zip(plan.schemas, object.values) where schema >= 0 {
+            guard let ok = eval(schema, member, depth: depth, memo) else { return nil }
+            if !ok { return false }
+        }
+        return true
+    }
+
+    private func check(_ keyword: TreeKeyword, _ value: SortedJSONNode, depth: Int, _ memo: ShapeMemo, node: Int) -> Bool? {
         switch keyword {
+        case .shape(let shape): return checkShape(shape, value, depth: depth, memo, node: node)
         case .type(let mask): return value.matches(mask)
         case .stringEnum(let strings):
             guard case .string(let text) = value else { return false }
-            return strings.contains { $0.utf8.elementsEqual(text.utf8) }
+            let count = text.utf8.count
+            return strings.contains { $0.utf8.count == count && $0.utf8.elementsEqual(text.utf8) }
         case .bound(let kind, let bound): return value.holds(kind, bound)
         case .assertion(let kind): return value.assertionHolds(kind)
         case .required(let names):
@@ -55,7 +82,7 @@ struct TreeProgram: Sendable {
             if object.hasRepeatedKeys { return nil }
             for (key, member) in zip(object.keys, object.values) {
                 guard let schema = map[key] else { continue }
-                guard let ok = eval(schema, member, depth: depth) else { return nil }
+                guard let ok = eval(schema, member, depth: depth, memo) else { return nil }
                 if !ok { return false }
             }
             return true
@@ -64,21 +91,21 @@ struct TreeProgram: Sendable {
             if object.hasRepeatedKeys { return nil }
             for (key, member) in zip(object.keys, object.values)
             where !names.contains(key) && !patterns.contains(where: { $0.matches(key) }) {
-                guard let ok = eval(schema, member, depth: depth) else { return nil }
+                guard let ok = eval(schema, member, depth: depth, memo) else { return nil }
                 if !ok { return false }
             }
             return true
         case .items(let schema, let start):
             guard case .array(let array) = value else { return true }
             for item in array.items.dropFirst(start) {
-                guard let ok = eval(schema, item, depth: depth) else { return nil }
+                guard let ok = eval(schema, item, depth: depth, memo) else { return nil }
                 if !ok { return false }
             }
             return true
         case .prefixItems(let schemas):
             guard case .array(let array) = value else { return true }
             for (schema, item) in zip(schemas, array.items) {
-                guard let ok = eval(schema, item, depth: depth) else { return nil }
+                guard let ok = eval(schema, item, depth: depth, memo) else { return nil }
                 if !ok { return false }
             }
             return true
@@ -90,42 +117,112 @@ struct TreeProgram: Sendable {
                 return kind.holds(object: object.keys.count)
             default: return true
             }
-        case .allOf(let schemas): return all(schemas, value, depth: depth)
+        case .allOf(let schemas): return all(schemas, value, depth: depth, memo)
         case .anyOf(let schemas):
             for schema in schemas {
-                guard let ok = eval(schema, value, depth: depth) else { return nil }
+                guard let ok = eval(schema, value, depth: depth, memo) else { return nil }
                 if ok { return true }
             }
             return false
         case .oneOf(let schemas):
             var matches = 0
             for schema in schemas {
-                guard let ok = eval(schema, value, depth: depth) else { return nil }
+                guard let ok = eval(schema, value, depth: depth, memo) else { return nil }
                 if ok { matches += 1 }
                 if matches > 1 { return false }
             }
             return matches == 1
-        case .not(let schema): return eval(schema, value, depth: depth).map { !$0 }
+        case .not(let schema): return eval(schema, value, depth: depth, memo).map { !$0 }
         case .ifThenElse(let condition, let then, let otherwise):
-            guard let holds = eval(condition, value, depth: depth) else { return nil }
+            guard let holds = eval(condition, value, depth: depth, memo) else { return nil }
             guard let next = holds ? then : otherwise else { return true }
-            return eval(next, value, depth: depth)
-        case .ref(let schema): return eval(schema, value, depth: depth)
+            return eval(next, value, depth: depth, memo)
+        case .ref(let schema): return eval(schema, value, depth: depth, memo)
         case .unmodelled: return nil
         }
     }
 
-    private func all(_ schemas: [Int], _ value: SortedJSONNode, depth: Int) -> Bool? {
+    private func all(_ schemas: [Int], _ value: SortedJSONNode, depth: Int, _ memo: ShapeMemo) -> Bool? {
         for schema in schemas {
-            guard let ok = eval(schema, value, depth: depth) else { return nil }
+            guard let ok = eval(schema, value, depth: depth, memo) else { return nil }
             if !ok { return false }
         }
         return true
     }
 }
 
+/// Per schema node, the last key list an object had there and what the node's ``ObjectShape`` asks of it; one per
+/// validation (the program itself is shared by threads).
+final class ShapeMemo {
+    var entries: [(keys: [String], plan: ObjectShape.Plan)?]
+
+    init(count: Int) { entries = Array(repeating: nil, count: count) }
+}
+
+/// A schema node's `required`, `properties` and `additionalProperties` together, so an object's keys are looked up
+/// once (not once per keyword) and only once per key list (``ShapeMemo``).
+final class ObjectShape: Sendable {
+    let required: [String]
+    let properties: [String: Int]
+    /// `additionalProperties`' schema with the names and patterns whose keys it skips.
+    let additional: (schema: Int, names: Set<String>, patterns: [ECMARegex])?
+
+    /// What the keywords ask of one key list: whether the required keys are there, and per key the subschema its
+    /// member is checked against (-1: none).
+    struct Plan {
+        let requiredHeld: Bool
+        let schemas: [Int]
+    }
+
+    init(required: [String], properties: [String: Int], additional: (schema: Int, names: Set<String>, patterns: [ECMARegex])?) {
+        self.required = required
+        self.properties = properties
+        self.additional = additional
+    }
+
+    func plan(_ keys: [String]) -> Plan {
+        let schemas = keys.map { key -> Int in
+            if let schema = properties[key] { return schema }
+            guard let additional, !additional.names.contains(key), !additional.patterns.contains(where: { $0.matches(key) })
+            else { return -1 }
+            return additional.schema
+        }
+        return Plan(requiredHeld: required.allSatisfy(keys.contains), schemas: schemas)
+    }
+
+    /// A node's keywords with its `required`, `properties` and `additionalProperties` as one ``TreeKeyword/shape(_:)``
+    /// where the first of them was. A member whose key `properties` names gets only that schema: the compiler gives
+    /// `additionalProperties` the same schema object's property names, so it skips them.
+    static func merge(_ keywords: [TreeKeyword]) -> [TreeKeyword] {
+        var required: [String] = []
+        var properties: [String: Int] = [:]
+        var additional: (schema: Int, names: Set<String>, patterns: [ECMARegex])?
+        var first: Int?
+        var rest: [TreeKeyword] = []
+        for keyword in keywords {
+            switch keyword {
+            case .required(let names): required += names
+            case .properties(let map): properties.merge(map) { a, _ in a }
+            case .additionalProperties(let schema, let names, let patterns): additional = (schema, names, patterns)
+            default:
+                rest.append(keyword)
+                continue
+            }
+            if first == nil { first = rest.count }
+        }
+        guard let first else { return keywords }
+        guard additional.map({ Set(properties.keys).isSubset(of: $0.names) }) ?? true,
+            keywords.count { if case .properties = $0 { true } else { false } } <= 1
+        else { return keywords }
+        rest.insert(.shape(ObjectShape(required: required, properties: properties, additional: additional)), at: first)
+        return rest
+    }
+}
+
 /// One keyword as the tree pass checks it.
 enum TreeKeyword: Sendable {
+    /// `required`, `properties` and `additionalProperties` of one node (``ObjectShape``).
+    case shape(ObjectShape)
     case type(TypeMask)
     /// An `enum` of strings only: compared by UTF-8 bytes, as ``JSONValue``'s equality does.
     case stringEnum([String])
@@ -230,8 +327,11 @@ enum CountKind: Sendable {
 extension SortedJSONNode {
     /// What a `deferred` node (a super encoder) holds, as the writer reads it.
     var resolved: SortedJSONNode {
-        guard case .deferred(let encoder) = self else { return self }
-        return (encoder.current() ?? .object(SortedJSONObject())).resolved
+        switch self {
+        case .deferred(let encoder): (encoder.current() ?? .object(SortedJSONObject())).resolved
+        case .reused(let reused): reused.node.resolved
+        default: self
+        }
     }
 
     func matches(_ mask: TypeMask) -> Bool {
@@ -245,7 +345,7 @@ extension SortedJSONNode {
         case .string: mask.contains(.string)
         case .array: mask.contains(.array)
         case .object: mask.contains(.object)
-        case .deferred: resolved.matches(mask)
+        case .deferred, .reused: resolved.matches(mask)
         }
     }
 
@@ -283,7 +383,7 @@ extension SortedJSONNode {
         case .int, .uint, .double, .number:
             guard let number = jsonNumber else { return nil }
             value = .number(number)
-        case .array, .object, .deferred:
+        case .array, .object, .deferred, .reused:
             value = SortedJSONEncoding.value(of: self)
         }
         return SchemaProgram.assertionFailure(kind, value) == nil

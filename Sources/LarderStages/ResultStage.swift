@@ -1,5 +1,6 @@
 import Foundation
 import LarderCore
+import LarderJSON
 import LarderRecipes
 
 /// The last stage, `result`: what Larder made of the document, in the shape of `schemas/result.schema.json`.
@@ -36,9 +37,16 @@ public struct ResultStage: Stage {
         // The parsers' recipes, receipt and pantry; what the `llm` stage structured replaces them. Review reasons
         // are about what the result holds, so they come after the merge.
         var recipeStageRan = false
+        // The recipes as the `recipe` stage encoded them in this process: written into the result as they are.
+        var reuse: [SortedJSONReuse] = []
         if input.earlierOutputs["recipe"] != nil {
             let found = try RecipeStage.output(from: input)
             result.recipes = found.recipes
+            if let made = input.encodedOutput(of: RecipeStage.declaration.name, as: RecipeStageOutput.self),
+                let recipes = SortedJSONReuse(made.value.recipes, in: made.encoding, member: "recipes")
+            {
+                reuse.append(recipes)
+            }
             // An export's entries that could not be read, each naming the archive member.
             result.warnings += (found.entryErrors ?? []).map { "entry not imported: \($0)" }
             recipeStageRan = true
@@ -85,7 +93,9 @@ public struct ResultStage: Stage {
                 .lowConfidence,
                 String(format: "OCR read the scan with mean confidence %.0f (below %.0f): check the text", ocr.meanConfidence, Self.lowOCRConfidence))
         }
-        return try StageOutput(result)
+        // Recipes the `llm` stage replaced are other arrays: the encoder takes the reused bytes only for the very
+        // array the `recipe` stage encoded.
+        return try StageOutput(result, reusing: reuse)
     }
 }
 

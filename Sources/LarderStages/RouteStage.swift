@@ -47,13 +47,12 @@ public struct RouteStage: Stage {
             signals.append("receipt word '\(word)'")
         }
         // One pass over the lines: a line that ends in a price, and an ingredient line (a quantity and a unit opening
-        // a short line that does not end in a price). The patterns run only on lines the byte tests let through.
+        // a short line that does not end in a price).
         var priced = 0, measured = 0
         for line in lines.all {
-            var text: String? = nil
-            let endsInPrice = lines.mayEndInPrice(line) && Self.pricedLine.matches(text.cached { lines.lowered(line) })
-            if endsInPrice { priced += 1 }
-            if !endsInPrice, lines.opensMeasuredLine(line), Self.measuredLine.matches(text.cached { lines.lowered(line) }) {
+            if lines.endsInPrice(line) {
+                priced += 1
+            } else if lines.opensWithMeasure(line) {
                 measured += 1
             }
         }
@@ -99,6 +98,27 @@ public struct RouteStage: Stage {
             }
         }
 
+        /// Whether ``RouteStage/pricedLine`` matches the lower-cased line: ICU on a line kept as `String` (when the
+        /// byte test lets it through), ``RoutePatterns`` on a line kept as bytes.
+        func endsInPrice(_ line: Line) -> Bool {
+            switch line {
+            case .lowered(let text): return RouteStage.mayEndInPrice(text) && RouteStage.pricedLine.matches(text)
+            case .bytes(let range):
+                return bytes.withUnsafeBufferPointer { RoutePatterns.endsInPrice(UnsafeBufferPointer(rebasing: $0[range])) }
+            }
+        }
+
+        /// Whether ``RouteStage/measuredLine`` matches the lower-cased line (as ``endsInPrice(_:)``), on lines that
+        /// ``opensMeasuredLine(_:)`` lets through.
+        func opensWithMeasure(_ line: Line) -> Bool {
+            guard opensMeasuredLine(line) else { return false }
+            switch line {
+            case .lowered(let text): return RouteStage.measuredLine.matches(text)
+            case .bytes(let range):
+                return bytes.withUnsafeBufferPointer { RoutePatterns.opensWithMeasure(UnsafeBufferPointer(rebasing: $0[range])) }
+            }
+        }
+
         /// ``RouteStage/mayEndInPrice(_:)`` of the lower-cased line (lower-casing keeps digits, "." and ",", and
         /// the symbols' bytes).
         func mayEndInPrice(_ line: Line) -> Bool {
@@ -119,8 +139,8 @@ public struct RouteStage: Stage {
                     && text.first.map({ $0.isNumber || $0 == "-" || $0 == "•" || $0 == "*" || $0 == " " }) == true
             case .bytes(let range):
                 let first = bytes[range.lowerBound]
-                let scalars = bytes[range].count { $0 & 0xC0 != 0x80 }  // UTF-8 lead bytes
-                guard scalars <= 60 else { return false }
+                // At most 60 scalars (UTF-8 lead bytes): counted only when the bytes are more.
+                guard range.count <= 60 || bytes[range].count(where: { $0 & 0xC0 != 0x80 }) <= 60 else { return false }
                 if first < 0x80 { return first &- 0x30 < 10 || first == 0x2D || first == 0x2A || first == 0x20 }
                 let scalar = RouteStage.scalar(at: range.lowerBound, in: bytes)
                 return scalar == "•" || scalar.properties.numericType != nil
@@ -251,16 +271,6 @@ extension NSRegularExpression {
     /// Whether the pattern matches somewhere in `text`.
     fileprivate func matches(_ text: String) -> Bool {
         firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    }
-}
-
-extension Optional where Wrapped == String {
-    /// The value, made by `make` on first use.
-    fileprivate mutating func cached(_ make: () -> String) -> String {
-        if let value = self { return value }
-        let value = make()
-        self = value
-        return value
     }
 }
 

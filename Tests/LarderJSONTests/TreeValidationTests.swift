@@ -172,6 +172,47 @@ struct TreeValidationTests {
         #expect(verdicts[true, default: 0] > 100 && verdicts[false, default: 0] > 100)
     }
 
+    /// One array of objects whose key lists vary from item to item (missing required keys, extra keys, other
+    /// orders, repeats of the same list): what the shape of a schema node asks of a key list is kept from one object
+    /// to the next (``ObjectShape``), and must still be decided for each object's own keys.
+    @Test("objects with varied key lists in one array: the same verdict and errors both ways")
+    func variedKeyLists() throws {
+        let schema = try JSONSchema(Self.schema)
+        let keys = ["text", "quantity", "flag", "other", "extra", "text2"]
+        let values: [String: JSONValue] = [
+            "text": "a", "quantity": .null, "flag": 3, "other": 1, "extra": "x", "text2": "b",
+        ]
+        var random = SeededGenerator(seed: 5)
+        var verdicts: [Bool: Int] = [:]
+        for _ in 0..<400 {
+            var items: [JSONValue] = []
+            for _ in 0..<4 {
+                // Half the time the previous item's key list again.
+                if !items.isEmpty, random.next() % 2 == 0 {
+                    items.append(items[items.count - 1])
+                    continue
+                }
+                var object = JSONObject()
+                // "text" is required and "extra", "text2" are not allowed: each breaks the item one time in eight.
+                for key in keys.shuffled(using: &random) {
+                    let keep = ["text"].contains(key) ? random.next() % 8 != 0
+                        : ["extra", "text2"].contains(key) ? random.next() % 8 == 0 : random.next() % 3 != 0
+                    if keep { object[key] = values[key] }
+                }
+                items.append(.object(object))
+            }
+            var document = Self.document
+            document = Self.mutate(document, at: [JSONPointerToken.key("items")][...], to: .array(items))
+            let (encoding, value) = try Self.encoded(document)
+            let full = schema.validate(value)
+            #expect(schema.validate(encoding) == full)
+            let verdict = try #require(schema.treeVerdict(encoding))
+            #expect(verdict == full.isEmpty, "\(value)")
+            verdicts[verdict, default: 0] += 1
+        }
+        #expect(verdicts[true, default: 0] > 20 && verdicts[false, default: 0] > 20, "\(verdicts)")
+    }
+
     @Test("a key the encoder set twice leaves the object to the full validator")
     func repeatedKeys() throws {
         struct Twice: Encodable {

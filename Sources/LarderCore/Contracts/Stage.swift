@@ -67,6 +67,15 @@ public struct StageInput: Sendable {
         return try decoded.value(stage: stage, text: text) { try JSONDecoder().decode(T.self, from: Data(text.utf8)) }
     }
 
+    /// An earlier stage's output value as it was made in this process, with the encoder's encoding of that value
+    /// (for a stage stored in another form, its own encoding, not the stored text): a later stage that puts part of
+    /// it into its own output reuses those bytes (``SortedJSONReuse``). Nil when the stage ran in another process
+    /// (its value is then decoded from the stored text) or its output since changed.
+    public func encodedOutput<T: Sendable>(of stage: String, as type: T.Type) -> (value: T, encoding: SortedJSONEncoding)? {
+        guard let text = earlierOutputs[stage] else { return nil }
+        return decoded.encoding(stage: stage, text: text, as: type)
+    }
+
     /// Decodes an earlier stage's output whose stored JSON refers to text other stages hold (the `recipe` and
     /// `receipt` stages store the document's lines once, in `extract` or `ocr`, and refer to them): `expand`
     /// turns the stored JSON back into `T`'s own encoding. A value made in this process is used as it is.
@@ -97,14 +106,26 @@ public final class DecodedOutputs: Sendable {
     }
 
     private let entries = Locked<[Key: (text: String, value: any Sendable)]>([:])
+    /// By stage: the output's stored text, the value made in this process and the encoder's encoding of it.
+    private let encodings = Locked<[String: (text: String, value: any Sendable, encoding: SortedJSONEncoding)]>([:])
 
     public init() {}
 
-    /// Records a stage's output value made in this process (``StageOutput/value``), under its dynamic type.
+    /// Records a stage's output value made in this process (``StageOutput/value``), under its dynamic type, and the
+    /// encoding of that value.
     func seed(stage: String, output: StageOutput) {
         guard let value = output.value else { return }
         let key = Key(stage: stage, type: ObjectIdentifier(type(of: value)))
         entries.withLock { $0[key] = (output.json, value) }
+        if let encoding = output.valueEncoding { encodings.withLock { $0[stage] = (output.json, value, encoding) } }
+    }
+
+    /// The value and its encoding that ``seed(stage:output:)`` recorded for `stage`, while its stored text is `text`.
+    func encoding<T>(stage: String, text: String, as type: T.Type) -> (value: T, encoding: SortedJSONEncoding)? {
+        guard let entry = encodings.withLock({ $0[stage] }), entry.text == text, let value = entry.value as? T else {
+            return nil
+        }
+        return (value, entry.encoding)
     }
 
     func value<T: Sendable>(stage: String, text: String, decode: () throws -> T) throws -> T {
@@ -130,17 +151,28 @@ public struct StageOutput: Sendable {
     /// The encoder's tree of `json`: the schema check validates it as a `JSONValue` without parsing `json` again
     /// (``treeEncoding``). Nil for an output stored in another form.
     private let encoding: SortedJSONEncoding?
+    /// The encoder's encoding of `value` (equal to `encoding` unless the output is stored in another form): later
+    /// stages of the document reuse parts of it (``StageInput/encodedOutput(of:as:)``).
+    let valueEncoding: SortedJSONEncoding?
 
     public init<T: Encodable>(_ value: T) throws {
         encoding = try SortedJSONEncoder().encodeWithTree(value)
         json = encoding!.text
         self.value = nil
+        valueEncoding = nil
     }
 
     public init<T: Codable & Sendable & Equatable>(_ value: T) throws {
-        encoding = try SortedJSONEncoder().encodeWithTree(value)
+        try self.init(value, reusing: [])
+    }
+
+    /// `value`'s output, taking parts an earlier stage already encoded (``SortedJSONReuse``, from
+    /// ``StageInput/encodedOutput(of:as:)``) as they are: the same text as ``init(_:)-(T)``.
+    public init<T: Codable & Sendable & Equatable>(_ value: T, reusing reuse: [SortedJSONReuse]) throws {
+        encoding = try SortedJSONEncoder().encodeWithTree(value, reusing: reuse)
         json = encoding!.text
         self.value = value
+        valueEncoding = encoding
     }
 
     /// The encoder's text and tree while `json` is still the text it wrote (comparing two strings that share their
@@ -155,16 +187,15 @@ public struct StageOutput: Sendable {
     /// checkpoint database keeps (the `recipe` and `receipt` stages replace copies of the document's lines by
     /// references to them); later stages of the same document in this process read `value` itself, a later
     /// process expands the stored JSON (``StageInput/output(of:as:expanding:)``).
+    ///
+    /// `store` gets compact JSON with sorted keys and unescaped slashes: byte for byte what `JSONEncoder` writes with
+    /// `[.sortedKeys, .withoutEscapingSlashes]` (``SortedJSONEncoder``; `SortedJSONEncoderTests` compares the two on
+    /// every contract type). That encoding is kept for later stages of the document (``valueEncoding``).
     public init<T: Codable & Sendable & Equatable>(_ value: T, storedAs store: (String) throws -> String) throws {
-        json = try store(Self.encode(value))
+        let encoded = try SortedJSONEncoder().encodeWithTree(value)
+        json = try store(encoded.text)
         self.value = value
         encoding = nil
-    }
-
-    /// Compact JSON with sorted keys and unescaped slashes: byte for byte what `JSONEncoder` writes with
-    /// `[.sortedKeys, .withoutEscapingSlashes]` (every stored output has that form), in less than half its
-    /// instructions (``SortedJSONEncoder``; `SortedJSONEncoderTests` compares the two on every contract type).
-    private static func encode<T: Encodable>(_ value: T) throws -> String {
-        try SortedJSONEncoder().encodeToString(value)
+        valueEncoding = encoded
     }
 }
