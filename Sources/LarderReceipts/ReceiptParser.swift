@@ -735,6 +735,10 @@ public struct ReceiptParser: Sendable {
             break
         }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
+        // "Change $.00": US tills print a zero amount without its leading 0, after the currency sign.
+        if s.count == 3, s.first == ".", raw.contains(where: { "$£€".contains($0) }), s.dropFirst().allSatisfy(\.isNumber) {
+            s = "0" + s
+        }
         // Trailing tax flag glued on: "75.00SR", "3.55ZRL" (not "3.4S", where S is a misread 5).
         if let flag = s.range(ofPattern: #"\d[.,]\d\d[A-Z*]{1,3}$"#) {
             s = s[..<s.index(flag.lowerBound, offsetBy: 4)]
@@ -795,8 +799,25 @@ public struct ReceiptParser: Sendable {
         }.joined(separator: " ")
     }
 
+    /// `SUBTOTAL` as OCR misreads it on photos ("SUBTOTE!", "SohTotal", "btotal", "Subtota", "SUBTOT"): a word of
+    /// 6–9 letters at most two letters off SUBTOTAL (`!` and `|` read as L), and `TAK` first on a line for TAX.
+    /// Upper-case input.
+    static func repairSummaryWords(_ u: String) -> String {
+        let subtotal = Array("SUBTOTAL")
+        var tokens = u.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        for k in tokens.indices {
+            let word = tokens[k].replacingOccurrences(of: "!", with: "L").replacingOccurrences(of: "|", with: "L")
+                .trimmingCharacters(in: CharacterSet(charactersIn: ":;.,"))
+            guard (6...9).contains(word.count), word.allSatisfy(\.isLetter), !word.contains("SUBTOTAL"),
+                  EditDistance.levenshtein(Array(word), subtotal) <= 2 else { continue }
+            tokens[k] = "SUBTOTAL"
+        }
+        if tokens.first == "TAK", tokens.count >= 2 { tokens[0] = "TAX" }
+        return tokens.joined(separator: " ")
+    }
+
     static func summaryKind(_ raw: String) -> ReceiptLineKind? {
-        let u = repairTotalWord(raw)
+        let u = repairTotalWord(repairSummaryWords(raw))
         let compact = u.replacingOccurrences(of: " ", with: "")
         if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT")
             || hasWord(u, "KEMBALI") || hasWord(u, "KEMBALIAN")
@@ -814,6 +835,8 @@ public struct ReceiptParser: Sendable {
             || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
             // Croatian/Serbian/Bosnian, Polish, Czech/Slovak, Finnish, Scandinavian.
             || ["UKUPNO", "RAZEM", "CELKEM", "SPOLU", "YHTEENSÄ", "YHTEENSA", "TOTALT", "SUMMA"].contains { hasWord(u, $0) }
+            // French: "NET A PAYER", "RESTE A PAYER" (the amount due).
+            || compact.contains("APAYER") || compact.contains("ÀPAYER")
         // "Amount 117.00" alone (a card slip's or a bill's sum): the label is the one word AMOUNT.
         let labelWords = u.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) }
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
@@ -829,7 +852,8 @@ public struct ReceiptParser: Sendable {
             || u.range(ofPattern: #"\([^)]*\b(GST|VAT|TAX|SST)\b"#) != nil
         if hasTotal {
             let notTotal = ["TOTQTY", "TOTITEM", "TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
-                            "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
+                            "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE",
+                            "SAVINGS"]  // "TOTAL COUPON SAVINGS $18.00"
             if notTotal.contains(where: compact.contains) { return .ignored }
             if compact.contains("EXCL") { return .subtotal }
             if hasTaxWord && !inclusive { return .tax }
@@ -1069,6 +1093,9 @@ public struct ReceiptParser: Sendable {
         let junk: Set<Character> = ["|", "«", "»", "~", "_", "‘", "’", "“", "”", "\"", "'", "`", "¦", "=", "—", "–", "{", "}", "[", "]"]
         while let c = s.last, junk.contains(c) || c == " " { s.removeLast() }
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
+        // "Subtotal 50.45 .", "TAX 4.28:", "Total: $47.96 )", "Subtotal 46.00 +", "14.95 =": stray marks after the
+        // closing amount (not the bracket of a negative "(3.29)", a minus, or a percent sign after a rate).
+        s = s.replacingMatches(of: #"(?<![(\d.,$€£])([$€£]?\d{1,7}[.,]\d\d)(?: ?[.:;,)!+=>\\])+$"#, with: "$1")
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
         // Not before a date or a time ("WCash2, 02/20/16, 04:39 PM").
         s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,:/])"#, with: "$1$2$3")
@@ -1347,7 +1374,7 @@ public struct ReceiptParser: Sendable {
     }
 
     /// `14:22`, `2:22 PM`, `10:43AM`, `00:06:00` → 24-hour `HH:mm`.
-    static func parseTime(_ u: String) -> String? {
+    public static func parseTime(_ u: String) -> String? {
         guard let regex = RegexCache.regex(#"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*([AP])?\.?M?\.?(?![\d])"#),
               let m = regex.firstMatch(in: u, range: NSRange(u.startIndex..., in: u)),
               let hr = Range(m.range(at: 1), in: u), let mr = Range(m.range(at: 2), in: u),

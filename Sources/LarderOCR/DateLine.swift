@@ -1,0 +1,84 @@
+internal import CTesseract
+import Foundation
+import LarderReceipts
+
+/// The date line read again when the page reading found no date at all.
+extension OCREngine {
+    /// Whether `year` lies after next year: no receipt is dated there, so a digit of it was misread ("2044" for
+    /// 2014, "21-09-35" for 2015) and the line is worth reading again (``hasMisreadDate(_:)``).
+    static func isFutureYear(_ year: Int, now: Date = Date()) -> Bool {
+        year > Calendar(identifier: .gregorian).component(.year, from: now) + 1
+    }
+
+    /// Lines tried at most when the receipt has no date.
+    static let missingDateMaxLines = 3
+
+    /// Whether a line is where a receipt's date is printed though no date was read in it: it holds a time of
+    /// day ("3:12:39 PM", "19:44"), a DATE label (Date, Datum, Fecha, Tanggal), or a date-shaped token that is no
+    /// valid date ("23-19-92", "56/2016"); and it does not end in an amount (a priced line).
+    static func mayHoldDate(_ text: String) -> Bool {
+        let u = text.uppercased()
+        guard !ReceiptParser.endsWithAmount(text) else { return false }
+        if hasDateCue(text) { return true }
+        // A phone number ("(386) 714-8625", "916-419-6845") is no date.
+        if u.range(of: #"\d{3}\)?[ -]?\d{3}[ -]\d{4}"#, options: .regularExpression) != nil { return false }
+        // Three digit groups joined by date separators, or two joined by a slash ("56/2016"), with four digits
+        // or more: a date whose separators or digits were misread.
+        let shapes = [#"(?<![0-9])[0-9]{1,4}\s?[-/.]\s?[0-9]{1,4}\s?[-/.]\s?[0-9]{2,4}(?![0-9])"#,
+                      #"(?<![0-9])[0-9]{1,4}/[0-9]{2,4}(?![0-9])"#]
+        return shapes.contains { shape in
+            u.range(of: shape, options: .regularExpression).map { u[$0].filter(\.isNumber).count >= 4 } == true
+        }
+    }
+
+    /// A time of day or a date label (Date, Datum, Fecha, Tanggal) on the line.
+    static func hasDateCue(_ text: String) -> Bool {
+        let u = text.uppercased()
+        return ReceiptParser.parseTime(u) != nil || ["DATE", "DATUM", "FECHA", "TANGGAL", "DATA"].contains { u.contains($0) }
+    }
+
+    /// When the parse of `lines` has no date, up to ``missingDateMaxLines`` lines that may hold one
+    /// (``mayHoldDate(_:)``; from the top, where receipts print the date, to the bottom) are read again: the
+    /// line's band across the whole width of the image (a date printed left of the time may have been dropped as
+    /// noise), scaled ×2 then ×3 and read as one line (PSM 7). The first re-read in which the parser finds a
+    /// valid date that is not itself suspect (``hasMisreadDate(_:)``) replaces the line. Returns the lines and
+    /// how many changed (0 or 1).
+    func rereadMissingDate(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
+        guard pixGetDepth(pix) == 8 else { return (lines, 0) }
+        let parser = ReceiptParser()
+        guard parser.parse(lines: lines).date == nil else { return (lines, 0) }
+        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        var budget = Self.missingDateMaxLines
+        // Lines with a time of day or a date label first (a date is printed beside them), then date shapes.
+        let candidates = lines.indices.filter { Self.mayHoldDate(lines[$0].text) }
+        let cued = candidates.filter { Self.hasDateCue(lines[$0].text) }
+        for i in cued + candidates.filter({ !cued.contains($0) }) where budget > 0 {
+            let line = lines[i]
+            let b = line.box
+            guard b.width > 4, b.height > 4 else { continue }
+            budget -= 1
+            let my = max(3, b.height / 4)
+            let y0 = max(0, b.y - my), y1 = min(height, b.y + b.height + my)
+            for scale in preprocessing.rereadScales {
+                guard let (text, confidence) = readLine(pix, x: 0, y: y0, width: width, height: y1 - y0, scale: scale)
+                else { continue }
+                Self.traceReread("date ×\(scale) \(line.text) → \(text)")
+                guard !Self.hasMisreadDate(text), parser.parseDate(text.uppercased(), currency: "") != nil else { continue }
+                var candidate = lines
+                candidate[i].text = text
+                candidate[i].confidence = confidence
+                candidate[i].words = nil  // read again as one line: the page's word boxes no longer apply
+                // The parser must find the date in its place (not a priced line's digits).
+                guard parser.parse(lines: candidate).date != nil else { continue }
+                return (candidate, 1)
+            }
+        }
+        return (lines, 0)
+    }
+
+    /// Debug aid: with `LARDER_REREAD_TRACE` set, what a re-read of a line or block read (stderr).
+    static func traceReread(_ text: String) {
+        guard ProcessInfo.processInfo.environment["LARDER_REREAD_TRACE"] != nil else { return }
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
