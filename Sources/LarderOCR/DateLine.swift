@@ -38,10 +38,10 @@ extension OCREngine {
     }
 
     /// When the parse of `lines` has no date, up to ``missingDateMaxLines`` lines that may hold one
-    /// (``mayHoldDate(_:)``; from the top, where receipts print the date, to the bottom) are read again: the
-    /// line's band across the whole width of the image (a date printed left of the time may have been dropped as
-    /// noise), scaled ×2 then ×3 and read as one line (PSM 7). The first re-read in which the parser finds a
-    /// valid date that is not itself suspect (``hasMisreadDate(_:)``) replaces the line. Returns the lines and
+    /// (``mayHoldDate(_:)``; lines with a time or a date label first) are read again: the line's box widened by
+    /// two line heights on each side (a date printed beside the time may have been dropped as noise), scaled ×2
+    /// and read as one line (PSM 7), then the band of lines around it as a block (``rereadDateBand(_:around:in:)``). The first re-read in which the parser reads a date on that line,
+    /// not in the future, replaces the line. Returns the lines and
     /// how many changed (0 or 1).
     func rereadMissingDate(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8 else { return (lines, 0) }
@@ -57,23 +57,52 @@ extension OCREngine {
             let b = line.box
             guard b.width > 4, b.height > 4 else { continue }
             budget -= 1
-            let my = max(3, b.height / 4)
+            let mx = 2 * b.height, my = max(3, b.height / 4)
+            let x0 = max(0, b.x - mx), x1 = min(width, b.x + b.width + mx)
             let y0 = max(0, b.y - my), y1 = min(height, b.y + b.height + my)
-            for scale in preprocessing.rereadScales {
-                guard let (text, confidence) = readLine(pix, x: 0, y: y0, width: width, height: y1 - y0, scale: scale)
+            for scale in preprocessing.rereadScales.prefix(1) {
+                guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale)
                 else { continue }
                 Self.traceReread("date ×\(scale) \(line.text) → \(text)")
-                guard !Self.hasMisreadDate(text), parser.parseDate(text.uppercased(), currency: "") != nil else { continue }
                 var candidate = lines
                 candidate[i].text = text
                 candidate[i].confidence = confidence
                 candidate[i].words = nil  // read again as one line: the page's word boxes no longer apply
-                // The parser must find the date in its place (not a priced line's digits).
-                guard parser.parse(lines: candidate).date != nil else { continue }
+                // The parser (with the receipt's own currency, which decides day- or month-first) must read a
+                // date on this line, and not one in the future.
+                let parsed = parser.parse(lines: candidate)
+                guard let date = parsed.date, i < parsed.lines.count, parsed.lines[i].kind == .date,
+                      !Self.isFutureYear(date.year) else { continue }
                 return (candidate, 1)
             }
+            if let band = rereadDateBand(lines, around: i, in: pix) { return (band, 1) }
         }
         return (lines, 0)
+    }
+
+    /// The band of lines around line `i` (the line above, the line, the line below) across the whole width of
+    /// the image, scaled so its lines are ~36 px high and read as a block (PSM 6, as the summary block): a
+    /// single line's crop loses the context tesseract's block reading uses. Kept when the parser then reads a
+    /// date (not in the future) and the reading scores higher by more than the date alone could lose
+    /// elsewhere (``readingScore(_:)``: a date is worth 2).
+    func rereadDateBand(_ lines: [OCRLine], around i: Int, in pix: UnsafeMutablePointer<PIX>?) -> [OCRLine]? {
+        let range = max(0, i - 1)..<min(lines.count, i + 2)
+        let band = lines[range].filter { $0.box.width > 0 && $0.box.height > 0 }
+        guard !band.isEmpty else { return nil }
+        let height = Int(pixGetHeight(pix))
+        let lineHeight = max(4, lines[i].box.height)
+        let top = max(0, band.map(\.box.y).min()! - lineHeight / 2)
+        let bottom = min(height, band.map { $0.box.y + $0.box.height }.max()! + lineHeight / 2)
+        guard bottom - top > 4,
+              let read = readBlock(pix, x: 0, y: top, width: Int(pixGetWidth(pix)), height: bottom - top,
+                                   scale: min(4, max(1, 36 / Double(lineHeight))), segmentation: .singleBlock),
+              !read.isEmpty else { return nil }
+        Self.traceReread("date band: " + read.map(\.text).joined(separator: " / "))
+        var candidate = lines
+        candidate.replaceSubrange(range, with: read)
+        guard let date = ReceiptParser().parse(lines: candidate).date, !Self.isFutureYear(date.year),
+              Self.readingScore(candidate) > Self.readingScore(lines) + 1 else { return nil }
+        return candidate
     }
 
     /// Debug aid: with `LARDER_REREAD_TRACE` set, what a re-read of a line or block read (stderr).

@@ -9,11 +9,12 @@ extension OCREngine {
     static let summaryBlockLines = 6
 
     /// Where the summary block starts in `lines` (parsed as `kinds`): the first summary label (read with or
-    /// without its amount) after the last item line; without items, the first summary label of the receipt.
+    /// without its amount) after the first item line; without items, the first summary label of the receipt
+    /// (amounts split off their labels are often taken for items below it, so the last item does not mark it).
     /// Nil when there is no such label (nothing says where the block is).
     static func summaryBlockStart(_ lines: [OCRLine], kinds: [ReceiptLineKind]) -> Int? {
-        let lastItem = kinds.lastIndex { $0 == .item || $0 == .itemDetail }
-        let from = lastItem.map { $0 + 1 } ?? 0
+        let firstItem = kinds.firstIndex { $0 == .item || $0 == .itemDetail }
+        let from = firstItem.map { $0 + 1 } ?? 0
         guard from < lines.count else { return nil }
         return (from..<lines.count).first { i in
             let text = lines[i].text

@@ -720,6 +720,8 @@ public struct ReceiptParser: Sendable {
         var s = Substring(raw)
         var negative = false
         while s.first == "=" { s = s.dropFirst() }  // "=RM108.50"
+        // "CASH +297.00", "*297.00": a mark glued before the digits.
+        if s.count >= 5, s.first == "+" || s.first == "*", s.dropFirst().first?.isNumber == true { s = s.dropFirst() }
         if s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast(); negative = true }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
         if s.hasSuffix("-") { negative = true; s = s.dropLast() }
