@@ -20,8 +20,9 @@ extension OCREngine {
         let u = text.uppercased()
         guard !ReceiptParser.endsWithAmount(text) else { return false }
         if hasDateCue(text) { return true }
-        // A phone number ("(386) 714-8625", "916-419-6845") is no date.
-        if u.range(of: #"\d{3}\)?[ -]?\d{3}[ -]\d{4}"#, options: .regularExpression) != nil { return false }
+        // A phone number ("(386) 714-8625", "916-419-6845", "Tel: 02/511.06.66") is no date.
+        if u.range(of: #"\d{3}\)?[ -]?\d{3}[ -]\d{4}"#, options: .regularExpression) != nil
+            || ["TEL", "PHONE", "FAX", "PH"].contains(where: { ReceiptParser.hasWord(u, $0) }) { return false }
         // Three digit groups joined by date separators, or two joined by a slash ("56/2016"), with four digits
         // or more: a date whose separators or digits were misread.
         let shapes = [#"(?<![0-9])[0-9]{1,4}\s?[-/.]\s?[0-9]{1,4}\s?[-/.]\s?[0-9]{2,4}(?![0-9])"#,
@@ -40,7 +41,7 @@ extension OCREngine {
     /// When the parse of `lines` has no date, up to ``missingDateMaxLines`` lines that may hold one
     /// (``mayHoldDate(_:)``; lines with a time or a date label first) are read again: the line's box widened by
     /// two line heights on each side (a date printed beside the time may have been dropped as noise), scaled ×2
-    /// and read as one line (PSM 7), then the band of lines around it as a block (``rereadDateBand(_:around:in:)``). The first re-read in which the parser reads a date on that line,
+    /// (then ×3) and read as one line (PSM 7), then the band of lines around it as a block (``rereadDateBand(_:around:in:)``). The first re-read in which the parser reads a date on that line,
     /// not in the future, replaces the line. Returns the lines and
     /// how many changed (0 or 1).
     func rereadMissingDate(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
@@ -60,7 +61,7 @@ extension OCREngine {
             let mx = 2 * b.height, my = max(3, b.height / 4)
             let x0 = max(0, b.x - mx), x1 = min(width, b.x + b.width + mx)
             let y0 = max(0, b.y - my), y1 = min(height, b.y + b.height + my)
-            for scale in preprocessing.rereadScales.prefix(1) {
+            for scale in preprocessing.rereadScales {
                 guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale)
                 else { continue }
                 Self.traceReread("date ×\(scale) \(line.text) → \(text)")

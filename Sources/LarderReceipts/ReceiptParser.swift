@@ -1067,7 +1067,7 @@ public struct ReceiptParser: Sendable {
         return hasDigit && u.contains(",")
     }
 
-    static func hasWord(_ u: String, _ word: String) -> Bool {
+    public static func hasWord(_ u: String, _ word: String) -> Bool {
         var searchRange = u.startIndex..<u.endIndex
         while let r = u.range(of: word, range: searchRange) {
             let beforeOK = r.lowerBound == u.startIndex || !u[u.index(before: r.lowerBound)].isLetter
@@ -1096,8 +1096,9 @@ public struct ReceiptParser: Sendable {
         while let c = s.last, junk.contains(c) || c == " " { s.removeLast() }
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
         // "Subtotal 50.45 .", "TAX 4.28:", "Total: $47.96 )", "Subtotal 46.00 +", "14.95 =": stray marks after the
-        // closing amount (not the bracket of a negative "(3.29)", a minus, or a percent sign after a rate).
-        s = s.replacingMatches(of: #"(?<![(\d.,$€£])([$€£]?\d{1,7}[.,]\d\d)(?: ?[.:;,)!+=>\\])+$"#, with: "$1")
+        // closing amount (not the bracket of a negative "(3.29)", a minus, a percent sign after a rate, or a dot
+        // glued on, "1,99.", which may be a garbled digit).
+        s = s.replacingMatches(of: #"(?<![(\d.,$€£])([$€£]?\d{1,7}[.,]\d\d)(?: ?[:;,)!+=>\\]| \.)+$"#, with: "$1")
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
         // Not before a date or a time ("WCash2, 02/20/16, 04:39 PM").
         s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,:/])"#, with: "$1$2$3")

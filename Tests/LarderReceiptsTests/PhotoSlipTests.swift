@@ -24,6 +24,7 @@ struct PhotoSlipTests {
         #expect(ReceiptParser.clean("RETURN (3.29)") == "RETURN (3.29)")
         #expect(ReceiptParser.clean("TAX 6.00 %") == "TAX 6.00 %")
         #expect(ReceiptParser.clean("COUPON 1.00-") == "COUPON 1.00-")
+        #expect(ReceiptParser.clean("KASE STICK 1,99.") == "KASE STICK 1,99.")  // a glued dot may be a garbled digit
     }
 
     @Test func aZeroPrintedWithoutItsLeadingDigitIsAnAmount() {
@@ -50,7 +51,7 @@ struct PhotoSlipTests {
         #expect(ReceiptParser.summaryKind("KOPI TAK MANIS 4.50") == nil)
         let receipt = ReceiptParser().parse(lines: ocrLines([
             ("JAPAN GRILL", 90), ("2017-02-12", 90), ("1 Soft Drink $2.00", 90), ("1 Hibachi Chicken $13.95", 90),
-            ("Subtote! $15.95.", 70), ("TAK $1.36", 70), ("Total: $17.31 )", 70),
+            ("Subtote! $15.95 .", 70), ("TAK $1.36", 70), ("Total: $17.31 )", 70),
         ]))
         #expect(receipt.items.count == 2)
         #expect(receipt.subtotal == Decimal(string: "15.95"))
@@ -75,6 +76,7 @@ struct MissingReadingTests {
         #expect(OCREngine.mayHoldDate("Server: Yoko 9g/03/20"))
         #expect(!OCREngine.mayHoldDate("(386) 714-8625"))  // a phone number
         #expect(!OCREngine.mayHoldDate("916-419-6845"))
+        #expect(!OCREngine.mayHoldDate("Tel: 02/511.06.66"))
         #expect(!OCREngine.mayHoldDate("1 Spicy Fish 12.00"))  // a priced line
         #expect(!OCREngine.mayHoldDate("THANK YOU"))
     }
