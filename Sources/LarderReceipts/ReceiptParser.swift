@@ -75,6 +75,7 @@ public struct ReceiptParser: Sendable {
             if readItem(line, &state) { continue }
             readPendingName(line, &state)
         }
+        dropRowsReadTwice(&state)
         applyRoundingAfterTotal(&state)
         reconcileTotalWithTender(&state)
         if state.german { applyGermanPasses(&state) }
@@ -397,6 +398,30 @@ public struct ReceiptParser: Sendable {
         } else if line.amount == nil, Self.letterCount(line.text) >= 3 {
             s.pendingName = (line.i, Self.repairDescription(Self.stripItemColumns(line.text, wholeUnits: s.wholeUnits).description))
         }
+    }
+
+    /// The same printed row read twice (OCR returns a row twice when its words split into two lines): two
+    /// items in a row with the same name and price whose lines overlap vertically by more than half their height
+    /// are one item. Needs the lines' boxes (plain text has none, and a repeated line there is bought twice).
+    private func dropRowsReadTwice(_ s: inout ParseState) {
+        var kept: [ReceiptItem] = []
+        for item in s.receipt.items {
+            if let last = kept.last, last.description == item.description, last.total == item.total,
+               let a = last.lineNumbers.last, let b = item.lineNumbers.first, a != b,
+               a - 1 < s.input.count, b - 1 < s.input.count, Self.sameRow(s.input[a - 1].box, s.input[b - 1].box) {
+                s.kinds[b - 1] = .ignored
+                continue
+            }
+            kept.append(item)
+        }
+        s.receipt.items = kept
+    }
+
+    /// Whether two line boxes lie on one printed row: they overlap vertically by more than half the smaller height.
+    static func sameRow(_ a: OCRBox, _ b: OCRBox) -> Bool {
+        guard a.width > 0, b.width > 0, a.height > 0, b.height > 0 else { return false }
+        let overlap = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+        return overlap * 2 > min(a.height, b.height)
     }
 
     private func applyRoundingAfterTotal(_ s: inout ParseState) {
@@ -1096,9 +1121,8 @@ public struct ReceiptParser: Sendable {
         while let c = s.last, junk.contains(c) || c == " " { s.removeLast() }
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
         // "Subtotal 50.45 .", "TAX 4.28:", "Total: $47.96 )", "Subtotal 46.00 +", "14.95 =": stray marks after the
-        // closing amount (not the bracket of a negative "(3.29)", a minus, a percent sign after a rate, or a dot
-        // glued on, "1,99.", which may be a garbled digit).
-        s = s.replacingMatches(of: #"(?<![(\d.,$€£])([$€£]?\d{1,7}[.,]\d\d)(?: ?[:;,)!+=>\\]| \.)+$"#, with: "$1")
+        // closing amount (not the bracket of a negative "(3.29)", a minus, or a percent sign after a rate).
+        s = s.replacingMatches(of: #"(?<![(\d.,$€£])([$€£]?\d{1,7}[.,]\d\d)(?: ?[.:;,)!+=>\\])+$"#, with: "$1")
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
         // Not before a date or a time ("WCash2, 02/20/16, 04:39 PM").
         s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,:/])"#, with: "$1$2$3")

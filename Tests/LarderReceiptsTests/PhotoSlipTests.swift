@@ -24,7 +24,7 @@ struct PhotoSlipTests {
         #expect(ReceiptParser.clean("RETURN (3.29)") == "RETURN (3.29)")
         #expect(ReceiptParser.clean("TAX 6.00 %") == "TAX 6.00 %")
         #expect(ReceiptParser.clean("COUPON 1.00-") == "COUPON 1.00-")
-        #expect(ReceiptParser.clean("KASE STICK 1,99.") == "KASE STICK 1,99.")  // a glued dot may be a garbled digit
+        #expect(ReceiptParser.clean("KASE STICK 1,99.") == "KASE STICK 1,99")
     }
 
     @Test func aZeroPrintedWithoutItsLeadingDigitIsAnAmount() {
@@ -51,11 +51,28 @@ struct PhotoSlipTests {
         #expect(ReceiptParser.summaryKind("KOPI TAK MANIS 4.50") == nil)
         let receipt = ReceiptParser().parse(lines: ocrLines([
             ("JAPAN GRILL", 90), ("2017-02-12", 90), ("1 Soft Drink $2.00", 90), ("1 Hibachi Chicken $13.95", 90),
-            ("Subtote! $15.95 .", 70), ("TAK $1.36", 70), ("Total: $17.31 )", 70),
+            ("Subtote! $15.95.", 70), ("TAK $1.36", 70), ("Total: $17.31 )", 70),
         ]))
         #expect(receipt.items.count == 2)
         #expect(receipt.subtotal == Decimal(string: "15.95"))
         #expect(receipt.total == Decimal(string: "17.31"))
+    }
+
+    @Test func aRowReadTwiceIsOneItemButALineBoughtTwiceIsTwo() {
+        func line(_ text: String, y: Int) -> OCRLine {
+            OCRLine(text: text, confidence: 80, box: OCRBox(x: 20, y: y, width: 400, height: 30))
+        }
+        let twice = ReceiptParser().parse(lines: [
+            line("CORNER GROCER", y: 0), line("MILK 1.99.", y: 100), line("MILK 1.99", y: 104), line("BREAD 2.50", y: 140),
+            line("TOTAL 4.49", y: 180),
+        ])
+        #expect(twice.items.map(\.description) == ["MILK", "BREAD"])
+        // On separate rows (and in plain text, without boxes) the same line is the same product bought twice.
+        let bought = ReceiptParser().parse(lines: [
+            line("CORNER GROCER", y: 0), line("MILK 1.99", y: 100), line("MILK 1.99", y: 140), line("TOTAL 3.98", y: 180),
+        ])
+        #expect(bought.items.count == 2)
+        #expect(ReceiptParser().parse(text: "MILK 1.99\nMILK 1.99\nTOTAL 3.98").items.count == 2)
     }
 
     @Test func frenchAmountDueAndSavingsLines() {
