@@ -83,7 +83,8 @@ extension OCREngine {
 
     /// The band of lines around line `i` (the line above, the line, the line below) across the whole width of
     /// the image, scaled so its lines are ~36 px high and read as a block (PSM 6, as the summary block): a
-    /// single line's crop loses the context tesseract's block reading uses. Kept when the parser then reads a
+    /// single line's crop loses the context tesseract's block reading uses. The band's date line replaces line
+    /// `i` (the other lines stay as the page read them), kept when the parser then reads a
     /// date (not in the future) and the reading scores higher by more than the date alone could lose
     /// elsewhere (``readingScore(_:)``: a date is worth 2).
     func rereadDateBand(_ lines: [OCRLine], around i: Int, in pix: UnsafeMutablePointer<PIX>?) -> [OCRLine]? {
@@ -99,8 +100,16 @@ extension OCREngine {
                                    scale: min(4, max(1, 36 / Double(lineHeight))), segmentation: .singleBlock),
               !read.isEmpty else { return nil }
         Self.traceReread("date band: " + read.map(\.text).joined(separator: " / "))
+        var banded = lines
+        banded.replaceSubrange(range, with: read)
+        // Only the band's date line replaces line i: the band's other lines are read again for context, and
+        // their noise ("£6022" read from a transaction number) would change the receipt's currency and with it
+        // whether its dates are day- or month-first.
+        let kinds: [ReceiptLineKind] = ReceiptParser().parse(lines: banded).lines.map(\.kind)
+        let readRange = range.lowerBound..<min(kinds.count, range.lowerBound + read.count)
+        guard let k = readRange.first(where: { kinds[$0] == .date }) else { return nil }
         var candidate = lines
-        candidate.replaceSubrange(range, with: read)
+        candidate[i] = banded[k]
         guard let date = ReceiptParser().parse(lines: candidate).date, !Self.isFutureYear(date.year),
               Self.readingScore(candidate) > Self.readingScore(lines) + 1 else { return nil }
         return candidate
