@@ -1269,8 +1269,16 @@ public struct ReceiptParser: Sendable {
         let text = lines.joined(separator: "\n")
         let upper = text.uppercased()
         // The symbol printed most: a stray £ or € read from a smudge does not outvote ten dollar signs.
-        let dollars = text.filter { $0 == "$" }.count, pounds = text.filter { $0 == "£" }.count
-        let euros = text.filter { $0 == "€" }.count
+        // £ and € count beside an amount ("£3.50", "3,50 €"): read from a smudge inside a number ("£60927"), one
+        // would make a US receipt's dates day-first.
+        func besideAmounts(_ symbol: Character) -> Int {
+            guard text.contains(symbol) else { return 0 }
+            let amount = "[0-9OS]{1,6}[.,][0-9OS]{2}"
+            let pattern = "\(symbol)\\s?\(amount)|\(amount)\\s?\(symbol)"
+            return RegexCache.regex(pattern)?.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) ?? 0
+        }
+        let dollars = text.filter { $0 == "$" }.count, pounds = besideAmounts("£")
+        let euros = besideAmounts("€")
         if pounds > 0, pounds >= euros, pounds >= dollars { return ("GBP", "symbol £") }
         if euros > 0, euros >= dollars { return ("EUR", "symbol €") }
         for code in ["MYR", "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "SGD", "CHF", "INR"] where Self.hasWord(upper, code) {

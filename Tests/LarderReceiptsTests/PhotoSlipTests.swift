@@ -4,7 +4,7 @@ import Testing
 @testable import LarderReceipts
 
 /// OCR slips on phone photos that the parser reads generally: stray marks after an amount, a zero printed
-/// "$.00", SUBTOTAL and TAX misread, French "à payer", savings lines.
+/// "$.00", SUBTOTAL and TAX misread, French "à payer", savings lines, a row read twice, a stray pound sign.
 @Suite("Photo OCR slips in summary lines")
 struct PhotoSlipTests {
     @Test func strayMarksAfterTheClosingAmountAreDropped() {
@@ -73,6 +73,19 @@ struct PhotoSlipTests {
         ])
         #expect(bought.items.count == 2)
         #expect(ReceiptParser().parse(text: "MILK 1.99\nMILK 1.99\nTOTAL 3.98").items.count == 2)
+    }
+
+    @Test func aPoundSignInsideANumberDoesNotMakeTheDatesDayFirst() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("IT SUGAR", 90), ("Atlantic City New Jersey 08401", 90), ("BULK CANDY 6.58", 90), ("Total 7.02", 90),
+            ("A perator | £60927", 40), ("9/2/2018", 90),
+        ]))
+        #expect(receipt.currency != "GBP")
+        #expect(receipt.date?.iso == "2018-09-02")
+        // Beside amounts the pound sign still names the currency, and dates are day-first.
+        let uk = ReceiptParser().parse(lines: ocrLines([("CORNER SHOP", 90), ("TEA £3.50", 90), ("Total £3.50", 90), ("9/2/2018", 90)]))
+        #expect(uk.currency == "GBP")
+        #expect(uk.date?.iso == "2018-02-09")
     }
 
     @Test func frenchAmountDueAndSavingsLines() {
