@@ -662,6 +662,11 @@ public final class OCREngine {
             if changed > 0 { reading.lines = reread; steps.append("reread-barcode-line") }
             costs.record("barcode-line")
         }
+        if receipt, preprocessing.rereadMisreadDates {  // no date at all: a line that may hold it (DateLine.swift)
+            let (reread, changed) = rereadMissingDate(reading.lines, in: reading.image)
+            if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-missing-date") }
+            costs.record("missing-date")
+        }
         if receipt, preprocessing.rereadTotal {
             if (check ?? ReadingCheck(reading.lines)).wantsTotalReread {
                 let (reread, changed) = rereadTotal(reading.lines, in: reading.image)
@@ -671,6 +676,10 @@ public final class OCREngine {
                 }
             }
             costs.record("total-line")
+            // Still no total read: the summary block below the items as a block (SummaryBlock.swift).
+            let (block, changed) = rereadSummaryBlock(reading.lines, in: reading.image)
+            if changed > 0 { reading.lines = block; steps.append("reread-summary-block") }
+            costs.record("summary-block")
         }
     }
 
@@ -690,7 +699,8 @@ public final class OCREngine {
 
     /// Whether a line holds a date-like token that does not read as a valid date (month 62, day 64,
     /// letters for digits), or whose day and month are padded differently (`2-05-17`: a receipt printer pads
-    /// both or neither, so a digit was probably lost): a misread date worth reading again.
+    /// both or neither, so a digit was probably lost), or whose year lies in the future: a misread date worth
+    /// reading again.
     static func hasMisreadDate(_ text: String) -> Bool {
         let u = text.uppercased()
         guard let r = u.range(of: dateLikePattern, options: .regularExpression) else { return false }
@@ -699,7 +709,8 @@ public final class OCREngine {
         guard token.filter(\.isNumber).count >= 4 else { return false }
         let fields = token.split(whereSeparator: { "-/.".contains($0) }).map { $0.trimmingCharacters(in: .whitespaces) }
         if fields.count == 3, fields[0].count <= 2, fields[0].count != fields[1].count { return true }
-        return ReceiptParser().parseDate(u, currency: "") == nil
+        guard let date = ReceiptParser().parseDate(u, currency: "") else { return true }
+        return isFutureYear(date.year)  // "11/10/2044": a digit of the year misread (DateLine.swift)
     }
 
     /// Reads lines with a misread date (``hasMisreadDate(_:)``) again one at a time: the line's box is cropped

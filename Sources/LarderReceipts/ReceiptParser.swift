@@ -75,6 +75,7 @@ public struct ReceiptParser: Sendable {
             if readItem(line, &state) { continue }
             readPendingName(line, &state)
         }
+        dropRowsReadTwice(&state)
         applyRoundingAfterTotal(&state)
         reconcileTotalWithTender(&state)
         if state.german { applyGermanPasses(&state) }
@@ -399,6 +400,30 @@ public struct ReceiptParser: Sendable {
         }
     }
 
+    /// The same printed row read twice (OCR returns a row twice when its words split into two lines): two
+    /// items in a row with the same name and price whose lines overlap vertically by more than half their height
+    /// are one item. Needs the lines' boxes (plain text has none, and a repeated line there is bought twice).
+    private func dropRowsReadTwice(_ s: inout ParseState) {
+        var kept: [ReceiptItem] = []
+        for item in s.receipt.items {
+            if let last = kept.last, last.description == item.description, last.total == item.total,
+               let a = last.lineNumbers.last, let b = item.lineNumbers.first, a != b,
+               a - 1 < s.input.count, b - 1 < s.input.count, Self.sameRow(s.input[a - 1].box, s.input[b - 1].box) {
+                s.kinds[b - 1] = .ignored
+                continue
+            }
+            kept.append(item)
+        }
+        s.receipt.items = kept
+    }
+
+    /// Whether two line boxes lie on one printed row: they overlap vertically by more than half the smaller height.
+    static func sameRow(_ a: OCRBox, _ b: OCRBox) -> Bool {
+        guard a.width > 0, b.width > 0, a.height > 0, b.height > 0 else { return false }
+        let overlap = min(a.y + a.height, b.y + b.height) - max(a.y, b.y)
+        return overlap * 2 > min(a.height, b.height)
+    }
+
     private func applyRoundingAfterTotal(_ s: inout ParseState) {
         // "TOTAL 41.48" then "ROUNDING 0.02" (and no later total): the amount due is the rounded one.
         if let adjustment = s.roundingAfterTotal, adjustment != 0, let total = s.receipt.total, abs(adjustment) < 1 {
@@ -720,6 +745,8 @@ public struct ReceiptParser: Sendable {
         var s = Substring(raw)
         var negative = false
         while s.first == "=" { s = s.dropFirst() }  // "=RM108.50"
+        // "CASH +297.00", "*297.00": a mark glued before the digits.
+        if s.count >= 5, s.first == "+" || s.first == "*", s.dropFirst().first?.isNumber == true { s = s.dropFirst() }
         if s.hasPrefix("(") && s.hasSuffix(")") { s = s.dropFirst().dropLast(); negative = true }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
         if s.hasSuffix("-") { negative = true; s = s.dropLast() }
@@ -735,6 +762,10 @@ public struct ReceiptParser: Sendable {
             break
         }
         if s.hasPrefix("-") { negative = true; s = s.dropFirst() }
+        // "Change $.00": US tills print a zero amount without its leading 0, after the currency sign.
+        if s.count == 3, s.first == ".", raw.contains(where: { "$£€".contains($0) }), s.dropFirst().allSatisfy(\.isNumber) {
+            s = "0" + s
+        }
         // Trailing tax flag glued on: "75.00SR", "3.55ZRL" (not "3.4S", where S is a misread 5).
         if let flag = s.range(ofPattern: #"\d[.,]\d\d[A-Z*]{1,3}$"#) {
             s = s[..<s.index(flag.lowerBound, offsetBy: 4)]
@@ -795,8 +826,25 @@ public struct ReceiptParser: Sendable {
         }.joined(separator: " ")
     }
 
+    /// `SUBTOTAL` as OCR misreads it on photos ("SUBTOTE!", "SohTotal", "btotal", "Subtota", "SUBTOT"): a word of
+    /// 6–9 letters at most two letters off SUBTOTAL (`!` and `|` read as L), and `TAK` first on a line for TAX.
+    /// Upper-case input.
+    static func repairSummaryWords(_ u: String) -> String {
+        let subtotal = Array("SUBTOTAL")
+        var tokens = u.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        for k in tokens.indices {
+            let word = tokens[k].replacingOccurrences(of: "!", with: "L").replacingOccurrences(of: "|", with: "L")
+                .trimmingCharacters(in: CharacterSet(charactersIn: ":;.,"))
+            guard (6...9).contains(word.count), word.allSatisfy(\.isLetter), !word.contains("SUBTOTAL"),
+                  EditDistance.levenshtein(Array(word), subtotal) <= 2 else { continue }
+            tokens[k] = "SUBTOTAL"
+        }
+        if tokens.first == "TAK", tokens.count >= 2 { tokens[0] = "TAX" }
+        return tokens.joined(separator: " ")
+    }
+
     static func summaryKind(_ raw: String) -> ReceiptLineKind? {
-        let u = repairTotalWord(raw)
+        let u = repairTotalWord(repairSummaryWords(raw))
         let compact = u.replacingOccurrences(of: " ", with: "")
         if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT")
             || hasWord(u, "KEMBALI") || hasWord(u, "KEMBALIAN")
@@ -814,6 +862,8 @@ public struct ReceiptParser: Sendable {
             || compact.contains("ZUZAHLEN") || hasWord(u, "ZAHLEN") || hasWord(u, "TOTAAL") || hasWord(u, "TOTALE") || hasWord(u, "BETRAG")
             // Croatian/Serbian/Bosnian, Polish, Czech/Slovak, Finnish, Scandinavian.
             || ["UKUPNO", "RAZEM", "CELKEM", "SPOLU", "YHTEENSÄ", "YHTEENSA", "TOTALT", "SUMMA"].contains { hasWord(u, $0) }
+            // French: "NET A PAYER", "RESTE A PAYER" (the amount due).
+            || compact.contains("APAYER") || compact.contains("ÀPAYER")
         // "Amount 117.00" alone (a card slip's or a bill's sum): the label is the one word AMOUNT.
         let labelWords = u.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) }
         let hasTotal = compact.contains("TOTAL") || compact.contains("BALANCEDUE") || compact.contains("AMOUNTDUE")
@@ -829,7 +879,8 @@ public struct ReceiptParser: Sendable {
             || u.range(ofPattern: #"\([^)]*\b(GST|VAT|TAX|SST)\b"#) != nil
         if hasTotal {
             let notTotal = ["TOTQTY", "TOTITEM", "TOTALQTY", "TOTALQUANTITY", "TOTALITEM", "TOTALSAVING", "TOTALDISCOUNT", "TOTALNUMBER",
-                            "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE"]
+                            "TOTALPCS", "TOTALUNITS", "YOUSAVED", "TOTALSAVED", "TOTALTAXABLE",
+                            "SAVINGS"]  // "TOTAL COUPON SAVINGS $18.00"
             if notTotal.contains(where: compact.contains) { return .ignored }
             if compact.contains("EXCL") { return .subtotal }
             if hasTaxWord && !inclusive { return .tax }
@@ -1041,7 +1092,7 @@ public struct ReceiptParser: Sendable {
         return hasDigit && u.contains(",")
     }
 
-    static func hasWord(_ u: String, _ word: String) -> Bool {
+    public static func hasWord(_ u: String, _ word: String) -> Bool {
         var searchRange = u.startIndex..<u.endIndex
         while let r = u.range(of: word, range: searchRange) {
             let beforeOK = r.lowerBound == u.startIndex || !u[u.index(before: r.lowerBound)].isLetter
@@ -1069,6 +1120,9 @@ public struct ReceiptParser: Sendable {
         let junk: Set<Character> = ["|", "«", "»", "~", "_", "‘", "’", "“", "”", "\"", "'", "`", "¦", "=", "—", "–", "{", "}", "[", "]"]
         while let c = s.last, junk.contains(c) || c == " " { s.removeLast() }
         while let c = s.first, junk.contains(c) || c == " " { s.removeFirst() }
+        // "Subtotal 50.45 .", "TAX 4.28:", "Total: $47.96 )", "Subtotal 46.00 +", "14.95 =": stray marks after the
+        // closing amount (not the bracket of a negative "(3.29)", a minus, or a percent sign after a rate).
+        s = s.replacingMatches(of: #"(?<![(\d.,$€£])([$€£]?\d{1,7}[.,]\d\d)(?: ?[.:;,)!+=>\\])+$"#, with: "$1")
         // "177, 26" / "5. 09" (a space after the decimal separator) and "RM3 90" (a lost separator).
         // Not before a date or a time ("WCash2, 02/20/16, 04:39 PM").
         s = s.replacingMatches(of: #"(\d)([.,]) (\d\d)(?![\d.,:/])"#, with: "$1$2$3")
@@ -1215,8 +1269,16 @@ public struct ReceiptParser: Sendable {
         let text = lines.joined(separator: "\n")
         let upper = text.uppercased()
         // The symbol printed most: a stray £ or € read from a smudge does not outvote ten dollar signs.
-        let dollars = text.filter { $0 == "$" }.count, pounds = text.filter { $0 == "£" }.count
-        let euros = text.filter { $0 == "€" }.count
+        // £ and € count beside an amount ("£3.50", "3,50 €"): read from a smudge inside a number ("£60927"), one
+        // would make a US receipt's dates day-first.
+        func besideAmounts(_ symbol: Character) -> Int {
+            guard text.contains(symbol) else { return 0 }
+            let amount = "[0-9OS]{1,6}[.,][0-9OS]{2}"
+            let pattern = "\(symbol)\\s?\(amount)|\(amount)\\s?\(symbol)"
+            return RegexCache.regex(pattern)?.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text)) ?? 0
+        }
+        let dollars = text.filter { $0 == "$" }.count, pounds = besideAmounts("£")
+        let euros = besideAmounts("€")
         if pounds > 0, pounds >= euros, pounds >= dollars { return ("GBP", "symbol £") }
         if euros > 0, euros >= dollars { return ("EUR", "symbol €") }
         for code in ["MYR", "USD", "EUR", "GBP", "CAD", "AUD", "NZD", "SGD", "CHF", "INR"] where Self.hasWord(upper, code) {
@@ -1347,7 +1409,7 @@ public struct ReceiptParser: Sendable {
     }
 
     /// `14:22`, `2:22 PM`, `10:43AM`, `00:06:00` → 24-hour `HH:mm`.
-    static func parseTime(_ u: String) -> String? {
+    public static func parseTime(_ u: String) -> String? {
         guard let regex = RegexCache.regex(#"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*([AP])?\.?M?\.?(?![\d])"#),
               let m = regex.firstMatch(in: u, range: NSRange(u.startIndex..., in: u)),
               let hr = Range(m.range(at: 1), in: u), let mr = Range(m.range(at: 2), in: u),
