@@ -148,6 +148,24 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// receipts-de 0.769 → 0.731) while the photos gained four stores (README, receipts performance). Set at
     /// engine start.
     public var invertUnsureLines: Bool = true
+    /// With ``invertUnsureLines``, only lines whose LSTM outputs' mean certainty is below this are read a second
+    /// time inverted (tesseract's `invert_threshold`; tesseract 5.3's default is 0.7). Default 0.3: the lines between
+    /// 0.3 and 0.7 are receipts' noisy but dark-on-light lines, whose inverted reading almost never wins; the
+    /// receipt sets' figures held at 0.5 and 0.3 while the second network pass ran on fewer lines (README,
+    /// receipts per minute). Set at engine start.
+    public var invertBelowCertainty: Double = 0.3
+    /// Images of at least ``downscaleMinimumPixels`` whose print is taller than this (median glyph height in pixels,
+    /// ``TextSize``, estimated on a half-size copy before the first reading) are scaled down so that it is
+    /// ``downscaleGlyphTarget`` high (at most halved): tesseract's LSTM normalises each line to a fixed height, so
+    /// print larger than its sweet spot (capitals ~30 px) only costs thresholding, layout analysis and line-image
+    /// copies. Default 40; nil: never.
+    public var downscaleGlyphsAbove: Double? = 40
+    /// See ``downscaleGlyphsAbove``. Default 32.
+    public var downscaleGlyphTarget: Double = 32
+    /// Smaller images are not measured for ``downscaleGlyphsAbove`` (the estimate costs 3–5 ms): print taller than
+    /// 40 px was found only on phone photos of 8 MP and more (receipts-photos), never on the scans (SROIE, receipts-de:
+    /// 34 px at most). Default 4 megapixels.
+    public var downscaleMinimumPixels: Int = 4_000_000
 
     /// Creates a preprocessing configuration.
     public init(
@@ -182,6 +200,7 @@ public struct OCRPreprocessing: Sendable, Equatable {
         minimal.rereadTotal = false
         minimal.photoPass = .never
         minimal.rebuildRows = .never
+        minimal.downscaleGlyphsAbove = nil
         return minimal
     }()
 }
@@ -257,6 +276,7 @@ public final class OCREngine {
         }
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         _ = TessBaseAPISetVariable(api, "tessedit_do_invert", preprocessing.invertUnsureLines ? "1" : "0")
+        _ = TessBaseAPISetVariable(api, "invert_threshold", String(preprocessing.invertBelowCertainty))
         self.handle = api
         self.pageSegmentation = pageSegmentation
         self.preprocessing = preprocessing
@@ -463,7 +483,7 @@ public final class OCREngine {
         var costs = initialCosts
         var pix: UnsafeMutablePointer<PIX>? = gray
         defer { pixDestroy(&pix) }
-        let preparation = try prepare(&pix, path: path, steps: &steps, costs: &costs)
+        let preparation = try prepare(&pix, path: path, receipt: allowPhotoPass, steps: &steps, costs: &costs)
         let processedW = Int(pixGetWidth(pix)), processedH = Int(pixGetHeight(pix))
         let t1 = ContinuousClock.now
         var reading = try firstReading(pix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
@@ -484,8 +504,9 @@ public final class OCREngine {
             preprocessSeconds: (t1 - t0).seconds, recognizeSeconds: (t2 - t1).seconds)
     }
 
-    /// Upscaling of small images, orientation, deskew and the configured light and binarisation, in place.
-    private func prepare(_ pix: inout UnsafeMutablePointer<PIX>?, path: String, steps: inout [String],
+    /// Upscaling of small images, downscaling of large print (receipt images only, not rendered PDF pages),
+    /// orientation, deskew and the configured light and binarisation, in place.
+    private func prepare(_ pix: inout UnsafeMutablePointer<PIX>?, path: String, receipt: Bool, steps: inout [String],
                          costs: inout StepCosts) throws -> Preparation {
         var preparation = Preparation()
         if pixGetXRes(pix) < 70 { pixSetResolution(pix, 300, 300) }
@@ -493,6 +514,8 @@ public final class OCREngine {
             try replace(&pix, with: pixScaleGrayLI(pix, 2, 2), path, "upscaling failed")
             steps.append("upscale×2")
             costs.record("upscale")
+        } else if receipt {
+            try downscaleLargePrint(&pix, path: path, steps: &steps, costs: &costs)
         }
         let wantOrientation = preprocessing.detectOrientation == .always
             || (preprocessing.detectOrientation == .whenLandscape && pixGetWidth(pix) > pixGetHeight(pix))
@@ -548,6 +571,22 @@ public final class OCREngine {
             costs.skip()
         }
         return preparation
+    }
+
+    /// Scales a large image down when its print is far taller than tesseract needs (``TextSize``,
+    /// ``OCRPreprocessing/downscaleGlyphsAbove``): the readings after the first (photo, price cells, lines) crop
+    /// from this image too, so they get cheaper alike.
+    private func downscaleLargePrint(_ pix: inout UnsafeMutablePointer<PIX>?, path: String, steps: inout [String],
+                                     costs: inout StepCosts) throws {
+        guard let above = preprocessing.downscaleGlyphsAbove,
+              Int(pixGetWidth(pix)) * Int(pixGetHeight(pix)) >= preprocessing.downscaleMinimumPixels else { return }
+        let height = TextSize.medianGlyphHeight(pix)
+        if let factor = TextSize.downscaleFactor(glyphHeight: height, above: above, target: preprocessing.downscaleGlyphTarget) {
+            let f = Float(factor)
+            try replace(&pix, with: pixScaleAreaMap(pix, f, f), path, "downscaling failed")
+            steps.append(String(format: "downscale×%.2f(glyphs %.0fpx)", factor, height ?? 0))
+        }
+        costs.record("text-size")
     }
 
     /// The reading kept so far: its lines, tesseract's mean confidence, and the 8-bit image its boxes refer to
