@@ -698,26 +698,36 @@ public final class OCREngine {
         }
         if receipt, preprocessing.rereadMisreadDates {  // a date line the barcode above it garbled (BarcodeLine.swift)
             let (reread, changed) = rereadAtBarcode(reading.lines, in: reading.image)
-            if changed > 0 { reading.lines = reread; steps.append("reread-barcode-line") }
+            if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-barcode-line") }
             costs.record("barcode-line")
         }
+        // The parse of the lines so far decides the re-reads below; it is made once and again only after a change.
         if receipt, preprocessing.rereadMisreadDates {  // no date at all: a line that may hold it (DateLine.swift)
-            let (reread, changed) = rereadMissingDate(reading.lines, in: reading.image)
-            if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-missing-date") }
+            let current = check ?? ReadingCheck(reading.lines)
+            check = current
+            if !current.hasDate {
+                let (reread, changed) = rereadMissingDate(reading.lines, in: reading.image)
+                if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-missing-date") }
+            }
             costs.record("missing-date")
         }
         if receipt, preprocessing.rereadTotal {
-            if (check ?? ReadingCheck(reading.lines)).wantsTotalReread {
+            let current = check ?? ReadingCheck(reading.lines)
+            check = current
+            if current.wantsTotalReread {
                 let (reread, changed) = rereadTotal(reading.lines, in: reading.image)
                 if changed > 0 {
                     reading.lines = reread
+                    check = nil
                     steps.append("reread-total")
                 }
             }
             costs.record("total-line")
             // Still no total read: the summary block below the items as a block (SummaryBlock.swift).
-            let (block, changed) = rereadSummaryBlock(reading.lines, in: reading.image)
-            if changed > 0 { reading.lines = block; steps.append("reread-summary-block") }
+            if !(check ?? ReadingCheck(reading.lines)).hasTotal {
+                let (block, changed) = rereadSummaryBlock(reading.lines, in: reading.image)
+                if changed > 0 { reading.lines = block; steps.append("reread-summary-block") }
+            }
             costs.record("summary-block")
         }
     }
