@@ -624,7 +624,7 @@ struct SortedJSONWriter {
         }
     }
 
-    private mutating func writeInteger(_ magnitude: UInt64, negative: Bool) {
+    mutating func writeInteger(_ magnitude: UInt64, negative: Bool) {
         if negative { bytes.append(UInt8(ascii: "-")) }
         if magnitude < 10 {
             bytes.append(UInt8(truncatingIfNeeded: magnitude) &+ 0x30)
@@ -645,7 +645,7 @@ struct SortedJSONWriter {
 
     /// `value.description` without a trailing `.0`. A whole number below 2^53 is written as an integer: its
     /// description is the digits and ".0" (Swift switches to an exponent at 1e16); -0.0 keeps its sign ("-0").
-    private mutating func writeDouble(_ value: Double) {
+    mutating func writeDouble(_ value: Double) {
         if value.rounded(.towardZero) == value, value.magnitude < 9_007_199_254_740_992, !(value == 0 && value.sign == .minus) {
             writeInteger(UInt64(value.magnitude), negative: value < 0)
             return
@@ -658,7 +658,7 @@ struct SortedJSONWriter {
     }
 
     /// A string with Foundation's escapes; runs of plain bytes are copied at once.
-    private mutating func writeString(_ text: String) {
+    mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) == nil {
             let copy = Array(text.utf8)

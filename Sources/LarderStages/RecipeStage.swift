@@ -1,5 +1,6 @@
 import Foundation
 import LarderCore
+import LarderJSON
 import LarderFormats
 import LarderReceipts
 import LarderRecipes
@@ -33,7 +34,7 @@ public struct RecipeStage: Stage {
         if detected.appFormat != nil {
             var output = Self.importExport(extracted, file: file, sha256: input.document.sha256, format: detected.format)
             try RecipeEnrichment.bundled().enrich(&output.recipes)
-            return try StageOutput(output) { try LineReferences.compactRecipes($0, lines: lines) }
+            return try StageOutput(output, encoded: output.encoded()) { try LineReferences.compactRecipes($0, lines: lines) }
         }
         let source = RecipeSource(file: file, sha256: input.document.sha256, format: detected.format.rawValue, lines: lines)
         // A saved web page: its schema.org recipes, else its visible text (``RecipeParser/parse(page:source:)``).
@@ -42,9 +43,8 @@ public struct RecipeStage: Stage {
         // and lexicon, and the diet labels.
         try RecipeEnrichment.bundled().enrich(&recipes)
         // Stored without copies of the text: ingredients and steps refer to their lines (``LineReferences``).
-        return try StageOutput(RecipeStageOutput(recipes: recipes, skipped: nil)) {
-            try LineReferences.compactRecipes($0, lines: lines)
-        }
+        let output = RecipeStageOutput(recipes: recipes, skipped: nil)
+        return try StageOutput(output, encoded: output.encoded()) { try LineReferences.compactRecipes($0, lines: lines) }
     }
 
     /// This stage's output as a later stage reads it: stored, its ingredients and steps refer to the document's
@@ -127,5 +127,20 @@ public struct RecipeStageOutput: Codable, Sendable, Equatable {
         self.recipes = recipes
         self.skipped = skipped
         self.entryErrors = entryErrors
+    }
+}
+
+extension RecipeStageOutput {
+    /// The output's encoding, written by the recipe contract's builder (``SortedJSONBuilder``): the same text and
+    /// tree as `SortedJSONEncoder().encodeWithTree(self)` in a fraction of the instructions (issue 18;
+    /// `RecipeJSONTests` compares the two).
+    public func encoded() throws -> SortedJSONEncoding {
+        var json = SortedJSONBuilder(capacity: 16 * 1024)
+        try json.object { json in
+            if let entryErrors { json.key("entryErrors"); json.array(entryErrors) }
+            json.key("recipes"); try json.array(recipes) { try $1.write(to: &$0) }
+            if let skipped { json.key("skipped"); json.string(skipped) }
+        }
+        return json.encoding()
     }
 }

@@ -192,7 +192,14 @@ public struct StageOutput: Sendable {
     /// `[.sortedKeys, .withoutEscapingSlashes]` (``SortedJSONEncoder``; `SortedJSONEncoderTests` compares the two on
     /// every contract type). That encoding is kept for later stages of the document (``valueEncoding``).
     public init<T: Codable & Sendable & Equatable>(_ value: T, storedAs store: (String) throws -> String) throws {
-        let encoded = try SortedJSONEncoder().encodeWithTree(value)
+        try self.init(value, encoded: SortedJSONEncoder().encodeWithTree(value), storedAs: store)
+    }
+
+    /// ``init(_:storedAs:)`` with `value`'s encoding made by the caller: it must be what ``SortedJSONEncoder`` makes
+    /// of `value` (a type's ``SortedJSONBuilder`` code, tested against the encoder: the `recipe` stage's output).
+    public init<T: Codable & Sendable & Equatable>(
+        _ value: T, encoded: SortedJSONEncoding, storedAs store: (String) throws -> String
+    ) throws {
         json = try store(encoded.text)
         self.value = value
         encoding = nil

@@ -1,0 +1,189 @@
+/// Writes a value's JSON from the value's own code instead of through `Encodable` (issue 18): the caller names each
+/// member in sorted order and writes its value, and the builder writes the bytes and builds the same tree as
+/// ``SortedJSONEncoder/encodeWithTree(_:reusing:)`` — so the result is a ``SortedJSONEncoding`` that a schema check
+/// validates and a later encoding reuses (``SortedJSONReuse``) exactly as if the encoder had made it.
+///
+/// The bytes come from the encoder's own writer (``SortedJSONWriter``: the same string escapes, integer and double
+/// forms), so a builder written for a type matches the encoder when it names the members the type's `Encodable`
+/// conformance encodes, in UTF-8 byte order, writes an `@ExplicitNull` member as `null` and leaves a plain optional
+/// out when nil. That is the caller's to get right and to test (`RecipeJSONTests` compares the recipe contract's
+/// builder with the encoder over the samples and the shared data); in debug builds the builder checks the order.
+///
+/// What it saves is `Encodable`'s machinery: a generic call, an encoder and a container per member, each value's
+/// type tested against the special ones, and each object's keys sorted when written.
+public struct SortedJSONBuilder {
+    private var writer = SortedJSONWriter(escapesSlashes: false)
+    /// The containers being written, innermost last.
+    private var open: [Open] = []
+    private var root: SortedJSONNode?
+    /// Where each member of a top-level object is in the bytes (``SortedJSONEncoding/memberRanges``).
+    private var rootMembers: [Range<Int>] = []
+    private var memberStart = 0
+    /// The key named last, for the value that follows it.
+    private var pendingKey = ""
+
+    private enum Open {
+        case object(SortedJSONObject)
+        case array(SortedJSONArray)
+    }
+
+    /// `capacity`: the bytes to reserve (the output grows past it as needed).
+    public init(capacity: Int = 4096) {
+        writer.bytes.reserveCapacity(capacity)
+    }
+
+    /// The text and tree written; every object and array must have been closed.
+    public func encoding() -> SortedJSONEncoding {
+        precondition(open.isEmpty, "SortedJSONBuilder: a container was not closed")
+        guard let root else { preconditionFailure("SortedJSONBuilder: nothing was written") }
+        return SortedJSONEncoding(
+            text: String(decoding: writer.bytes, as: UTF8.self), root: root, memberRanges: rootMembers,
+            escapesSlashes: false)
+    }
+
+    // MARK: Containers
+
+    /// Writes an object whose members `body` writes (``key(_:)`` then a value, keys in UTF-8 byte order).
+    public mutating func object(_ body: (inout SortedJSONBuilder) throws -> Void) rethrows {
+        beforeValue()
+        writer.bytes.append(UInt8(ascii: "{"))
+        let object = SortedJSONObject()
+        place(.object(object))
+        open.append(.object(object))
+        try body(&self)
+        open.removeLast()
+        writer.bytes.append(UInt8(ascii: "}"))
+        afterValue()
+    }
+
+    /// Writes an array whose elements `body` writes.
+    public mutating func array(_ body: (inout SortedJSONBuilder) throws -> Void) rethrows {
+        beforeValue()
+        writer.bytes.append(UInt8(ascii: "["))
+        let array = SortedJSONArray()
+        place(.array(array))
+        open.append(.array(array))
+        try body(&self)
+        open.removeLast()
+        writer.bytes.append(UInt8(ascii: "]"))
+        afterValue()
+    }
+
+    /// Writes an array of `items`, each written by `element`.
+    public mutating func array<C: Collection>(
+        _ items: C, _ element: (inout SortedJSONBuilder, C.Element) throws -> Void
+    ) rethrows {
+        try array { builder in
+            for item in items { try element(&builder, item) }
+        }
+    }
+
+    /// Writes an array of strings.
+    public mutating func array(_ strings: [String]) {
+        array { builder in
+            for text in strings { builder.string(text) }
+        }
+    }
+
+    /// Writes a `[String: Value]` dictionary as an object, its keys in UTF-8 byte order (as the encoder sorts them).
+    public mutating func object<Value>(
+        _ dictionary: [String: Value], _ member: (inout SortedJSONBuilder, Value) throws -> Void
+    ) rethrows {
+        let keys = dictionary.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        try object { builder in
+            for key in keys {
+                builder.key(key)
+                try member(&builder, dictionary[key]!)
+            }
+        }
+    }
+
+    /// Names the next member of the innermost object. Keys must come in UTF-8 byte order, each once.
+    public mutating func key(_ name: String) {
+        guard case .object(let object)? = open.last else { preconditionFailure("SortedJSONBuilder: a key outside an object") }
+        assert(
+            object.keys.last.map { SortedJSONWriter.precedes($0, name) } ?? true,
+            "SortedJSONBuilder: key \"\(name)\" after \"\(object.keys.last!)\": keys must be written in UTF-8 byte order")
+        if !object.keys.isEmpty { writer.bytes.append(UInt8(ascii: ",")) }
+        writer.writeString(name)
+        writer.bytes.append(UInt8(ascii: ":"))
+        pendingKey = name
+        if open.count == 1 { memberStart = writer.bytes.count }
+    }
+
+    // MARK: Scalars
+
+    public mutating func string(_ text: String) {
+        beforeValue()
+        writer.writeString(text)
+        place(.string(text))
+        afterValue()
+    }
+
+    /// A string, or `null` (an `@ExplicitNull` member).
+    public mutating func string(_ text: String?) {
+        if let text { string(text) } else { null() }
+    }
+
+    /// A finite double, as the encoder writes it; a NaN or an infinity is an error, as there.
+    public mutating func number(_ value: Double) throws {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(
+                value,
+                .init(codingPath: [], debugDescription: "Unable to encode Double.\(value) directly in JSON (member \"\(pendingKey)\")."))
+        }
+        beforeValue()
+        writer.writeDouble(value)
+        place(.double(value))
+        afterValue()
+    }
+
+    /// A double, or `null` (an `@ExplicitNull` member).
+    public mutating func number(_ value: Double?) throws {
+        if let value { try number(value) } else { null() }
+    }
+
+    public mutating func number(_ value: Int) {
+        beforeValue()
+        writer.writeInteger(UInt64(value.magnitude), negative: value < 0)
+        place(.int(Int64(value)))
+        afterValue()
+    }
+
+    public mutating func bool(_ value: Bool) {
+        beforeValue()
+        writer.bytes.append(contentsOf: value ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+        place(.bool(value))
+        afterValue()
+    }
+
+    public mutating func null() {
+        beforeValue()
+        writer.bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        place(.null)
+        afterValue()
+    }
+
+    // MARK: Bookkeeping
+
+    /// The comma before an array's second and later elements (an object's is written with the key).
+    private mutating func beforeValue() {
+        if case .array(let array)? = open.last, !array.items.isEmpty { writer.bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// Adds a value's node to the innermost container (containers are added when opened: they are references).
+    private mutating func place(_ node: SortedJSONNode) {
+        switch open.last {
+        case .object(let object)?: object.set(node, for: pendingKey)
+        case .array(let array)?: array.append(node)
+        case nil:
+            precondition(root == nil, "SortedJSONBuilder: a second top-level value")
+            root = node
+        }
+    }
+
+    /// Records where a top-level object's member ended.
+    private mutating func afterValue() {
+        if open.count == 1, case .object = open[0] { rootMembers.append(memberStart..<writer.bytes.count) }
+    }
+}
