@@ -146,6 +146,13 @@ public struct DietClassifier: Sendable {
     }
 
     func judge(_ ingredient: Ingredient, for diet: Diet, facts: [String: Facts]) -> (DietStatus, String) {
+        // One name (most lines, judged for every diet of every recipe): the same verdict without the arrays below.
+        if ingredient.names.count == 1, let name = ingredient.names.first, !name.isEmpty {
+            var result = cachedJudgements.map { $0(name)[Self.dietIndex[diet]!] } ?? judge(facts[name] ?? self.facts(name), for: diet)
+            let flag = diet == .vegan ? ingredient.offVegan : diet == .vegetarian ? ingredient.offVegetarian : nil
+            if flag == "no", result.0 == .yes { result = (.no, "Open Food Facts: not \(diet.rawValue)") }
+            return (result.0, result.0 == .yes ? "" : result.1)
+        }
         let names = ingredient.names.filter { !$0.isEmpty }
         guard !names.isEmpty else { return (.yes, "") }
         var results = names.map { name in

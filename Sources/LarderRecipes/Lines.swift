@@ -155,10 +155,10 @@ enum LineReader {
                 } else if step, let m = stepWord.firstMatch(t), let n = m.groups[0].flatMap({ Int($0) }) {
                     line.listNumber = n
                     t = m.groups[1] ?? ""
-                } else if step || (Prefilter.isDigit(first) && Self.mayBeNumbered(t)) || first >= 0x80, let m = numbered.firstMatch(t),
-                          let n = m.groups[0].flatMap({ Int($0) }) {
-                    line.listNumber = n
-                    t = m.groups[1] ?? ""
+                } else if step || (Prefilter.isDigit(first) && Self.mayBeNumbered(t)) || first >= 0x80,
+                          let m = numberedGroups(t) {
+                    line.listNumber = m.number
+                    t = m.rest
                 }
             }
             t = cleanInline(t, markdown: markdown).trimmingWhitespace()
@@ -185,6 +185,53 @@ enum LineReader {
         }
         if count == line.utf8.count { return count }
         return line.prefix(while: { $0 == " " || $0 == "\u{00A0}" }).count
+    }
+
+    /// ``numbered``'s two groups (the number, the text after the marker), or nil when it does not match; read on
+    /// the bytes for a line of printable ASCII (``numberedASCII(_:)``), by ICU otherwise.
+    static func numberedGroups(_ line: String) -> (number: Int, rest: String)? {
+        if let decided = numberedASCII(line) { return decided }
+        guard let m = numbered.firstMatch(line), let n = m.groups[0].flatMap({ Int($0) }) else { return nil }
+        return (n, m.groups[1] ?? "")
+    }
+
+    /// ``numbered`` (`^(?:step\s*)?(\d{1,2})\s*(?:[.):]|\s-)\s+(.*)$`, case-insensitive) on a line whose bytes are
+    /// all printable ASCII (0x20–0x7E: ICU's `\s` is then the space, `\d` an ASCII digit, and `.*$` takes the rest):
+    /// `.some(nil)` when it does not match, nil for any other line (ICU decides). The match ICU finds, worked out:
+    /// a line opening with "step" can only match through it (a digit cannot match its "s"), its spaces all taken;
+    /// then one or two digits (a third digit fails at every backtrack); any spaces, then ".", ")" or ":", or "-"
+    /// after at least one of those spaces; then one or more spaces, all taken, and the rest is the text.
+    static func numberedASCII(_ line: String) -> (number: Int, rest: String)?? {
+        var line = line
+        return line.withUTF8 { b -> (number: Int, rest: String)?? in
+            for byte in b where byte &- 0x20 > 0x5E { return nil }
+            var i = 0
+            if b.count >= 4, Prefilter.lower(b[0]) == UInt8(ascii: "s"), Prefilter.lower(b[1]) == UInt8(ascii: "t"),
+                Prefilter.lower(b[2]) == UInt8(ascii: "e"), Prefilter.lower(b[3]) == UInt8(ascii: "p")
+            {
+                i = 4
+                while i < b.count, b[i] == 0x20 { i += 1 }
+            }
+            let digitsStart = i
+            var number = 0
+            while i < b.count, i - digitsStart < 2, Prefilter.isDigit(b[i]) {
+                number = number * 10 + Int(b[i] - 0x30)
+                i += 1
+            }
+            guard i > digitsStart, i == b.count || !Prefilter.isDigit(b[i]) else { return .some(nil) }
+            let afterDigits = i
+            while i < b.count, b[i] == 0x20 { i += 1 }
+            guard i < b.count else { return .some(nil) }
+            let marker = b[i]
+            guard marker == UInt8(ascii: ".") || marker == UInt8(ascii: ")") || marker == UInt8(ascii: ":")
+                || (marker == UInt8(ascii: "-") && i > afterDigits)
+            else { return .some(nil) }
+            i += 1
+            let spaces = i
+            while i < b.count, b[i] == 0x20 { i += 1 }
+            guard i > spaces else { return .some(nil) }
+            return .some((number, String(decoding: UnsafeBufferPointer(rebasing: b[i...]), as: UTF8.self)))
+        }
     }
 
     /// Whether a line opening with an ASCII digit may match ``numbered`` (`^(\d{1,2})\s*(?:[.):]|\s-)\s+`): one or two
