@@ -80,6 +80,7 @@ public struct ReceiptParser: Sendable {
         reconcileTotalWithTender(&state)
         if state.german { applyGermanPasses(&state) }
         chooseTotalByArithmetic(&state)
+        repairMisreadTotal(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
@@ -111,6 +112,7 @@ public struct ReceiptParser: Sendable {
         var strongTotal = false
         var taxAfterTotal = false       // a tax or service line after the total: a later total is the final one
         var roundingAfterTotal: Decimal?  // "TOTAL 41.48" then "ROUNDING 0.02": the amount due is 41.50
+        var summaryLines = SummaryLines()  // where the subtotal, tax, total, tenders and change were printed
         var lastItemLeft: Int?          // left edge of the last item line, to tell indented modifiers apart
         var notes: [String] = []        // review reasons found by the passes (the check adds its own)
     }
@@ -190,17 +192,21 @@ public struct ReceiptParser: Sendable {
         switch kind {
         case .subtotal:
             if s.receipt.subtotal == nil { s.receipt.subtotal = amount.value }
+            if !afterTender { s.summaryLines.subtotals.append((i, amount.value)) }
             s.totalCandidates.append(amount.value)
         case .tax:
-            if !afterTender { s.receipt.tax = (s.receipt.tax ?? 0) + amount.signed }
+            if !afterTender { s.receipt.tax = (s.receipt.tax ?? 0) + amount.signed; s.summaryLines.tax.append(i) }
             if s.sawTotal && !afterTender { s.taxAfterTotal = true }
         case .rounding:
             if !afterTender { s.receipt.rounding = (s.receipt.rounding ?? 0) + amount.signed }
             if s.sawTotal && !afterTender { s.roundingAfterTotal = (s.roundingAfterTotal ?? 0) + amount.signed }
         case .total:
+            let before = s.receipt.total
             readTotal(amount, upper: upper, afterTender: afterTender, &s)
-        case .change: if s.receipt.change == nil { s.receipt.change = amount.value }
+            if s.receipt.total != before { s.summaryLines.total = i }
+        case .change: if s.receipt.change == nil { s.receipt.change = amount.value; s.summaryLines.change = i }
         case .tender:
+            s.summaryLines.tenders.append(i)
             let kind = Self.cashWords.contains(where: { Self.hasWord(upper, $0) }) ? "cash" : "card"
             s.receipt.tenders.append(ReceiptTender(kind: kind, text: text, amount: amount.value))
         default: break
