@@ -324,8 +324,10 @@ public struct ReceiptParser: Sendable {
 
     private func readNameThenPrice(_ line: ParseLine, _ s: inout ParseState) -> Bool {
         // Name line, then a line of codes/quantities ending in the price ("8809059 7,90*3 23.70 Z").
+        // A product code (UPC/EAN, 8–13 digits) before the price marks an article line also before the first item.
         guard let amount = line.amount, let pending = s.pendingName, Self.letterCount(amount.rest) < 2,
               s.firstBodyLine != nil || s.receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: s.wholeUnits)
+                || Self.hasProductCode(amount.rest)
         else { return false }
         appendTwoLineItem(pending, line.i, &s, total: amount.value)
         return true
@@ -899,10 +901,14 @@ public struct ReceiptParser: Sendable {
         }
         // Service charges are added like tax: "SERVICE CHARGE 5%", "SVC CHG 6%", "Srv Ch".
         if compact.hasPrefix("SERVICE") || compact.range(ofPattern: #"^(SERVI|SRV|SVC)(CHARGE|CHG|CH)"#) != nil
-            || hasWord(u, "SERVICE") && hasWord(u, "CHARGE") {
+            || hasWord(u, "SERVICE") && hasWord(u, "CHARGE") || hasWord(u, "SERVIZIO")
+            || (hasWord(u, "SVC") || hasWord(u, "SRV")) && (hasWord(u, "CHG") || hasWord(u, "CHARGE")) {
             return .tax
         }
-        if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") { return .tender }
+        // A tip is added like a service charge: "GRATUITY : $8.10", "Tip: 8,90" (the first word; "SIRLOIN TIP" is beef).
+        if hasWord(u, "GRATUITY") || u.range(of: #"^\W*TIPS?\b"#, options: .regularExpression) != nil { return .tax }
+        // "CARD MDAY MOTHER 720473842807 6.99 T": a product's code makes it an article (a greeting card), no payment.
+        if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") && !hasProductCode(u) { return .tender }
         // "BAR 20,00" / "Bar EUR 50,00": German cash, only as the line's first word ("GRANOLA BAR" is food).
         if compact.hasPrefix("BAR"), letterCount(u) <= 6 || compact.hasPrefix("BARGELD") { return .tender }
         // Item counts: "ITEMS: 3", "4.00xITEMs", "QTY 5 ITEMS".
@@ -995,7 +1001,8 @@ public struct ReceiptParser: Sendable {
         let phrases = ["ITEMSSOLD", "ITEMCOUNT", "NO.OFITEMS", "THANKYOU", "CASHIER", "INVOICE", "RECEIPT#",
                        "GSTID", "GSTREG", "TRANS", "TERMINAL", "OPERATOR", "APPROV", "AUTH", "ACCOUNT", "ACCT",
                        "SHOPPINGHOURS", "MEMBERNO", "POINTS", "QTYITEM", "S/PRICE", "PLEASECOME", "RETURN",
-                       "TAXABLE"]
+                       "TAXABLE",
+                       "YOUSAVE", "REGULARPRICE", "PREVBAL"]  // savings and account notes under an item, no item
         // TABLE as a word ("TABLE: 21", "Table 52/1"), not inside VEGETABLE.
         return phrases.contains(where: compact.contains) || hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX")
             || hasWord(u, "TABLE")
@@ -1112,6 +1119,12 @@ public struct ReceiptParser: Sendable {
     static func letterCount(_ s: String) -> Int { s.filter(\.isLetter).count }
 
     /// The text without article-number labels and codes ("ART/EAN 4002245701618", "Artikel 50319963 22621").
+    /// Whether a line prints a product code as a word of its own: a UPC-A or EAN-13 (12 or 13 digits) or an EAN-8
+    /// before other text. Card numbers are printed masked ("XXXX1234") and longer.
+    static func hasProductCode(_ text: String) -> Bool {
+        text.range(of: #"(^|\s)(\d{12,13}|\d{8}(?=\s))(\s|$)"#, options: .regularExpression) != nil
+    }
+
     static func withoutArticleNumber(_ text: String) -> String {
         let labels: Set<String> = ["ART/EAN", "EAN", "ART", "ART.", "ARTIKEL", "ARTIKEL-NR", "ARTIKEL-NR.", "ART-NR", "ART.-NR.",
                                    "PLU", "SKU", "UPC", "NR", "NR."]
