@@ -56,7 +56,7 @@ enum TotalRepair {
             return nil
         }
         var choices: [(value: Decimal, evidence: String, distance: Int)] = []
-        for witness in witnesses where witness.value > 0 {
+        for witness in witnesses where witness.value > 0 && !isCashRounding(total, witness.value) {
             // The value the paper most likely printed: the witness, or an agreeing items' sum nearer the total's glyphs.
             let confirmed = corroborations.filter { agrees($0, witness.value) }
             let candidates = [witness.value] + confirmed
@@ -76,6 +76,11 @@ enum TotalRepair {
     /// How much surer (OCR confidence, 0–100) the witness's amounts must be read than the total's: a clear margin,
     /// not the noise between two readings of the same print.
     static let margin: Double = 5
+
+    /// A total rounded to the 5-cent coin the witness's sum was rounded from (41.48 due, 41.50 printed).
+    static func isCashRounding(_ total: Decimal, _ sum: Decimal) -> Bool {
+        abs(total - sum) < Decimal(5) / 100 && ReceiptParser.isMultiple(total, of: Decimal(5) / 100)
+    }
 
     static func digitCount(_ d: Decimal) -> Int { ReceiptParser.format(abs(d)).filter(\.isNumber).count }
 
@@ -104,7 +109,8 @@ extension ReceiptParser {
         let r = s.receipt
         // A total printed twice alike ("Total: 44,50" … "Total Due: 44.50") is no misreading.
         guard let total = r.total, let totalLine = s.summaryLines.total, !s.totalInferred,
-              s.totalEvidence?.hasPrefix("printed total") == true, s.printedTotals.filter({ $0 == total }).count < 2 else { return }
+              s.totalEvidence?.hasPrefix("printed total") == true, s.printedTotals.filter({ $0 == total }).count < 2,
+              !s.strongTotal else { return }  // a rounded or adjusted total differs from the sums on purpose
         let lines = s.summaryLines
         var witnesses: [TotalRepair.Witness] = []
         let round = r.rounding ?? 0
@@ -125,7 +131,7 @@ extension ReceiptParser {
             if let change = r.change, change > 0, let changeLine = lines.change, tender.amount > change {
                 witnesses.append(.init(value: tender.amount - change, confidence: min(amountConfidence(s, lines.tenders[0]), amountConfidence(s, changeLine)),
                                        how: "tendered − change"))
-            } else if (r.change ?? 0) == 0 {
+            } else if (r.change ?? 0) == 0, tender.kind == "card" {  // cash is handed over in round sums, a card pays the total
                 witnesses.append(.init(value: tender.amount, confidence: amountConfidence(s, lines.tenders[0]), how: "\(tender.kind) payment"))
             }
         }
