@@ -905,8 +905,9 @@ public struct ReceiptParser: Sendable {
             || (hasWord(u, "SVC") || hasWord(u, "SRV")) && (hasWord(u, "CHG") || hasWord(u, "CHARGE")) {
             return .tax
         }
-        // A tip is added like a service charge: "GRATUITY : $8.10", "Tip: 8,90" (the first word; "SIRLOIN TIP" is beef).
-        if hasWord(u, "GRATUITY") || u.range(of: #"^\W*TIPS?\b"#, options: .regularExpression) != nil { return .tax }
+        // A tip is added like a service charge: "GRATUITY : $8.10", "Tip: 8,90", "TIP $12.84" (the first word and then
+        // the amount: "SIRLOIN TIP" is beef, "TIP GESCHIRRTUECHER" a house brand).
+        if hasWord(u, "GRATUITY") || u.range(of: #"^\W*TIPS?\s*(:|[$€£]?\s*\d)"#, options: .regularExpression) != nil { return .tax }
         // "CARD MDAY MOTHER 720473842807 6.99 T": a product's code makes it an article (a greeting card), no payment.
         if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") && !hasProductCode(u) { return .tender }
         // "BAR 20,00" / "Bar EUR 50,00": German cash, only as the line's first word ("GRANOLA BAR" is food).

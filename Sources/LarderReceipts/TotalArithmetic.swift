@@ -131,7 +131,9 @@ extension ReceiptParser {
             if let change = r.change, change > 0, let changeLine = lines.change, tender.amount > change {
                 witnesses.append(.init(value: tender.amount - change, confidence: min(amountConfidence(s, lines.tenders[0]), amountConfidence(s, changeLine)),
                                        how: "tendered − change"))
-            } else if (r.change ?? 0) == 0, tender.kind == "card" {  // cash is handed over in round sums, a card pays the total
+            } else if tender.kind == "card" && (r.change ?? 0) == 0 || r.change == nil && !s.sawChangeWord {
+                // A card pays the total; cash too when no change was printed (a change line OCR could not read
+                // the amount of means the cash was more).
                 witnesses.append(.init(value: tender.amount, confidence: amountConfidence(s, lines.tenders[0]), how: "\(tender.kind) payment"))
             }
         }
