@@ -1120,10 +1120,10 @@ public struct ReceiptParser: Sendable {
     static func letterCount(_ s: String) -> Int { s.filter(\.isLetter).count }
 
     /// The text without article-number labels and codes ("ART/EAN 4002245701618", "Artikel 50319963 22621").
-    /// Whether a line prints a product code as a word of its own: a UPC-A or EAN-13 (12 or 13 digits) or an EAN-8
-    /// before other text. Card numbers are printed masked ("XXXX1234") and longer.
+    /// Whether a line prints a product code as a word of its own: a UPC-A or EAN-13 (12 or 13 digits). Card numbers
+    /// are printed masked ("XXXX1234") and longer.
     static func hasProductCode(_ text: String) -> Bool {
-        text.range(of: #"(^|\s)(\d{12,13}|\d{8}(?=\s))(\s|$)"#, options: .regularExpression) != nil
+        text.range(of: #"(^|\s)\d{12,13}(\s|$)"#, options: .regularExpression) != nil
     }
 
     static func withoutArticleNumber(_ text: String) -> String {
