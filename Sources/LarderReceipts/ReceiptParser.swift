@@ -81,6 +81,7 @@ public struct ReceiptParser: Sendable {
         if state.german { applyGermanPasses(&state) }
         chooseTotalByArithmetic(&state)
         repairMisreadTotal(&state)
+        addTaxPrintedAfterTotal(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
         readHeader(&state)
         if state.german { refineGermanStore(&state) }

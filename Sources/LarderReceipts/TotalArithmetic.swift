@@ -147,6 +147,25 @@ extension ReceiptParser {
         s.totalEvidence = repair.evidence
     }
 
+    /// "TOTAL: 44.45" then "SALES TAX (8.875%) 3.95" and no later total: the printed total is the items' sum before
+    /// the tax the line after it adds (the tax is its rate times that sum, not the share of a tax-inclusive total),
+    /// so the amount due is their sum. The final total line is lost or unread on such receipts.
+    func addTaxPrintedAfterTotal(_ s: inout ParseState) {
+        let r = s.receipt
+        guard s.taxAfterTotal, let total = r.total, let totalLine = s.summaryLines.total, r.subtotal == nil, r.items.count >= 2,
+              s.totalEvidence == "printed total", let tax = r.tax, tax > 0 else { return }
+        let after = s.summaryLines.tax.filter { $0 > totalLine }
+        guard after == s.summaryLines.tax, after.count == 1 else { return }
+        let net = r.items.reduce(Decimal(0)) { $0 + $1.total } - r.discounts.reduce(Decimal(0)) { $0 + $1.amount }
+        guard abs(net - total) <= configuration.totalTolerance,
+              let rate = s.texts[after[0]].firstMatch(ofPattern: #"(\d{1,2}(?:[.,]\d{1,3})?)\s*%"#)?[1],
+              let percent = Decimal(string: rate.replacingOccurrences(of: ",", with: ".")), percent > 0 else { return }
+        let added = total * percent / 100
+        guard abs(added - tax) <= Decimal(1) / 100 else { return }
+        s.receipt.total = total + tax
+        s.totalEvidence = "printed total \(Self.format(total)) + tax \(Self.format(tax)) printed after it (\(rate)% of it)"
+    }
+
     /// The OCR confidence of a line's amount: its last word holding a digit when the words were kept, else the line's.
     func amountConfidence(_ s: ParseState, _ line: Int) -> Double {
         guard line < s.input.count else { return 0 }

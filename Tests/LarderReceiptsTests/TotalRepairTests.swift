@@ -106,6 +106,18 @@ struct TotalRepairTests {
         #expect(cash.total == Decimal(string: "20.80"))
     }
 
+    @Test func salesTaxPrintedAfterTheTotalIsAddedWhenItIsTheRateOfIt() {
+        let lines: [(String, Double)] = [
+            ("ARTIE'S DELICATESSEN", 90), ("1 Supreme Burger 16.95", 90), ("1 Pastrami Burger 15.25", 90), ("1 fountain soda 2.25", 90),
+            ("2 Coffee SMALL 4.50", 90), ("1 SAMADAMS 5.50", 90), ("TOTAL: 44.45", 90),
+        ]
+        let added = ReceiptParser().parse(lines: ocrLines(lines + [("SALES TAX (8.875%) 3.95", 90)]))
+        #expect(added.total == Decimal(string: "48.40"), "\(added.totalEvidence ?? "-")")
+        // A tax-inclusive total's tax is its share (8.875 / 108.875 of it), not the rate of it: the total stays.
+        let included = ReceiptParser().parse(lines: ocrLines(lines + [("GST (8.875%) 3.62", 90)]))
+        #expect(included.total == Decimal(string: "44.45"))
+    }
+
     @Test func glyphDistanceCountsTheDigitsOCRChanged() {
         #expect(TotalRepair.glyphDistance(Decimal(string: "6.69")!, Decimal(string: "6.65")!) == 1)
         #expect(TotalRepair.glyphDistance(Decimal(string: "27.96")!, Decimal(string: "327.96")!) == 1)
