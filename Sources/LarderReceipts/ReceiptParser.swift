@@ -330,6 +330,16 @@ public struct ReceiptParser: Sendable {
               s.firstBodyLine != nil || s.receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: s.wholeUnits)
                 || Self.hasProductCode(amount.rest)
         else { return false }
+        // "GALLONS FUEL Totar" over "9.505 $19.00": a label ending in the total word, its amount on the line below.
+        let label = Self.repairTotalWord(s.texts[pending.index].uppercased()).filter(\.isLetter)
+        if s.receipt.total == nil, label.hasSuffix("TOTAL"), Self.summaryKind(s.texts[pending.index].uppercased() + " 1.00") == .total {
+            readTotal(amount, upper: Self.repairTotalWord(s.texts[pending.index].uppercased()), afterTender: false, &s)
+            s.summaryLines.total = line.i
+            s.kinds[pending.index] = .total
+            s.kinds[line.i] = .total
+            s.pendingName = nil
+            return true
+        }
         appendTwoLineItem(pending, line.i, &s, total: amount.value)
         return true
     }

@@ -118,6 +118,14 @@ struct TotalRepairTests {
         #expect(included.total == Decimal(string: "44.45"))
     }
 
+    @Test func aTotalLabelOverItsAmountIsTheTotal() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("SINCLAIR", 90), ("DATE 12/14/16", 90), ("PUMP PRODUCT PPG", 90), ("GALLONS FUEL Totar", 90), ("9.505 $19.00", 90),
+        ]))
+        #expect(receipt.total == 19)
+        #expect(receipt.items.isEmpty, "\(receipt.items.map(\.description))")
+    }
+
     @Test func glyphDistanceCountsTheDigitsOCRChanged() {
         #expect(TotalRepair.glyphDistance(Decimal(string: "6.69")!, Decimal(string: "6.65")!) == 1)
         #expect(TotalRepair.glyphDistance(Decimal(string: "27.96")!, Decimal(string: "327.96")!) == 1)
