@@ -41,7 +41,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@4"
         case .extract: "extract@11"
-        case .ocr: "ocr@17"
+        case .ocr: "ocr@18"
         case .route: "route@5"
         case .recipe: "recipe@16"
         case .receipt: "receipt@15"
