@@ -46,9 +46,10 @@ enum TotalRepair {
         var how: String
     }
 
-    /// The repaired total and its evidence, or nil to keep `total`. `corroborations` are sums that are no
-    /// printing of their own (the items, the items + tax): they confirm a witness but never stand alone, since
-    /// one misread item moves them by a glyph as well.
+    /// The repaired total and its evidence, or nil to keep `total`. `corroborations` are sums that share no
+    /// amount with a witness (the items' sum; a tax-inclusive subtotal): a total agreeing with one is kept, and one
+    /// agreeing with a witness confirms it, but they never stand alone, since one misread item moves the items'
+    /// sum by a glyph as well.
     static func repair(total: Decimal, totalConfidence: Double, witnesses: [Witness], corroborations: [Decimal],
                        tolerance: Decimal) -> (value: Decimal, evidence: String)? {
         func agrees(_ a: Decimal, _ b: Decimal) -> Bool { abs(a - b) <= tolerance }
