@@ -80,6 +80,8 @@ public struct ReceiptParser: Sendable {
         reconcileTotalWithTender(&state)
         if state.german { applyGermanPasses(&state) }
         chooseTotalByArithmetic(&state)
+        repairMisreadTotal(&state)
+        addTaxPrintedAfterTotal(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
@@ -111,6 +113,7 @@ public struct ReceiptParser: Sendable {
         var strongTotal = false
         var taxAfterTotal = false       // a tax or service line after the total: a later total is the final one
         var roundingAfterTotal: Decimal?  // "TOTAL 41.48" then "ROUNDING 0.02": the amount due is 41.50
+        var summaryLines = SummaryLines()  // where the subtotal, tax, total, tenders and change were printed
         var lastItemLeft: Int?          // left edge of the last item line, to tell indented modifiers apart
         var notes: [String] = []        // review reasons found by the passes (the check adds its own)
     }
@@ -190,17 +193,21 @@ public struct ReceiptParser: Sendable {
         switch kind {
         case .subtotal:
             if s.receipt.subtotal == nil { s.receipt.subtotal = amount.value }
+            if !afterTender { s.summaryLines.subtotals.append((i, amount.value)) }
             s.totalCandidates.append(amount.value)
         case .tax:
-            if !afterTender { s.receipt.tax = (s.receipt.tax ?? 0) + amount.signed }
+            if !afterTender { s.receipt.tax = (s.receipt.tax ?? 0) + amount.signed; s.summaryLines.tax.append(i) }
             if s.sawTotal && !afterTender { s.taxAfterTotal = true }
         case .rounding:
             if !afterTender { s.receipt.rounding = (s.receipt.rounding ?? 0) + amount.signed }
             if s.sawTotal && !afterTender { s.roundingAfterTotal = (s.roundingAfterTotal ?? 0) + amount.signed }
         case .total:
+            let before = s.receipt.total
             readTotal(amount, upper: upper, afterTender: afterTender, &s)
-        case .change: if s.receipt.change == nil { s.receipt.change = amount.value }
+            if s.receipt.total != before { s.summaryLines.total = i }
+        case .change: if s.receipt.change == nil { s.receipt.change = amount.value; s.summaryLines.change = i }
         case .tender:
+            s.summaryLines.tenders.append(i)
             let kind = Self.cashWords.contains(where: { Self.hasWord(upper, $0) }) ? "cash" : "card"
             s.receipt.tenders.append(ReceiptTender(kind: kind, text: text, amount: amount.value))
         default: break
@@ -318,9 +325,21 @@ public struct ReceiptParser: Sendable {
 
     private func readNameThenPrice(_ line: ParseLine, _ s: inout ParseState) -> Bool {
         // Name line, then a line of codes/quantities ending in the price ("8809059 7,90*3 23.70 Z").
+        // A product code (UPC/EAN, 8–13 digits) before the price marks an article line also before the first item.
         guard let amount = line.amount, let pending = s.pendingName, Self.letterCount(amount.rest) < 2,
               s.firstBodyLine != nil || s.receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: s.wholeUnits)
+                || Self.hasProductCode(amount.rest)
         else { return false }
+        // "GALLONS FUEL Totar" over "9.505 $19.00": a label ending in the total word, its amount on the line below.
+        let label = Self.repairTotalWord(s.texts[pending.index].uppercased()).filter(\.isLetter)
+        if s.receipt.total == nil, label.hasSuffix("TOTAL"), Self.summaryKind(s.texts[pending.index].uppercased() + " 1.00") == .total {
+            readTotal(amount, upper: Self.repairTotalWord(s.texts[pending.index].uppercased()), afterTender: false, &s)
+            s.summaryLines.total = line.i
+            s.kinds[pending.index] = .total
+            s.kinds[line.i] = .total
+            s.pendingName = nil
+            return true
+        }
         appendTwoLineItem(pending, line.i, &s, total: amount.value)
         return true
     }
@@ -893,10 +912,15 @@ public struct ReceiptParser: Sendable {
         }
         // Service charges are added like tax: "SERVICE CHARGE 5%", "SVC CHG 6%", "Srv Ch".
         if compact.hasPrefix("SERVICE") || compact.range(ofPattern: #"^(SERVI|SRV|SVC)(CHARGE|CHG|CH)"#) != nil
-            || hasWord(u, "SERVICE") && hasWord(u, "CHARGE") {
+            || hasWord(u, "SERVICE") && hasWord(u, "CHARGE") || hasWord(u, "SERVIZIO")
+            || (hasWord(u, "SVC") || hasWord(u, "SRV")) && (hasWord(u, "CHG") || hasWord(u, "CHARGE")) {
             return .tax
         }
-        if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") { return .tender }
+        // A tip is added like a service charge: "GRATUITY : $8.10", "Tip: 8,90", "TIP $12.84" (the first word and then
+        // the amount: "SIRLOIN TIP" is beef, "TIP GESCHIRRTUECHER" a house brand).
+        if hasWord(u, "GRATUITY") || u.range(of: #"^\W*TIPS?\s*(:|[$€£]?\s*\d)"#, options: .regularExpression) != nil { return .tax }
+        // "CARD MDAY MOTHER 720473842807 6.99 T": a product's code makes it an article (a greeting card), no payment.
+        if tenderWords.contains(where: { hasWord(u, $0) }) && !compact.contains("CASHIER") && !hasProductCode(u) { return .tender }
         // "BAR 20,00" / "Bar EUR 50,00": German cash, only as the line's first word ("GRANOLA BAR" is food).
         if compact.hasPrefix("BAR"), letterCount(u) <= 6 || compact.hasPrefix("BARGELD") { return .tender }
         // Item counts: "ITEMS: 3", "4.00xITEMs", "QTY 5 ITEMS".
@@ -989,7 +1013,8 @@ public struct ReceiptParser: Sendable {
         let phrases = ["ITEMSSOLD", "ITEMCOUNT", "NO.OFITEMS", "THANKYOU", "CASHIER", "INVOICE", "RECEIPT#",
                        "GSTID", "GSTREG", "TRANS", "TERMINAL", "OPERATOR", "APPROV", "AUTH", "ACCOUNT", "ACCT",
                        "SHOPPINGHOURS", "MEMBERNO", "POINTS", "QTYITEM", "S/PRICE", "PLEASECOME", "RETURN",
-                       "TAXABLE"]
+                       "TAXABLE",
+                       "YOUSAVE", "REGULARPRICE", "PREVBAL"]  // savings and account notes under an item, no item
         // TABLE as a word ("TABLE: 21", "Table 52/1"), not inside VEGETABLE.
         return phrases.contains(where: compact.contains) || hasWord(u, "TEL") || hasWord(u, "PHONE") || hasWord(u, "FAX")
             || hasWord(u, "TABLE")
@@ -1106,6 +1131,12 @@ public struct ReceiptParser: Sendable {
     static func letterCount(_ s: String) -> Int { s.filter(\.isLetter).count }
 
     /// The text without article-number labels and codes ("ART/EAN 4002245701618", "Artikel 50319963 22621").
+    /// Whether a line prints a product code as a word of its own: a UPC-A or EAN-13 (12 or 13 digits). Card numbers
+    /// are printed masked ("XXXX1234") and longer.
+    static func hasProductCode(_ text: String) -> Bool {
+        text.range(of: #"(^|\s)\d{12,13}(\s|$)"#, options: .regularExpression) != nil
+    }
+
     static func withoutArticleNumber(_ text: String) -> String {
         let labels: Set<String> = ["ART/EAN", "EAN", "ART", "ART.", "ARTIKEL", "ARTIKEL-NR", "ARTIKEL-NR.", "ART-NR", "ART.-NR.",
                                    "PLU", "SKU", "UPC", "NR", "NR."]
