@@ -2,7 +2,9 @@ import Foundation
 
 /// How to read an all-numeric date such as `03/04/2026` when both readings are valid.
 public enum DateOrder: String, Codable, Sendable, Equatable {
-    /// Month first for USD/CAD receipts, day first for every other currency.
+    /// As the receipt says: a weekday printed beside the date, dots (day first), another date on the paper with
+    /// a day over 12, its currency, address, till words, decimal commas or phone format (`DateEvidence.swift`);
+    /// with no evidence, month first for USD/CAD receipts, day first for every other currency.
     case automatic
     /// `MM/DD/YYYY` (United States).
     case monthFirst
@@ -1383,6 +1385,12 @@ public struct ReceiptParser: Sendable {
         if let g = match(#"(?<![\d.,])(\d{1,2})\s?\.\s?(\d{1,2})\s?,\s?(\d{4})(?![\d.,])"#),
            let d = Int(g[1]), let m = Int(g[2]), let y = year(g[3]), valid(y, m, d) {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "day-first (dotted date, one dot read as a comma)")
+        }
+        // "13.05 2017 16:48:54": a dotted date whose second dot was lost, on a line with a date label or a time.
+        if u.contains("DAT") || Self.parseTime(u) != nil,
+           let g = match(#"(?<![\d.,])(\d{1,2})\.(\d{1,2})\s(\d{4})(?![\d.,])"#),
+           let d = Int(g[1]), let m = Int(g[2]), let y = year(g[3]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "day-first (dotted date, second dot lost)")
         }
         // 20180304 after DATE
         if u.contains("DATE"), let g = match(#"(?<![\d])(20\d{2})(\d{2})(\d{2})(?![\d])"#),

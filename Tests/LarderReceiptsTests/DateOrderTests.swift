@@ -61,6 +61,12 @@ struct DateOrderTests {
         #expect(!OCREngine.hasMisreadDate("FRI 23-10-92"))
     }
 
+    @Test func aDottedDateWhoseSecondDotWasLost() {
+        #expect(ReceiptParser().parseDate("RECHNUNGSDATUM: 13.05 2017 16:48:54", currency: "EUR")?.iso == "2017-05-13")
+        // Not without a date label or a time: a price and a number.
+        #expect(ReceiptParser().parseDate("KAESE 13.05 2017", currency: "EUR") == nil)
+    }
+
     @Test func theDateWordsConfidenceMakesADateUnsure() {
         let box = OCRBox(x: 0, y: 0, width: 10, height: 10)
         let line = OCRLine(text: "10/20/11 06:23:45 PM", confidence: 68,
