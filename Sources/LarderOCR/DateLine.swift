@@ -32,6 +32,12 @@ extension OCREngine {
         }
     }
 
+    /// A line read with little confidence (below 30) whose digits (three or more, no amount) could be a date's
+    /// read as noise: "Oai0t/t6 450638 Repent" for "08/01/16 15:06:38".
+    static func mayBeGarbledDate(_ line: OCRLine) -> Bool {
+        line.confidence < 30 && line.text.filter(\.isNumber).count >= 3 && !ReceiptParser.endsWithAmount(line.text)
+    }
+
     /// A time of day or a date label (Date, Datum, Fecha, Tanggal) on the line.
     static func hasDateCue(_ text: String) -> Bool {
         let u = text.uppercased()
@@ -53,7 +59,9 @@ extension OCREngine {
         // Lines with a time of day or a date label first (a date is printed beside them), then date shapes.
         let candidates = lines.indices.filter { Self.mayHoldDate(lines[$0].text) }
         let cued = candidates.filter { Self.hasDateCue(lines[$0].text) }
-        for i in cued + candidates.filter({ !cued.contains($0) }) where budget > 0 {
+        // Then garbled lines (``mayBeGarbledDate(_:)``): a date tesseract read as noise ("Oai0t/t6 450638").
+        let garbled = lines.indices.filter { !candidates.contains($0) && Self.mayBeGarbledDate(lines[$0]) }
+        for i in cued + candidates.filter({ !cued.contains($0) }) + garbled where budget > 0 {
             let line = lines[i]
             let b = line.box
             guard b.width > 4, b.height > 4 else { continue }
@@ -113,6 +121,65 @@ extension OCREngine {
         guard let date = ReceiptParser().parse(lines: candidate).date, !Self.isFutureYear(date.year),
               Self.readingScore(candidate) > Self.readingScore(lines) + 1 else { return nil }
         return candidate
+    }
+
+    /// A date whose digits tesseract read with less confidence than this (the date word's, 0–100) is unsure.
+    static let unsureDateConfidence = 50.0
+
+    /// The confidence of the date printed on `line`: the least of its words holding digits and a date separator
+    /// (`10/20/11`), else the line's.
+    static func dateConfidence(_ line: OCRLine) -> Double {
+        let dateWords = (line.words ?? []).filter { w in
+            w.text.contains(where: \.isNumber) && w.text.contains(where: { "/-.".contains($0) })
+        }
+        return dateWords.map(\.confidence).min() ?? line.confidence
+    }
+
+    /// When the parse has a date whose digits are unsure (``unsureDateConfidence``), its line is read again on its
+    /// own, cropped with a margin and scaled ×2 and ×3, binarised over the crop (Otsu, marks touching the edge
+    /// dropped: ``readLine(_:x:y:width:height:scale:characters:clean:)``), then as gray. The line is replaced only when
+    /// two of these readings agree on another valid date (not in the future) and none reads the page's date: one
+    /// re-read alone is no better than the page read (README: re-reading every date line did worse on SROIE).
+    /// Returns the lines and how many changed (0 or 1).
+    func rereadUnsureDate(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
+        // Only a line with an unsure date-shaped word costs a parse.
+        guard pixGetDepth(pix) == 8, lines.contains(where: { line in
+            Self.dateConfidence(line) < Self.unsureDateConfidence
+                && line.text.range(of: #"\d\s?[-/.]\s?\d"#, options: .regularExpression) != nil
+        }) else { return (lines, 0) }
+        let parser = ReceiptParser()
+        let parsed = parser.parse(lines: lines)
+        guard let date = parsed.date, parsed.lines.count == lines.count,
+              let i = parsed.lines.indices.first(where: { parsed.lines[$0].kind == .date }),
+              Self.dateConfidence(lines[i]) < Self.unsureDateConfidence else { return (lines, 0) }
+        let b = lines[i].box
+        guard b.width > 4, b.height > 4 else { return (lines, 0) }
+        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        let mx = max(4, b.height / 3), my = max(3, b.height / 4)
+        let x0 = max(0, b.x - mx), x1 = min(width, b.x + b.width + mx)
+        let y0 = max(0, b.y - my), y1 = min(height, b.y + b.height + my)
+        var readings: [(iso: String, line: OCRLine)] = []
+        // Binarised over the crop first: on uneven photo light the gray crops read as noise more often.
+        for (scale, clean) in [(2.0, true), (3.0, true), (2.0, false), (3.0, false)] {
+            guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale, clean: clean)
+            else { continue }
+            Self.traceReread("unsure date ×\(scale)\(clean ? " clean" : "") \(lines[i].text) → \(text)")
+            var candidate = lines
+            candidate[i].text = text
+            candidate[i].confidence = confidence
+            candidate[i].words = nil  // read again as one line: the page's word boxes no longer apply
+            let reparsed = parser.parse(lines: candidate)
+            guard let reread = reparsed.date, i < reparsed.lines.count, reparsed.lines[i].kind == .date,
+                  !Self.isFutureYear(reread.year) else { continue }
+            if reread.iso == date.iso { return (lines, 0) }  // a re-read confirms the page
+            if let agreeing = readings.first(where: { $0.iso == reread.iso }) {
+                var out = lines
+                out[i] = agreeing.line
+                return (out, 1)
+            }
+            readings.append((reread.iso, candidate[i]))
+        }
+        return (lines, 0)
     }
 
     /// Debug aid: with `LARDER_REREAD_TRACE` set, what a re-read of a line or block read (stderr).

@@ -710,6 +710,11 @@ public final class OCREngine {
                 if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-missing-date") }
             }
             costs.record("missing-date")
+            if current.hasDate {  // a date whose digits tesseract was unsure of (DateLine.swift)
+                let (reread, changed) = rereadUnsureDate(reading.lines, in: reading.image)
+                if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-unsure-date") }
+                costs.record("unsure-date")
+            }
         }
         if receipt, preprocessing.rereadTotal {
             let current = check ?? ReadingCheck(reading.lines)

@@ -2,7 +2,9 @@ import Foundation
 
 /// How to read an all-numeric date such as `03/04/2026` when both readings are valid.
 public enum DateOrder: String, Codable, Sendable, Equatable {
-    /// Month first for USD/CAD receipts, day first for every other currency.
+    /// As the receipt says: a weekday printed beside the date, dots (day first), another date on the paper with
+    /// a day over 12, its currency, address, till words, decimal commas or phone format (`DateEvidence.swift`);
+    /// with no evidence, month first for USD/CAD receipts, day first for every other currency.
     case automatic
     /// `MM/DD/YYYY` (United States).
     case monthFirst
@@ -99,6 +101,7 @@ public struct ReceiptParser: Sendable {
         let german: Bool  // a German till receipt (see GermanReceipt.swift): its passes run
         let wholeUnits: Bool
         let sawChangeWord: Bool  // a change line was printed (see makeState)
+        let dateOrder: DateOrderEvidence?  // what the receipt says about day/month order (DateEvidence.swift)
         var receipt: ParsedReceipt
         var kinds: [ReceiptLineKind]
         var pendingName: (index: Int, text: String)?  // an item name waiting for its quantity/weight line
@@ -138,6 +141,7 @@ public struct ReceiptParser: Sendable {
         let sawChangeWord = texts.contains { Self.hasWord($0.uppercased(), "CHANGE") || Self.hasWord($0.uppercased(), "KEMBALI") }
         return ParseState(
             input: input, texts: texts, currency: currency, german: german, wholeUnits: wholeUnits, sawChangeWord: sawChangeWord,
+            dateOrder: Self.dateOrderEvidence(texts, currency: currency, currencyEvidence: currencyEvidence),
             receipt: ParsedReceipt(currency: currency, currencyEvidence: currencyEvidence),
             kinds: [ReceiptLineKind](repeating: .ignored, count: texts.count))
     }
@@ -162,7 +166,7 @@ public struct ReceiptParser: Sendable {
     private func readDateOrTime(_ line: ParseLine, _ s: inout ParseState) -> Bool {
         let (i, upper, amount) = (line.i, line.upper, line.amount)
         // Date and time (take the first found; prefer lines that say DATE).
-        if amount == nil || upper.contains("DATE"), let date = parseDate(upper, currency: s.currency) {
+        if amount == nil || upper.contains("DATE"), let date = parseDate(upper, currency: s.currency, receiptOrder: s.dateOrder) {
             if s.receipt.date == nil { s.receipt.date = date }
             if s.receipt.time == nil { s.receipt.time = Self.parseTime(upper) }
             s.kinds[i] = .date
@@ -1335,7 +1339,11 @@ public struct ReceiptParser: Sendable {
 
     static let monthNames = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
 
-    public func parseDate(_ raw: String, currency: String) -> ReceiptDate? {
+    /// A date on one line (`raw`, upper case). An all-numeric date both of whose readings are valid
+    /// (`07/06/15`) is read in the order of a weekday printed on the line, else day-first when dotted, else as
+    /// `receiptOrder` says (what the rest of the receipt says, ``dateOrderEvidence(_:currency:currencyEvidence:)``),
+    /// else by `currency` (month-first for dollars). Two-digit years 90–99 are the 1990s, the others 20xx.
+    public func parseDate(_ raw: String, currency: String, receiptOrder: DateOrderEvidence? = nil) -> ReceiptDate? {
         let u = Self.repairDateDigits(raw)
         func match(_ pattern: String) -> [String]? {
             guard let regex = RegexCache.regex(pattern),
@@ -1346,7 +1354,7 @@ public struct ReceiptParser: Sendable {
         }
         func year(_ s: String) -> Int? {
             guard let y = Int(s) else { return nil }
-            if s.count == 2 { return 2000 + y }
+            if s.count == 2 { return y >= 90 ? 1900 + y : 2000 + y }
             return (1990...2099).contains(y) ? y : nil
         }
         func valid(_ y: Int, _ m: Int, _ d: Int) -> Bool {
@@ -1373,19 +1381,20 @@ public struct ReceiptParser: Sendable {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
         }
         // 03/14/2026, 14/03/2026, 03-14-26, 14.03.26 (not "15.04. 16:14", a day and a time)
-        if let g = match(#"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d:])"#),
-           let a = Int(g[1]), let b = Int(g[3]), let y = year(g[4]) {
+        if let g = match(Self.numericDatePattern), let a = Int(g[1]), let b = Int(g[3]), let y = year(g[4]) {
             let monthFirstOK = valid(y, a, b)
             let dayFirstOK = valid(y, b, a)
-            let preference: DateOrder
-            let why: String
+            var (preference, why) = automaticDateOrder(u, separator: g[2], currency: currency, receiptOrder: receiptOrder)
             switch configuration.dateOrder {
-            case .monthFirst: preference = .monthFirst; why = "by configuration"
-            case .dayFirst: preference = .dayFirst; why = "by configuration"
+            case .monthFirst: (preference, why) = (.monthFirst, "by configuration")
+            case .dayFirst: (preference, why) = (.dayFirst, "by configuration")
             case .automatic:
-                // Dots separate day-first dates ("25.04.2020": Germany and most of Europe); else by currency.
-                preference = g[2] != "." && ["USD", "CAD"].contains(currency) ? .monthFirst : .dayFirst
-                why = g[2] == "." ? "by preference (dotted date)" : "by preference (\(currency))"
+                // A weekday printed beside the date names the order when only one reading falls on it.
+                if monthFirstOK, dayFirstOK, let named = Self.printedWeekday(u) {
+                    let monthFirstDay = Self.weekday(year: y, month: a, day: b), dayFirstDay = Self.weekday(year: y, month: b, day: a)
+                    if monthFirstDay == named, dayFirstDay != named { (preference, why) = (.monthFirst, "by the weekday printed") }
+                    if dayFirstDay == named, monthFirstDay != named { (preference, why) = (.dayFirst, "by the weekday printed") }
+                }
             }
             if monthFirstOK && dayFirstOK {
                 if a == b {
@@ -1408,12 +1417,27 @@ public struct ReceiptParser: Sendable {
            let d = Int(g[1]), let m = Int(g[2]), let y = year(g[3]), valid(y, m, d) {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "day-first (dotted date, one dot read as a comma)")
         }
+        // "13.05 2017 16:48:54": a dotted date whose second dot was lost, on a line with a date label or a time.
+        if u.contains("DAT") || Self.parseTime(u) != nil,
+           let g = match(#"(?<![\d.,])(\d{1,2})\.(\d{1,2})\s(\d{4})(?![\d.,])"#),
+           let d = Int(g[1]), let m = Int(g[2]), let y = year(g[3]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "day-first (dotted date, second dot lost)")
+        }
         // 20180304 after DATE
         if u.contains("DATE"), let g = match(#"(?<![\d])(20\d{2})(\d{2})(\d{2})(?![\d])"#),
            let y = year(g[1]), let m = Int(g[2]), let d = Int(g[3]), valid(y, m, d) {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "compact ISO")
         }
         return nil
+    }
+
+    /// The order of an ambiguous numeric date without configuration or weekday: dots separate day-first dates
+    /// ("25.04.2020": Germany and most of Europe); else what the receipt says; else by currency.
+    private func automaticDateOrder(_ u: String, separator: String, currency: String,
+                                    receiptOrder: DateOrderEvidence?) -> (DateOrder, String) {
+        if separator == "." { return (.dayFirst, "by preference (dotted date)") }
+        if let receiptOrder { return (receiptOrder.order, "by the receipt (\(receiptOrder.why))") }
+        return (["USD", "CAD"].contains(currency) ? .monthFirst : .dayFirst, "by preference (\(currency))")
     }
 
     /// OCR letters for digits inside a numeric date: `O6/03/2018`, `l2-01-18`, `12/O1/2O18` → digits.

@@ -18,6 +18,11 @@ struct PhotoTests {
         "Image_36_15_ed463607f40cd4e1ed6d21c71684b0cfd3f1ece5",
     ]
 
+    /// Dates as the paper prints them where the label reads them otherwise: the Spanish receipt (Mesa, Camarero,
+    /// Factura, IVA, decimal commas) prints "02/09/2017", 2 September; its label reads it month-first, against the
+    /// set's own rule ("month-first unless … the store writes day-first").
+    static let paperDates = ["Image_40_16_b429d844a01fff1ec2eb0d099f8564e33395dcf3": "2017-09-02"]
+
     @Test(arguments: photos)
     func photoReadsTotalDateAndItems(id: String) throws {
         let folder = try #require(TestData.photosFolder)
@@ -26,7 +31,7 @@ struct PhotoTests {
         let receipt = ReceiptParser().parse(lines: ocr.lines)
         let score = ReceiptEvaluation.score(id: id, receipt: receipt, label: label)
         #expect(score.totalOK == true, "total \(String(describing: receipt.total)) steps \(ocr.steps)")
-        #expect(score.dateOK == true, "date \(String(describing: receipt.date?.iso)) steps \(ocr.steps)")
+        #expect(receipt.date?.iso == (Self.paperDates[id] ?? label.date), "date \(String(describing: receipt.date?.iso)) steps \(ocr.steps)")
         #expect(score.itemsMatched == score.itemsLabelled, "items \(receipt.items.map { "\($0.description) \($0.total)" }) steps \(ocr.steps)")
     }
 
