@@ -1,6 +1,7 @@
 import Foundation
 import LarderJSON
 import GRDB
+import LarderReceipts
 import LarderRecipes
 
 /// The search index over every ingested recipe and pantry item, kept in the checkpoint database beside the
@@ -81,10 +82,57 @@ enum RecipeIndex {
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM recipe_entry") ?? 0
     }
 
+    /// The machine version a transaction has just stored: the document's latest machine version.
+    struct Stored {
+        var number: Int
+        var json: String
+        /// Stored with no schema violations (`violations = '[]'`).
+        var isValid: Bool
+        /// The result's index rows (``Rows/init(_:)``), worked out by the caller before its transaction, when it
+        /// has the result as the pipeline made it (what `json` encodes).
+        var rows: Rows?
+    }
+
+    /// A result's index rows: its recipes' (``RecipeRows``) and its pantry items.
+    struct Rows {
+        var recipes: [RecipeRows]
+        var pantry: [PantryItem]
+
+        init(_ result: DocumentResult) throws {
+            recipes = try result.recipes.map(RecipeRows.init)
+            pantry = result.pantry
+        }
+    }
+
+    /// One recipe's index rows, worked out from the recipe alone (no SQL): a transaction that stores a result only
+    /// writes them, so the write lock is not held while the allergens, diets and alternatives are put together.
+    struct RecipeRows {
+        struct Ingredient {
+            var text: String
+            var base: String?
+            var parent: String?
+            var alternatives: String  // JSON array of the alternatives' bases
+            var quantity: Double?
+            var unit: String?
+            var optional: Bool
+        }
+        var title: String
+        var minutes: Double?
+        var mealType: String?
+        var cuisine: String?
+        var servings: Double?
+        var allergens: String
+        var diets: String
+        var ingredients: [Ingredient]
+        var bases: [String]
+        /// The `recipe_search` columns after the title: ingredients, steps, tags, cuisine.
+        var search: (ingredients: String, steps: String, tags: String, cuisine: String)
+    }
+
     /// Rewrites one document's rows from its exportable result (none when it has no exportable result).
-    /// `stored` is the result just stored, as JSON and decoded: when it is the exportable one (it is, unless a
-    /// person's version was accepted), the index reads it instead of decoding the JSON again.
-    static func update(_ db: Database, documentID: Int64, stored: (json: String, result: DocumentResult)? = nil) throws {
+    /// `stored` is the machine version the calling transaction just stored: the index then neither reads it back
+    /// nor, when it is the exportable one (it is, unless a person's version was accepted), decodes its JSON.
+    static func update(_ db: Database, documentID: Int64, stored: Stored? = nil) throws {
         // Cached statements: this runs in the transaction that stores every new result.
         try db.cachedStatement(
             sql: "DELETE FROM recipe_search WHERE rowid IN (SELECT id FROM recipe_entry WHERE document_id = ?)"
@@ -92,14 +140,14 @@ enum RecipeIndex {
         try db.cachedStatement(sql: "DELETE FROM recipe_entry WHERE document_id = ?").execute(arguments: [documentID])
         try db.cachedStatement(sql: "DELETE FROM pantry_entry WHERE document_id = ?").execute(arguments: [documentID])
         // A result a person wrote by hand may not decode; it is still exported, but not searchable.
-        guard let (version, json) = try exportable(db, documentID: documentID),
-              let result = stored.flatMap({ $0.json == json ? $0.result : nil })
-                ?? (try? JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8)))
+        guard let (version, json) = try exportable(db, documentID: documentID, latest: stored),
+              let rows = try stored.flatMap({ $0.number == version ? $0.rows : nil })
+                ?? (try? JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8))).map(Rows.init)
         else { return }
-        for (position, recipe) in result.recipes.enumerated() {
+        for (position, recipe) in rows.recipes.enumerated() {
             try insert(db, recipe: recipe, documentID: documentID, version: version, position: position)
         }
-        for (position, item) in result.pantry.enumerated() {
+        for (position, item) in rows.pantry.enumerated() {
             try db.cachedStatement(sql: """
                     INSERT INTO pantry_entry (document_id, position, ingredient, product, quantity, unit, purchase_date,
                                               receipt, line, needs_review)
@@ -109,67 +157,93 @@ enum RecipeIndex {
         }
     }
 
-    /// The version `larder export` would write (the same rule as ``Exporter``), as (number, json).
-    static func exportable(_ db: Database, documentID: Int64) throws -> (Int, String)? {
-        guard let latest = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT number, json, violations FROM result_version
-                WHERE document_id = ? AND origin = 'machine' ORDER BY number DESC LIMIT 1
-                """,
-            arguments: [documentID])
-        else { return nil }
-        let number: Int = latest["number"]
+    /// The version `larder export` would write (the same rule as ``Exporter``), as (number, json). `latest`: the
+    /// document's latest machine version when the caller just stored it (it is not read again).
+    static func exportable(_ db: Database, documentID: Int64, latest stored: Stored? = nil) throws -> (Int, String)? {
+        let latest: (number: Int, json: String, isValid: Bool)
+        if let stored {
+            latest = (stored.number, stored.json, stored.isValid)
+        } else {
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT number, json, violations FROM result_version
+                        WHERE document_id = ? AND origin = 'machine' ORDER BY number DESC LIMIT 1
+                        """),
+                arguments: [documentID])
+            else { return nil }
+            latest = (row["number"], row["json"], (row["violations"] as String) == "[]")
+        }
+        let number = latest.number
         let review = try Row.fetchOne(
-            db, sql: "SELECT accepted_version, decision, decided_version FROM review WHERE document_id = ?",
+            db.cachedStatement(sql: "SELECT accepted_version, decision, decided_version FROM review WHERE document_id = ?"),
             arguments: [documentID])
         if let review, (review["decision"] as String?) == "rejected", (review["decided_version"] as Int?) == number {
             return nil
         }
         if let accepted = review?["accepted_version"] as Int?,
            let json = try String.fetchOne(
-            db, sql: "SELECT json FROM result_version WHERE document_id = ? AND number = ?",
+            db.cachedStatement(sql: "SELECT json FROM result_version WHERE document_id = ? AND number = ?"),
             arguments: [documentID, accepted]) {
             return (accepted, json)
         }
-        return (latest["violations"] as String) == "[]" ? (number, latest["json"]) : nil
+        return latest.isValid ? (number, latest.json) : nil
     }
 
-    private static let alternativesEncoder = SortedJSONEncoder(escapesSlashes: true)
-
-    private static func insert(_ db: Database, recipe: Recipe, documentID: Int64, version: Int, position: Int) throws {
-        let ingredients = recipe.allIngredients
-        let allergens = Set(ingredients.flatMap { $0.allergens.map(\.allergen) }).sorted()
-        let diets = (recipe.diets ?? []).filter { $0.status == "yes" }.map(\.diet)
-        let minutes = recipe.totalMinutes
-            ?? (recipe.prepMinutes == nil && recipe.cookMinutes == nil ? nil : (recipe.prepMinutes ?? 0) + (recipe.cookMinutes ?? 0))
+    private static func insert(_ db: Database, recipe: RecipeRows, documentID: Int64, version: Int, position: Int) throws {
         try db.cachedStatement(sql: """
                 INSERT INTO recipe_entry (document_id, result_version, position, title, minutes, meal_type, cuisine,
                                           servings, allergens, diets)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [documentID, version, position, recipe.title, minutes, recipe.mealType, recipe.cuisine,
-                        recipe.yields?.servings, "," + allergens.joined(separator: ",") + ",",
-                        "," + diets.joined(separator: ",") + ","])
+                """).execute(arguments: [documentID, version, position, recipe.title, recipe.minutes, recipe.mealType,
+                        recipe.cuisine, recipe.servings, recipe.allergens, recipe.diets])
         let id = db.lastInsertedRowID
-        var bases: Set<String> = []
-        for (index, ingredient) in ingredients.enumerated() {
-            let base = ingredient.base
-            // `JSONEncoder()`'s bytes (slashes escaped), without a Foundation encoder per ingredient.
-            let alternatives = try Self.alternativesEncoder.encodeToString(base?.alternatives ?? [])
+        for (index, ingredient) in recipe.ingredients.enumerated() {
             try db.cachedStatement(sql: """
                     INSERT INTO recipe_entry_ingredient (recipe_id, position, text, base, parent, alternatives, quantity,
                                                          unit, optional)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [id, index, ingredient.text, base?.ingredient, base?.parent, alternatives,
-                            ingredient.quantity?.value, ingredient.unit, ingredient.optional])
-            if let base { bases.formUnion([base.ingredient] + [base.parent].compactMap { $0 } + base.alternatives) }
+                    """).execute(arguments: [id, index, ingredient.text, ingredient.base, ingredient.parent,
+                            ingredient.alternatives, ingredient.quantity, ingredient.unit, ingredient.optional])
         }
-        for base in bases {
+        for base in recipe.bases {
             try db.cachedStatement(sql: "INSERT INTO recipe_entry_base (recipe_id, base) VALUES (?, ?)").execute(arguments: [id, base])
         }
+        try db.cachedStatement(sql: "INSERT INTO recipe_search (rowid, title, ingredients, steps, tags, cuisine) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [id, recipe.title, recipe.search.ingredients,
+                        recipe.search.steps, recipe.search.tags, recipe.search.cuisine])
+    }
+}
+
+extension RecipeIndex.RecipeRows {
+    private static let alternativesEncoder = SortedJSONEncoder(escapesSlashes: true)
+
+    init(_ recipe: Recipe) throws {
+        let ingredients = recipe.allIngredients
+        let allergens = Set(ingredients.flatMap { $0.allergens.map(\.allergen) }).sorted()
+        let diets = (recipe.diets ?? []).filter { $0.status == "yes" }.map(\.diet)
+        title = recipe.title
+        minutes = recipe.totalMinutes
+            ?? (recipe.prepMinutes == nil && recipe.cookMinutes == nil ? nil : (recipe.prepMinutes ?? 0) + (recipe.cookMinutes ?? 0))
+        mealType = recipe.mealType
+        cuisine = recipe.cuisine
+        servings = recipe.yields?.servings
+        self.allergens = "," + allergens.joined(separator: ",") + ","
+        self.diets = "," + diets.joined(separator: ",") + ","
+        var bases: Set<String> = []
+        self.ingredients = try ingredients.map { ingredient in
+            let base = ingredient.base
+            if let base { bases.formUnion([base.ingredient] + [base.parent].compactMap { $0 } + base.alternatives) }
+            return Ingredient(
+                // `JSONEncoder()`'s bytes (slashes escaped), without a Foundation encoder per ingredient.
+                text: ingredient.text, base: base?.ingredient, parent: base?.parent,
+                alternatives: try Self.alternativesEncoder.encodeToString(base?.alternatives ?? []),
+                quantity: ingredient.quantity?.value, unit: ingredient.unit, optional: ingredient.optional)
+        }
+        self.bases = Array(bases)
         let ingredientText = ingredients.map { [$0.text, $0.base?.ingredient ?? ""].joined(separator: " ") }
-        try db.cachedStatement(sql: "INSERT INTO recipe_search (rowid, title, ingredients, steps, tags, cuisine) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [id, recipe.title, ingredientText.joined(separator: "\n"),
-                        recipe.steps.map(\.text).joined(separator: "\n"), recipe.tags.joined(separator: ", "),
-                        [recipe.cuisine, recipe.mealType].compactMap { $0 }.joined(separator: ", ")])
+        search = (
+            ingredientText.joined(separator: "\n"), recipe.steps.map(\.text).joined(separator: "\n"),
+            recipe.tags.joined(separator: ", "), [recipe.cuisine, recipe.mealType].compactMap { $0 }.joined(separator: ", ")
+        )
     }
 }

@@ -233,25 +233,37 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         return migrator
     }
 
-    /// One write transaction. Under `LARDER_TRACE` the wait for the write lock, the statements and the COMMIT are
-    /// recorded as three intervals labelled with the store call (see ``WorkTrace``).
+    /// One write transaction. Under `LARDER_TRACE` the wait for the write lock (GRDB's writer and SQLite's, up to
+    /// the end of `BEGIN IMMEDIATE`), the statements and the COMMIT are recorded as three intervals labelled with
+    /// the store call (see ``WorkTrace``).
+    ///
+    /// `BEGIN IMMEDIATE` and `COMMIT` run as cached statements: GRDB's `write` compiles both again for every
+    /// transaction, and the work queue makes nine transactions per document (while one compiles, the other worker
+    /// waits for the lock). The rest is what `write` does: a failed body or COMMIT rolls back (when SQLite has not
+    /// already) and its error is thrown.
     private func write<T>(_ call: String = #function, _ body: (Database) throws -> T) throws -> T {
         do {
-            guard let trace = WorkTrace.shared else { return try pool.write(body) }
-            let label = String(call.prefix { $0 != "(" })
-            let asked = WorkTrace.Stamp.now()
-            var bodyEnd = asked
-            let value = try pool.write { db in
-                let entered = WorkTrace.Stamp.now()
-                trace.record("lock", label, since: asked, to: entered)
-                defer {
-                    bodyEnd = WorkTrace.Stamp.now()
-                    trace.record("write", label, since: entered, to: bodyEnd)
+            let trace = WorkTrace.shared
+            let asked = trace.map { _ in WorkTrace.Stamp.now() }
+            return try pool.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                let entered = asked.map { _ in WorkTrace.Stamp.now() }
+                do {
+                    let value = try body(db)
+                    let bodyEnd = entered.map { _ in WorkTrace.Stamp.now() }
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    if let trace, let asked, let entered, let bodyEnd {
+                        let label = String(call.prefix { $0 != "(" })
+                        trace.record("lock", label, since: asked, to: entered)
+                        trace.record("write", label, since: entered, to: bodyEnd)
+                        trace.record("commit", label, since: bodyEnd)
+                    }
+                    return value
+                } catch {
+                    try? db.rollback()  // only while a transaction is open (SQLite may have rolled back already)
+                    throw error
                 }
-                return try body(db)
             }
-            trace.record("commit", label, since: bodyEnd)
-            return value
         } catch let error as LarderError { throw error } catch {
             throw Self.failure(error, writing: true, path: path)
         }
@@ -259,6 +271,14 @@ public final class SQLiteCheckpointStore: CheckpointStore {
 
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try pool.read(body) } catch let error as LarderError { throw error } catch {
+            throw Self.failure(error, writing: false, path: path)
+        }
+    }
+
+    /// A read made of one SQL statement, outside a transaction: SQLite runs a statement on one snapshot of the
+    /// database, so it needs none (`body` must run only one statement).
+    private func readOneStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.unsafeRead(body) } catch let error as LarderError { throw error } catch {
             throw Self.failure(error, writing: false, path: path)
         }
     }
@@ -483,13 +503,13 @@ public final class SQLiteCheckpointStore: CheckpointStore {
     public func documentsNeedingWork(pipelineVersion: String, after documentID: Int64, limit: Int) throws
         -> [DocumentRecord]
     {
-        try read { db in
+        try readOneStatement { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.documentColumns) FROM document
-                    WHERE \(Self.needsWork) AND id > :after ORDER BY id LIMIT :limit
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(Self.documentColumns) FROM document
+                        WHERE \(Self.needsWork) AND id > :after ORDER BY id LIMIT :limit
+                        """),
                 arguments: ["version": pipelineVersion, "after": documentID, "limit": limit]
             ).map(Self.document)
         }
@@ -548,14 +568,17 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         """
 
     public func stages(of documentID: Int64) throws -> [StageRecord] {
-        try read { db in
+        // One statement: SQLite reads it from one snapshot, so no transaction around it (GRDB's `read` compiles a
+        // BEGIN and a COMMIT for each; every document's run starts with this read).
+        try readOneStatement { db in
+            // Cached: every document's run starts with this read (compiling it was most of its cost).
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT document_id, stage, status, attempts, version, started_at, finished_at, duration_ms,
-                           \(Self.storedOutput) AS output, error, validation
-                    FROM stage_run WHERE document_id = ?
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT document_id, stage, status, attempts, version, started_at, finished_at, duration_ms,
+                               \(Self.storedOutput) AS output, error, validation
+                        FROM stage_run WHERE document_id = ?
+                        """),
                 arguments: [documentID]
             ).map { row in
                 StageRecord(
@@ -607,6 +630,8 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         then: AfterCompletion
     ) throws -> Int? {
         let violationsJSON = violations.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(violations), as: UTF8.self)
+        // The search index's rows are put together before the write lock is taken; the transaction only writes them.
+        let indexRows = try isResult ? decodedResult.map(RecipeIndex.Rows.init) : nil
         return try write { db -> Int? in
             try db.cachedStatement(
                 sql: """
@@ -621,16 +646,16 @@ public final class SQLiteCheckpointStore: CheckpointStore {
             ])
             if isResult {
                 try Self.keepResultVersion(
-                    db, documentID: documentID, output: output, decoded: decodedResult, violationsJSON: violationsJSON,
+                    db, documentID: documentID, output: output, rows: indexRows, violationsJSON: violationsJSON,
                     at: finishedAt, version: version)
             }
             if !laterStages.isEmpty {
-                try db.execute(
+                try db.cachedStatement(
                     sql: """
                         UPDATE stage_run SET status = 'pending', attempts = 0, output = NULL, error = NULL
                         WHERE document_id = ? AND status <> 'pending' AND stage IN (\(databaseQuestionMarks(count: laterStages.count)))
-                        """,
-                    arguments: StatementArguments([documentID] + laterStages.map { $0 as (any DatabaseValueConvertible) }))
+                        """
+                ).execute(arguments: StatementArguments([documentID] + laterStages.map { $0 as (any DatabaseValueConvertible) }))
             }
             switch then {
             case .nothing: return nil
@@ -645,7 +670,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
 
     /// A new machine version only when the result changed: a rerun that agrees adds nothing.
     private static func keepResultVersion(
-        _ db: Database, documentID: Int64, output: String, decoded: DocumentResult?, violationsJSON: String,
+        _ db: Database, documentID: Int64, output: String, rows: RecipeIndex.Rows?, violationsJSON: String,
         at time: Double, version: String
     ) throws {
         let last = try String.fetchOne(
@@ -663,7 +688,10 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                 VALUES (?, ?, 'machine', ?, ?, ?, ?)
                 """
         ).execute(arguments: [documentID, number, output, violationsJSON, time, version])
-        try RecipeIndex.update(db, documentID: documentID, stored: decoded.map { (output, $0) })
+        // The version just inserted is the latest machine one: the index need not read it back.
+        try RecipeIndex.update(
+            db, documentID: documentID,
+            stored: RecipeIndex.Stored(number: number, json: output, isValid: violationsJSON == "[]", rows: rows))
     }
 
     public func recordFailure(
