@@ -13,10 +13,12 @@ public enum IngredientTraining {
         public var seed: UInt64
         /// log2 of the feature table size.
         public var bits: Int
+        /// Perceptron runs in different seeded orders (seed, seed + 1, …) whose weights are averaged into one table.
+        public var ensemble: Int
 
         /// Creates settings.
-        public init(epochs: Int = 20, seed: UInt64 = 15, bits: Int = 18) {
-            self.epochs = epochs; self.seed = seed; self.bits = bits
+        public init(epochs: Int = 20, seed: UInt64 = 15, bits: Int = 18, ensemble: Int = 3) {
+            self.epochs = epochs; self.seed = seed; self.bits = bits; self.ensemble = ensemble
         }
     }
 
@@ -56,11 +58,11 @@ public enum IngredientTraining {
     static func train(_ examples: [IngredientEvaluation.Example], settings: Settings,
                       log: (String) -> Void) -> (SequenceTagger, AlignmentCount) {
         let (aligned, count) = trainingExamples(examples)
-        log("\(count.unlabelled) rows without labels (used for word classes only); aligned \(count.aligned) of \(count.sentences) labelled sentences cleanly (\(String(format: "%.1f", 100 * Double(count.aligned) / Double(max(count.sentences, 1)))) %); training \(settings.epochs) epochs")
+        log("\(count.unlabelled) rows without labels (used for word classes only); aligned \(count.aligned) of \(count.sentences) labelled sentences cleanly (\(String(format: "%.1f", 100 * Double(count.aligned) / Double(max(count.sentences, 1)))) %); training \(settings.epochs) epochs\(settings.ensemble > 1 ? " × \(settings.ensemble) orders" : "")")
         let classes = WordClasses.learn(from: examples.map(\.input))
         log("learnt word classes for \(classes.table.count) words from \(examples.count) sentences")
         let model = SequenceTagger.train(aligned, bits: settings.bits, epochs: settings.epochs, seed: settings.seed,
-                                         wordClasses: classes) { epoch, mistakes in
+                                         ensemble: settings.ensemble, wordClasses: classes) { epoch, mistakes in
             log("  epoch \(epoch): \(mistakes) sentences wrong")
         }
         return (model, count)

@@ -4,8 +4,8 @@ import Foundation
 /// (punctuation between, previous label, label) transition, decoded with Viterbi. Punctuation tokens are always
 /// PUNC, so the chain runs over the other tokens (the words) and each transition knows what punctuation sits
 /// between the two words ("butter, soft": NAME then a comma). Trained as an averaged structured perceptron with
-/// passive-aggressive steps
-/// (``train(_:bits:epochs:seed:)``); deterministic for a given seed and training order.
+/// passive-aggressive steps, several runs in different orders averaged into one table
+/// (``train(_:bits:epochs:seed:ensemble:wordClasses:progress:)``); deterministic for a given seed and training order.
 struct SequenceTagger: Sendable {
     /// The labels in weight order.
     static let labels: [TokenLabel] = [.qty, .unit, .size, .name, .prep, .comment, .purpose, .punc]
@@ -249,16 +249,38 @@ struct SequenceTagger: Sendable {
     /// Trains an averaged structured perceptron with passive-aggressive steps: each epoch visits the examples in a
     /// seeded shuffle, decodes, and on a wrong path adds the gold path's features and subtracts the predicted
     /// path's, scaled by ``step(_:_:_:)``. The returned weights are the average over all steps (w − u / c).
-    static func train(_ examples: [Example], bits: Int = 18, epochs: Int = 10, seed: UInt64 = 15,
+    /// With `ensemble` > 1, that many such runs in different seeded orders (seed, seed + 1, …) are averaged into
+    /// one weight table: the same size and decoding cost, less of the order's luck in the weights.
+    static func train(_ examples: [Example], bits: Int = 18, epochs: Int = 10, seed: UInt64 = 15, ensemble: Int = 1,
                       wordClasses: WordClasses = .empty,
                       progress: (Int, Int) -> Void = { _, _ in }) -> SequenceTagger {
         var model = SequenceTagger(bits: bits)
         model.wordClasses = wordClasses
         let matrices = examples.map { TaggerFeatures.extract($0.tokens, bits: bits, table: model.wordTable) }
         let chains = examples.map { chain($0.tokens) }
-        let L = labelCount
-        var accW = [Double](repeating: 0, count: model.weights.count)
-        var accT = [Double](repeating: 0, count: model.transitions.count)
+        var sumW = [Float](repeating: 0, count: model.weights.count)
+        var sumT = [Float](repeating: 0, count: model.transitions.count)
+        for run in 0..<max(1, ensemble) {
+            var member = model
+            member.learn(examples, matrices, chains, epochs: epochs, seed: seed &+ UInt64(run), progress: progress)
+            if ensemble <= 1 { member.quantize(); return member }
+            for k in sumW.indices { sumW[k] += member.weights[k] }
+            for k in sumT.indices { sumT[k] += member.transitions[k] }
+        }
+        let n = Float(ensemble)
+        model.weights = sumW.map { $0 / n }
+        model.transitions = sumT.map { $0 / n }
+        model.quantize()
+        return model
+    }
+
+    /// One averaged passive-aggressive perceptron run over the examples in a seeded order (see
+    /// ``train(_:bits:epochs:seed:ensemble:wordClasses:progress:)``); leaves the averaged 32-bit weights.
+    mutating func learn(_ examples: [Example], _ matrices: [TaggerFeatures.Matrix], _ chains: [(words: [Int], gaps: [Int])],
+                        epochs: Int, seed: UInt64, progress: (Int, Int) -> Void) {
+        let L = Self.labelCount
+        var accW = [Double](repeating: 0, count: weights.count)
+        var accT = [Double](repeating: 0, count: transitions.count)
         var c = 1.0
         var rng = SplitMix(state: seed)
         var order = Array(examples.indices)
@@ -268,7 +290,7 @@ struct SequenceTagger: Sendable {
             for idx in order {
                 let ex = examples[idx]
                 let m = matrices[idx]
-                let pred = model.decode(m, ex.tokens, rows(of: model.transitions))
+                let pred = decode(m, ex.tokens, Self.rows(of: transitions))
                 let (words, gaps) = chains[idx]
                 if words.contains(where: { pred[$0] != ex.gold[$0] }) {
                     mistakes += 1
@@ -292,19 +314,17 @@ struct SequenceTagger: Sendable {
                             delta[Int(m.pairs[k][pp]) * L + pred[i], default: 0] -= 1
                         }
                     }
-                    let tau = step(delta, deltaT, model)
+                    let tau = Self.step(delta, deltaT, self)
                     let tc = Double(tau) * c
-                    for (k, d) in delta where d != 0 { model.weights[k] += tau * d; accW[k] += tc * Double(d) }
-                    for (k, d) in deltaT where d != 0 { model.transitions[k] += tau * d; accT[k] += tc * Double(d) }
+                    for (k, d) in delta where d != 0 { weights[k] += tau * d; accW[k] += tc * Double(d) }
+                    for (k, d) in deltaT where d != 0 { transitions[k] += tau * d; accT[k] += tc * Double(d) }
                 }
                 c += 1
             }
             progress(epoch + 1, mistakes)
         }
-        for k in model.weights.indices { model.weights[k] -= Float(accW[k] / c) }
-        for k in model.transitions.indices { model.transitions[k] -= Float(accT[k] / c) }
-        model.quantize()
-        return model
+        for k in weights.indices { weights[k] -= Float(accW[k] / c) }
+        for k in transitions.indices { transitions[k] -= Float(accT[k] / c) }
     }
 
     // MARK: Serialisation

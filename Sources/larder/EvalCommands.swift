@@ -47,6 +47,15 @@ struct EvalIngredients: ParsableCommand {
         """)
     var more: [String] = []
 
+    @Option(help: "With --folds: passes over the training sentences (default: the shipped weights' setting).")
+    var epochs: Int = IngredientTraining.Settings().epochs
+
+    @Option(help: "With --folds: seed of the training order (default: the shipped weights' seed).")
+    var seed: UInt64 = IngredientTraining.Settings().seed
+
+    @Option(help: "With --folds: training runs in different orders averaged into one model (default: the shipped weights' setting).")
+    var ensemble: Int = IngredientTraining.Settings().ensemble
+
     @Option(help: "Write the parse of every sentence to this CSV (columns of the labels; quantities as decimals). With --folds, each sentence is parsed by the model that did not train on it.")
     var predictions: String?
 
@@ -100,7 +109,8 @@ struct EvalIngredients: ParsableCommand {
         }
         let ceiling = IngredientTraining.alignmentCeiling(dev)
         printError(String(format: "the labels' own token alignment through the scorer (the ceiling for tagging): core %.4f, name %.4f, unit %.4f, sentence %.4f", ceiling.core, ceiling.name, ceiling.unit, ceiling.sentence))
-        let cv = IngredientTraining.crossValidate(dev: dev, extra: extra, folds: folds, only: fold,
+        let settings = IngredientTraining.Settings(epochs: epochs, seed: seed, ensemble: ensemble)
+        let cv = IngredientTraining.crossValidate(dev: dev, extra: extra, folds: folds, only: fold, settings: settings,
                                                   collectMistakes: errors, log: printError)
         print(json ? IngredientEvaluation.json(cv) : IngredientEvaluation.textReport(cv))
         if errors {

@@ -32,12 +32,15 @@ struct TrainIngredients: ParsableCommand {
     @Option(help: "Seed of the training order.")
     var seed: UInt64 = IngredientTraining.Settings().seed
 
+    @Option(help: "Training runs in different orders (seed, seed + 1, …) averaged into one model.")
+    var ensemble: Int = IngredientTraining.Settings().ensemble
+
     func run() throws {
         try reportingErrors {
             for file in labels where !FileManager.default.isReadableFile(atPath: file) {
                 throw LarderError(.unreadable, "cannot read the labels file", hint: "check the path", path: file)
             }
-            let settings = IngredientTraining.Settings(epochs: epochs, seed: seed)
+            let settings = IngredientTraining.Settings(epochs: epochs, seed: seed, ensemble: ensemble)
             let (weights, _) = try IngredientTraining.train(files: labels, settings: settings, log: printError)
             do {
                 try weights.write(to: URL(fileURLWithPath: out))

@@ -42,6 +42,21 @@ struct IngredientTaggerTests {
         }
     }
 
+    /// An ensemble of two orders is one weight table: the mean of the runs with seeds 7 and 8, the same size as
+    /// one run, and still fits the training sentences.
+    @Test func ensembleAveragesRunsInDifferentOrders() throws {
+        let (examples, _) = IngredientTraining.trainingExamples(Self.handLabelled)
+        let a = SequenceTagger.train(examples, bits: 12, epochs: 10, seed: 7)
+        let b = SequenceTagger.train(examples, bits: 12, epochs: 10, seed: 8)
+        let both = SequenceTagger.train(examples, bits: 12, epochs: 10, seed: 7, ensemble: 2)
+        #expect(a.weights != b.weights, "different orders give different weights")
+        #expect(both.weights.count == a.weights.count)
+        for k in both.weights.indices { #expect(both.weights[k] == (a.weights[k] + b.weights[k]) / 2) }
+        for k in both.transitions.indices { #expect(both.transitions[k] == (a.transitions[k] + b.transitions[k]) / 2) }
+        #expect(SequenceTagger.train(examples, bits: 12, epochs: 10, seed: 7, ensemble: 1).serialized() == a.serialized())
+        for e in examples { #expect(both.tag(e.tokens) == e.gold, "\(e.tokens.map(\.text))") }
+    }
+
     /// Word classes come from unlabelled text: words seen between the same neighbours share a cluster, the
     /// position profile records what follows a comma, and the table survives the weights file.
     @Test func wordClassesGroupWordsByTheirNeighbours() throws {
