@@ -630,7 +630,8 @@ public struct ReceiptParser: Sendable {
     /// that is no item or amount — a header or address line, its web address, its loyalty programme, a coupon. The
     /// chain's name replaces a store line that does not name it, unless that line is a company's (a legal form or a
     /// store word: "AEON CO. (M) BHD") or the business a thank-you line names; a store line that names the chain
-    /// stays as read when it is a short confident name ("MARINA SHELL").
+    /// stays as read when it is a confident name of three words or fewer ("MARINA SHELL") or the chain's name is at least
+    /// half of it ("99 SPEED HART S/B", OCR for MART).
     private func applyChainEvidence(_ s: inout ParseState) {
         let storeLine = s.kinds.firstIndex(of: .store)
         let store = s.receipt.store
@@ -647,7 +648,10 @@ public struct ReceiptParser: Sendable {
             let upper = store.uppercased()
             let company = Self.hasLegalForm(upper) || Self.storeWords.contains { upper.split(whereSeparator: { !$0.isLetter }).contains(Substring($0)) }
             if StoreChains.chain(in: store) == chain {
-                if company || (store.split(separator: " ").count <= 3 && confidence >= 60) { return }
+                // As read, unless the chain is a small part of a long or unsure line ("Valid at participating US
+                // McDonald's").
+                let covered = chain.keys.map(\.count).max().map { Double($0) / Double(max(1, StoreEvidence.key(store).count)) } ?? 0
+                if company || (confidence >= 60 && (store.split(separator: " ").count <= 3 || covered >= 0.5)) { return }
             } else {
                 let named = s.texts.lazy.compactMap(StoreEvidence.namedInPhrase).first
                 if company || named.map({ StoreEvidence.key($0) == StoreEvidence.key(store) }) == true { return }
