@@ -520,6 +520,11 @@ public struct ReceiptParser: Sendable {
         if let best {
             s.receipt.store = Self.storeName(s.texts[best])
             s.kinds[best] = .store
+            // The kind of place printed alone under the name belongs to it ("IL10'S" / "Restaurant").
+            if let place = Self.placeWordUnder(best, s.texts), best + 1 < headerEnd, let name = s.receipt.store {
+                s.receipt.store = name + " " + place
+                s.kinds[best + 1] = .header
+            }
         }
         // No name line, but a contact line that starts with one ("Subway#1926-0 Phone 858-673-8362").
         let headerTexts = s.texts
@@ -552,6 +557,13 @@ public struct ReceiptParser: Sendable {
         for i in 0..<headerEnd where s.kinds[i] == .ignored { s.kinds[i] = .header }
     }
 
+    /// The kind of place printed alone on the line under `index` ("Restaurant", "PIZZERIA"), if any.
+    static func placeWordUnder(_ index: Int, _ texts: [String]) -> String? {
+        guard index + 1 < texts.count else { return nil }
+        let next = trimJunk(texts[index + 1])
+        return placeWords.contains(next.uppercased()) ? next : nil
+    }
+
     /// The store line's index, if any.
     private func bestStoreLine(_ s: ParseState, headerEnd: Int) -> Int? {
         // Store: the best of the first name-like lines (confident OCR, store words, early position).
@@ -569,7 +581,7 @@ public struct ReceiptParser: Sendable {
                   !StoreEvidence.namesTheOwner(text), !StoreEvidence.isFunctionWord(text)
             else { continue }
             considered += 1
-            let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper)
+            let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper) || Self.placeWordUnder(i, s.texts) != nil
             // A street word without a number is a name that holds one ("ONE MILL STREET"), not an address.
             if !storeWord && Self.looksLikeAddress(upper) && (upper.contains(where: \.isNumber) || upper.contains(","))
                 && !StoreEvidence.isNameWithStoreNumber(upper) { continue }

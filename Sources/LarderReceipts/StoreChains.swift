@@ -17,6 +17,21 @@ enum StoreChains {
         /// Keys of the rest of a full name of four words or more after its first word, which a line prints under a
         /// logo it cannot read ("dressforless" of Ross Dress for Less).
         let restsOfName: [String]
+        /// For each key of 9 characters or more, its bytes and halves, for the one-slip match.
+        let probes: [Probe?]
+
+        init(name: String, keys: [String], domains: [String], restsOfName: [String]) {
+            (self.name, self.keys, self.domains, self.restsOfName) = (name, keys, domains, restsOfName)
+            probes = keys.map { k in
+                k.count >= 9 ? Probe(bytes: Array(k.utf8), head: String(k.prefix(k.count / 2)), tail: String(k.suffix(k.count - k.count / 2))) : nil
+            }
+        }
+    }
+
+    struct Probe: Sendable, Equatable {
+        let bytes: [UInt8]
+        let head: String
+        let tail: String
     }
 
     /// `Canonical | other name | domain | programme …` — one chain a line; a name with a dot and no space is a web
@@ -336,9 +351,13 @@ enum StoreChains {
                 || ($0.count >= 9 && approximatelyContains(Array(domain.utf8), Array($0.utf8))) }) {
                 return chain
             }
-            for k in chain.keys {
+            for (k, probe) in zip(chain.keys, chain.probes) {
                 if k.count >= 6 {
-                    if key.contains(k) || (k.count >= 9 && approximatelyContains(hay, Array(k.utf8))) { return chain }
+                    if key.contains(k) { return chain }
+                    // One slip leaves one half of the key whole: look for a half before the edit distance.
+                    if let probe, key.contains(probe.head) || key.contains(probe.tail), approximatelyContains(hay, probe.bytes) {
+                        return chain
+                    }
                 } else if containsWords(words, k) {
                     return chain
                 }

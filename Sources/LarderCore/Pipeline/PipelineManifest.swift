@@ -44,7 +44,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .ocr: "ocr@17"
         case .route: "route@5"
         case .recipe: "recipe@16"
-        case .receipt: "receipt@14"
+        case .receipt: "receipt@15"
         case .llm: "llm@1"
         case .result: "result@11"
         }
