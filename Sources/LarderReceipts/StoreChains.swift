@@ -337,33 +337,79 @@ enum StoreChains {
                      restsOfName: rests)
     }
 
-    /// The chain a line names, if any: by its web domain ("chilis.com"; one OCR slip allowed from 9 letters on), a
-    /// long key (6+ characters) anywhere in the line's letters and digits, one slip allowed from 8 characters on
-    /// ("chick~fi]-a"), a short key ("cvs", "kfc", "ikea") only as whole words of the line.
+    /// The chain a line names, if any (the first in the table): by its web domain ("chilis.com"; one OCR slip
+    /// allowed from 9 letters on), a long key (6+ characters) anywhere in the line's letters and digits, one slip
+    /// allowed from 9 characters on ("chick~fi]-a"), a short key ("cvs", "kfc", "ikea") only as whole words of the
+    /// line. Candidates come from an index of the keys' first four bytes, so a line costs a few look-ups, not one
+    /// search per chain.
     static func chain(in text: String) -> Chain? {
         let key = StoreEvidence.key(text)
         guard key.count >= 3 else { return nil }
-        let domain = StoreEvidence.domainName(text)
-        let words = wordKeys(text)
         let hay = Array(key.utf8)
-        for chain in chains {
-            if let domain, chain.domains.contains(where: { $0 == domain || ($0.count >= 5 && domain.hasPrefix($0))
-                || ($0.count >= 9 && approximatelyContains(Array(domain.utf8), Array($0.utf8))) }) {
-                return chain
+        var best = Int.max
+        if hay.count >= 4 {
+            var candidates = Set<Int>()
+            for p in 0...(hay.count - 4) { candidates.formUnion(Lookup.shared.byGram[gram(hay, p)] ?? []) }
+            for c in candidates.sorted() where matchesLong(chains[c], key: key, hay: hay) {
+                best = c
+                break
             }
-            for (k, probe) in zip(chain.keys, chain.probes) {
-                if k.count >= 6 {
-                    if key.contains(k) { return chain }
-                    // One slip leaves one half of the key whole: look for a half before the edit distance.
-                    if let probe, key.contains(probe.head) || key.contains(probe.tail), approximatelyContains(hay, probe.bytes) {
-                        return chain
+        }
+        let words = wordKeys(text)
+        for start in words.indices {
+            var joined = ""
+            for w in words[start..<min(words.count, start + 3)] {
+                joined += w
+                if let c = Lookup.shared.byShortKey[joined] { best = min(best, c) }
+            }
+        }
+        if let domain = StoreEvidence.domainName(text) {
+            for (i, chain) in chains.enumerated() where i < best && chain.domains.contains(where: { $0 == domain
+                || ($0.count >= 5 && domain.hasPrefix($0)) || ($0.count >= 9 && approximatelyContains(Array(domain.utf8), Array($0.utf8))) }) {
+                best = i
+                break
+            }
+        }
+        return best == Int.max ? nil : chains[best]
+    }
+
+    /// A long key of the chain in the line, or one slip from it (one slip leaves a half of the key whole: the half
+    /// is looked for before the edit distance).
+    private static func matchesLong(_ chain: Chain, key: String, hay: [UInt8]) -> Bool {
+        for (k, probe) in zip(chain.keys, chain.probes) where k.count >= 6 {
+            if key.contains(k) { return true }
+            if let probe, key.contains(probe.head) || key.contains(probe.tail), approximatelyContains(hay, probe.bytes) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Four bytes from `p` as one number.
+    private static func gram(_ bytes: [UInt8], _ p: Int) -> UInt32 {
+        UInt32(bytes[p]) << 24 | UInt32(bytes[p + 1]) << 16 | UInt32(bytes[p + 2]) << 8 | UInt32(bytes[p + 3])
+    }
+
+    /// The gazetteer's keys indexed: chains by the first four bytes of each long key and of each half a one-slip
+    /// match keeps whole; the first chain of each short key.
+    private struct Lookup {
+        static let shared = Lookup()
+        var byGram: [UInt32: [Int]] = [:]
+        var byShortKey: [String: Int] = [:]
+
+        init() {
+            for (c, chain) in StoreChains.chains.enumerated() {
+                for (k, probe) in zip(chain.keys, chain.probes) {
+                    if k.count < 6 {
+                        if byShortKey[k] == nil { byShortKey[k] = c }
+                        continue
                     }
-                } else if containsWords(words, k) {
-                    return chain
+                    var starts = [Array(k.utf8)]
+                    if let probe { starts += [Array(probe.head.utf8), Array(probe.tail.utf8)] }
+                    for b in starts where b.count >= 4 { byGram[StoreChains.gram(b, 0), default: []].append(c) }
                 }
             }
         }
-        return nil
     }
 
     /// The chain whose full name the line is the rest of, after the first word (the logo): "DRESS FOR LESS". The
@@ -378,19 +424,6 @@ enum StoreChains {
     private static func wordKeys(_ text: String) -> [String] {
         text.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "," || $0 == ":" || $0 == "|" || $0 == "#" })
             .map { StoreEvidence.key(String($0)) }.filter { !$0.isEmpty }
-    }
-
-    /// Whether one word, or two or three adjacent words, of the line spell `key` exactly.
-    private static func containsWords(_ words: [String], _ key: String) -> Bool {
-        for start in words.indices {
-            var joined = ""
-            for w in words[start..<min(words.count, start + 3)] {
-                joined += w
-                if joined == key { return true }
-                if joined.count >= key.count { break }
-            }
-        }
-        return false
     }
 
     /// Whether `needle` occurs in `hay` with at most one letter replaced, dropped or added (Sellers' algorithm).
