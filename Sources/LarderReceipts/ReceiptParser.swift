@@ -88,6 +88,7 @@ public struct ReceiptParser: Sendable {
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
         applyDomainEvidence(&state)
+        applyChainEvidence(&state)
         return assemble(state)
     }
 
@@ -542,6 +543,11 @@ public struct ReceiptParser: Sendable {
         if let best {
             s.receipt.store = Self.storeName(s.texts[best])
             s.kinds[best] = .store
+            // The kind of place printed alone under the name belongs to it ("IL10'S" / "Restaurant").
+            if let place = Self.placeWordUnder(best, s.texts), best + 1 < headerEnd, let name = s.receipt.store {
+                s.receipt.store = name + " " + place
+                s.kinds[best + 1] = .header
+            }
         }
         // No name line, but a contact line that starts with one ("Subway#1926-0 Phone 858-673-8362").
         let headerTexts = s.texts
@@ -574,6 +580,13 @@ public struct ReceiptParser: Sendable {
         for i in 0..<headerEnd where s.kinds[i] == .ignored { s.kinds[i] = .header }
     }
 
+    /// The kind of place printed alone on the line under `index` ("Restaurant", "PIZZERIA"), if any.
+    static func placeWordUnder(_ index: Int, _ texts: [String]) -> String? {
+        guard index + 1 < texts.count else { return nil }
+        let next = trimJunk(texts[index + 1])
+        return placeWords.contains(next.uppercased()) ? next : nil
+    }
+
     /// The store line's index, if any.
     private func bestStoreLine(_ s: ParseState, headerEnd: Int) -> Int? {
         // Store: the best of the first name-like lines (confident OCR, store words, early position).
@@ -587,10 +600,11 @@ public struct ReceiptParser: Sendable {
             let upper = text.uppercased()
             if Self.looksLikeAddress(upper) && upper.contains(where: \.isNumber) && considered > 0 { sawStreet = true }
             guard s.input[i].confidence >= 40, Self.looksLikeName(text), !StoreEvidence.isLabelOrHeading(text),
-                  StoreEvidence.namedInPhrase(text) == nil, !StoreEvidence.isSlogan(text)
+                  StoreEvidence.namedInPhrase(text) == nil, !StoreEvidence.isSlogan(text),
+                  !StoreEvidence.namesTheOwner(text), !StoreEvidence.isFunctionWord(text)
             else { continue }
             considered += 1
-            let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper)
+            let storeWord = Self.hasStoreWord(upper) || Self.hasLegalForm(upper) || Self.placeWordUnder(i, s.texts) != nil
             // A street word without a number is a name that holds one ("ONE MILL STREET"), not an address.
             if !storeWord && Self.looksLikeAddress(upper) && (upper.contains(where: \.isNumber) || upper.contains(","))
                 && !StoreEvidence.isNameWithStoreNumber(upper) { continue }
@@ -598,8 +612,10 @@ public struct ReceiptParser: Sendable {
             // lines after the street address are the city or a tagline.
             let namedHere = named.map { StoreEvidence.key($0).count >= 3 && StoreEvidence.key(text).contains(StoreEvidence.key($0)) } ?? false
             let repeated = StoreEvidence.isRepeated(text, in: s.texts, from: headerEnd)
+            // Only words of three letters or fewer ("SSA", "ios"): a logo read in fragments, unless nothing better.
+            let fragments = StoreEvidence.isDoubtful(text, confidence: 100) && !storeWord
             let score = s.input[i].confidence / 100 + (storeWord ? 0.6 : 0) - Double(considered - 1) * 0.15
-                + (namedHere ? 2 : 0) + (repeated ? 0.5 : 0) - (sawStreet ? 0.5 : 0)
+                + (namedHere ? 2 : 0) + (repeated ? 0.5 : 0) - (sawStreet ? 0.5 : 0) - (fragments ? 0.6 : 0)
             if score > (best?.score ?? -1) { best = (i, score) }
         }
         if best.map({ (s.input[$0.index].confidence < 50 || StoreEvidence.isDoubtful(s.texts[$0.index], confidence: 100))
@@ -642,6 +658,41 @@ public struct ReceiptParser: Sendable {
         if StoreEvidence.isDoubtful(s.receipt.store, confidence: storeLine.map { s.input[$0].confidence } ?? 0) {
             s.receipt.store = StoreEvidence.nameFromDomain(domain)
         }
+    }
+
+    /// A chain the receipt names (``StoreChains``) as evidence for the store, when its logo was not read: the store
+    /// line being the rest of the chain's full name ("DRESS FOR LESS" under ROSS), or the chain named on a line
+    /// that is no item or amount — a header or address line, its web address, its loyalty programme, a coupon. The
+    /// chain's name replaces a store line that does not name it, unless that line is a company's (a legal form or a
+    /// store word: "AEON CO. (M) BHD") or the business a thank-you line names; a store line that names the chain
+    /// stays as read when it is a confident name of three words or fewer ("MARINA SHELL") or the chain's name is at least
+    /// half of it ("99 SPEED HART S/B", OCR for MART).
+    private func applyChainEvidence(_ s: inout ParseState) {
+        let storeLine = s.kinds.firstIndex(of: .store)
+        let store = s.receipt.store
+        if let store, let chain = StoreChains.chainByRestOfName(store) {
+            s.receipt.store = chain.name
+            return
+        }
+        let evidence: Set<ReceiptLineKind> = [.store, .header, .address, .ignored]
+        let (texts, kinds, input) = (s.texts, s.kinds, s.input)
+        guard let chain = texts.indices.lazy.filter({ evidence.contains(kinds[$0]) && input[$0].confidence >= 20 })
+            .compactMap({ StoreChains.chain(in: texts[$0]) }).first else { return }
+        let confidence = storeLine.map { s.input[$0].confidence } ?? 0
+        if let store {
+            let upper = store.uppercased()
+            let company = Self.hasLegalForm(upper) || Self.storeWords.contains { upper.split(whereSeparator: { !$0.isLetter }).contains(Substring($0)) }
+            if StoreChains.chain(in: store) == chain {
+                // As read, unless the chain is a small part of a long or unsure line ("Valid at participating US
+                // McDonald's").
+                let covered = chain.keys.map(\.count).max().map { Double($0) / Double(max(1, StoreEvidence.key(store).count)) } ?? 0
+                if company || (confidence >= 60 && (store.split(separator: " ").count <= 3 || covered >= 0.5)) { return }
+            } else {
+                let named = s.texts.lazy.compactMap(StoreEvidence.namedInPhrase).first
+                if company || named.map({ StoreEvidence.key($0) == StoreEvidence.key(store) }) == true { return }
+            }
+        }
+        s.receipt.store = chain.name
     }
 
     private func assemble(_ s: ParseState) -> ParsedReceipt {
@@ -1064,9 +1115,31 @@ public struct ReceiptParser: Sendable {
               tokens.dropFirst().contains(where: { $0.count >= 4 && $0.allSatisfy { $0.isUppercase } }) {
             t = trimJunk(String(t.dropFirst(first.count)))
         }
+        // A logo read as a run of fragments (four or more tokens of one or two characters: "N y et 7 Pt 1. ; =
+        // BREWERY") before a word in capitals.
+        if case let tokens = t.split(separator: " "), let name = tokens.firstIndex(where: { $0.count > 2 }), name >= 4,
+           tokens[name].count >= 4, tokens[name].allSatisfy({ !$0.isLetter || $0.isUppercase }) {
+            t = trimJunk(tokens[name...].joined(separator: " "))
+        }
+        t = withoutTrailingFragments(t)
         let stripped = t.replacingMatches(of: registrationNumber, with: "")
         if letterCount(stripped) >= 3 { t = trimJunk(stripped) }
         return t
+    }
+
+    /// A name in capitals without the fragments OCR read after it ("VFS RANGOU eo Ree"): trailing tokens of up to
+    /// three letters not in capitals (not a legal form such as "Inc").
+    static func withoutTrailingFragments(_ text: String) -> String {
+        var tokens = text.split(separator: " ")
+        var cut = tokens.count
+        while cut > 1, case let token = tokens[cut - 1], token.filter(\.isLetter).count <= 3, token != token.uppercased(),
+              !legalForms.contains(token.uppercased().filter(\.isLetter)) {
+            cut -= 1
+        }
+        guard cut < tokens.count, tokens[..<cut].contains(where: { $0.filter(\.isLetter).count >= 4 }),
+              tokens[..<cut].allSatisfy({ $0 == $0.uppercased() }) else { return text }
+        tokens.removeSubrange(cut...)
+        return trimJunk(tokens.joined(separator: " "))
     }
 
     static func looksLikeName(_ text: String) -> Bool {

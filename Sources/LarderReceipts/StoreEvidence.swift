@@ -62,6 +62,24 @@ enum StoreEvidence {
         return text.uppercased().split(whereSeparator: { !$0.isLetter }).contains { pronouns.contains(String($0)) }
     }
 
+    /// Whether a line names the business's owner, not the shop: "UNIT OF KRISHNARPAN", "A division of …",
+    /// "Operated by …", "A member of …".
+    static func namesTheOwner(_ text: String) -> Bool {
+        text.range(of: #"(?i)^\W*(?:an?\s+)?(?:unit|division|subsidiary|member|franchisee?|part)\s+of\b|^\W*(?:operated|owned|managed)\s+by\b"#,
+                   options: .regularExpression) != nil
+    }
+
+    /// Whether a line is one English function word ("Than,", "With"): a word of a sentence OCR kept from a logo or
+    /// a tagline, never a business's name.
+    static func isFunctionWord(_ text: String) -> Bool {
+        let words = text.uppercased().split(whereSeparator: { !$0.isLetter })
+        let function: Set<String> = ["THE", "AND", "THAN", "THEN", "WITH", "FROM", "THIS", "THAT", "THESE", "THOSE",
+                                     "FOR", "YOUR", "YOU", "ARE", "WAS", "WERE", "HAVE", "HAS", "BUT", "NOT", "WHEN",
+                                     "WHERE", "WHICH", "WHILE", "INTO", "ONTO", "OVER", "UNDER", "ABOUT", "AFTER",
+                                     "BEFORE", "THEIR", "THERE", "THEY", "WILL", "WOULD", "SHOULD", "COULD"]
+        return words.count == 1 && function.contains(String(words[0]))
+    }
+
     /// Whether a store name read from the header is doubtful: none, a line read with confidence under 60, or only
     /// words of three letters or fewer (a logo read as fragments: "L DIT", "top f", "SSA").
     static func isDoubtful(_ name: String?, confidence: Double) -> Bool {
