@@ -73,15 +73,8 @@ extension OCREngine {
                 guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale)
                 else { continue }
                 Self.traceReread("date ×\(scale) \(line.text) → \(text)")
-                var candidate = lines
-                candidate[i].text = text
-                candidate[i].confidence = confidence
-                candidate[i].words = nil  // read again as one line: the page's word boxes no longer apply
-                // The parser (with the receipt's own currency, which decides day- or month-first) must read a
-                // date on this line, and not one in the future.
-                let parsed = parser.parse(lines: candidate)
-                guard let date = parsed.date, i < parsed.lines.count, parsed.lines[i].kind == .date,
-                      !Self.isFutureYear(date.year) else { continue }
+                guard let (candidate, _) = Self.dateOnLine(i, readAs: text, confidence: confidence, in: lines, parser: parser)
+                else { continue }
                 return (candidate, 1)
             }
             if let band = rereadDateBand(lines, around: i, in: pix) { return (band, 1) }
@@ -164,13 +157,8 @@ extension OCREngine {
             guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale, clean: clean)
             else { continue }
             Self.traceReread("unsure date ×\(scale)\(clean ? " clean" : "") \(lines[i].text) → \(text)")
-            var candidate = lines
-            candidate[i].text = text
-            candidate[i].confidence = confidence
-            candidate[i].words = nil  // read again as one line: the page's word boxes no longer apply
-            let reparsed = parser.parse(lines: candidate)
-            guard let reread = reparsed.date, i < reparsed.lines.count, reparsed.lines[i].kind == .date,
-                  !Self.isFutureYear(reread.year) else { continue }
+            guard let (candidate, reread) = Self.dateOnLine(i, readAs: text, confidence: confidence, in: lines, parser: parser)
+            else { continue }
             if reread.iso == date.iso { return (lines, 0) }  // a re-read confirms the page
             if let agreeing = readings.first(where: { $0.iso == reread.iso }) {
                 var out = lines
@@ -180,6 +168,22 @@ extension OCREngine {
             readings.append((reread.iso, candidate[i]))
         }
         return (lines, 0)
+    }
+
+    /// `lines` with line `i` replaced by its one-line re-read, and the date the parser (with the receipt's own
+    /// currency and evidence, which decide day- or month-first) then reads on that line — nil when it reads none
+    /// there, or one in the future.
+    static func dateOnLine(
+        _ i: Int, readAs text: String, confidence: Double, in lines: [OCRLine], parser: ReceiptParser
+    ) -> ([OCRLine], ReceiptDate)? {
+        var candidate = lines
+        candidate[i].text = text
+        candidate[i].confidence = confidence
+        candidate[i].words = nil  // read again as one line: the page's word boxes no longer apply
+        let parsed = parser.parse(lines: candidate)
+        guard let date = parsed.date, i < parsed.lines.count, parsed.lines[i].kind == .date,
+              !isFutureYear(date.year) else { return nil }
+        return (candidate, date)
     }
 
     /// Debug aid: with `LARDER_REREAD_TRACE` set, what a re-read of a line or block read (stderr).
