@@ -330,15 +330,16 @@ public struct ReceiptParser: Sendable {
 
     private func readNameThenPrice(_ line: ParseLine, _ s: inout ParseState) -> Bool {
         // Name line, then a line of codes/quantities ending in the price ("8809059 7,90*3 23.70 Z").
-        // A product code (UPC/EAN, 8–13 digits) before the price marks an article line also before the first item.
+        // A product code (UPC-A/EAN-13, 12–13 digits) before the price marks an article line also before the first item.
         guard let amount = line.amount, let pending = s.pendingName, Self.letterCount(amount.rest) < 2,
               s.firstBodyLine != nil || s.receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: s.wholeUnits)
                 || Self.hasProductCode(amount.rest)
         else { return false }
         // "GALLONS FUEL Totar" over "9.505 $19.00": a label ending in the total word, its amount on the line below.
-        let label = Self.repairTotalWord(s.texts[pending.index].uppercased()).filter(\.isLetter)
-        if s.receipt.total == nil, label.hasSuffix("TOTAL"), Self.summaryKind(s.texts[pending.index].uppercased() + " 1.00") == .total {
-            readTotal(amount, upper: Self.repairTotalWord(s.texts[pending.index].uppercased()), afterTender: false, &s)
+        let label = Self.repairTotalWord(s.texts[pending.index].uppercased())
+        if s.receipt.total == nil, label.filter(\.isLetter).hasSuffix("TOTAL"),
+           Self.summaryKind(s.texts[pending.index].uppercased() + " 1.00") == .total {
+            readTotal(amount, upper: label, afterTender: false, &s)
             s.summaryLines.total = line.i
             s.kinds[pending.index] = .total
             s.kinds[line.i] = .total
@@ -1207,13 +1208,13 @@ public struct ReceiptParser: Sendable {
 
     static func letterCount(_ s: String) -> Int { s.filter(\.isLetter).count }
 
-    /// The text without article-number labels and codes ("ART/EAN 4002245701618", "Artikel 50319963 22621").
     /// Whether a line prints a product code as a word of its own: a UPC-A or EAN-13 (12 or 13 digits). Card numbers
     /// are printed masked ("XXXX1234") and longer.
     static func hasProductCode(_ text: String) -> Bool {
         text.range(of: #"(^|\s)\d{12,13}(\s|$)"#, options: .regularExpression) != nil
     }
 
+    /// The text without article-number labels and codes ("ART/EAN 4002245701618", "Artikel 50319963 22621").
     static func withoutArticleNumber(_ text: String) -> String {
         let labels: Set<String> = ["ART/EAN", "EAN", "ART", "ART.", "ARTIKEL", "ARTIKEL-NR", "ARTIKEL-NR.", "ART-NR", "ART.-NR.",
                                    "PLU", "SKU", "UPC", "NR", "NR."]
