@@ -109,16 +109,17 @@ public enum WordRows {
     // MARK: - Price column
 
     /// A price cell's amount inside the word tesseract read for it: a leading mark glued on ("p799.99", "«9.00",
-    /// "$3.79" keeps its currency sign), a doubled separator ("22,.00") and trailing marks ("50.00->", the flag of
+    /// "$3.79" keeps its currency sign), a doubled separator ("22,.00", the last one kept) and trailing marks ("50.00->", the flag of
     /// "33.99-A") dropped; a minus printed right after the cents ("0.29-", "33.99-A") or first ("-4.00") is kept. Nil when the word
     /// holds no amount.
     static func priceCell(_ text: String) -> String? {
-        guard let m = text.firstMatch(of: /^[^\d$£€-]{0,2}([$£€]?-?\d{1,5})[.,]{1,2}(\d\d)(-?)([^\d]{0,2})$/) else { return nil }
+        guard let m = text.firstMatch(of: /^[^\d$£€-]{0,2}([$£€]?-?\d{1,5})[.,]?([.,])(\d\d)(-?)([^\d]{0,2})$/) else { return nil }
         // A minus after the cents, alone or before a tax letter, marks a refund or discount; before other marks
         // ("50.00->", "29.25--") it is part of an arrow or a rule.
-        let flag = m.output.4
-        let minus = m.output.3 == "-" && (flag.isEmpty || flag.count == 1 && flag.first!.isLetter) ? "-" : ""
-        let cell = m.output.1 + "." + m.output.2 + minus
+        let flag = m.output.5
+        let minus = m.output.4 == "-" && (flag.isEmpty || flag.count == 1 && flag.first!.isLetter) ? "-" : ""
+        // The decimal separator as printed: a decimal comma tells the receipt's country.
+        let cell = m.output.1 + m.output.2 + m.output.3 + minus
         return ReceiptParser.endsWithAmount(String(cell)) ? String(cell) : nil
     }
 

@@ -144,6 +144,7 @@ struct WordRowsTests {
     @Test func priceCellsKeepTheirMinusAndDropMarks() {
         #expect(WordRows.priceCell("«9.00") == "9.00")
         #expect(WordRows.priceCell("22,.00") == "22.00")
+        #expect(WordRows.priceCell("2,42xB") == "2,42")
         #expect(WordRows.priceCell("$3.79") == "$3.79")
         #expect(WordRows.priceCell("33.99-A") == "33.99-")
         #expect(WordRows.priceCell("0.29-") == "0.29-")
