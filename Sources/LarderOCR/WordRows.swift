@@ -78,8 +78,8 @@ public enum WordRows {
     /// Noise words trimmed (``withoutNoise(_:)``), then the rebuilt rows when `always` or when the parse of the rebuilt rows explains the receipt at least as well
     /// (`OCREngine.readingScore`: a total, a date, items, items adding up to the total), else the lines.
     public static func chooseRows(_ lines: [OCRLine], always: Bool) -> [OCRLine] {
-        let lines = withoutNoise(lines)
-        let rebuilt = rebuild(lines)
+        let lines = endedAtPriceColumn(withoutNoise(lines))
+        let rebuilt = endedAtPriceColumn(rebuild(lines))
         if always || rebuilt.map(\.text) == lines.map(\.text) { return rebuilt }
         return OCREngine.readingScore(rebuilt) >= OCREngine.readingScore(lines) ? rebuilt : lines
     }
@@ -103,6 +103,53 @@ public enum WordRows {
             while let last = words.last, isNoise(last) { words.removeLast() }
             if words.isEmpty { return nil }
             return words.count == line.words?.count ? line : row(words, page: line.page)
+        }
+    }
+
+    // MARK: - Price column
+
+    /// A price cell's amount inside the word tesseract read for it: a leading mark glued on ("p799.99", "«9.00",
+    /// "$3.79" keeps its currency sign), a doubled separator ("22,.00", the last one kept) and trailing marks ("50.00->", the flag of
+    /// "33.99-A") dropped; a minus printed right after the cents ("0.29-", "33.99-A") or first ("-4.00") is kept. Nil when the word
+    /// holds no amount.
+    static func priceCell(_ text: String) -> String? {
+        guard let m = text.firstMatch(of: /^[^\d$£€-]{0,2}([$£€]?-?\d{1,5})[.,]?([.,])(\d\d)(-?)([^\d]{0,2})$/) else { return nil }
+        // A minus after the cents, alone or before a tax letter, marks a refund or discount; before other marks
+        // ("50.00->", "29.25--") it is part of an arrow or a rule.
+        let flag = m.output.5
+        let minus = m.output.4 == "-" && (flag.isEmpty || flag.count == 1 && flag.first!.isLetter) ? "-" : ""
+        // The decimal separator as printed: a decimal comma tells the receipt's country.
+        let cell = m.output.1 + m.output.2 + m.output.3 + minus
+        return ReceiptParser.endsWithAmount(String(cell)) ? String(cell) : nil
+    }
+
+    /// The rows with the marks after their price cut off: a row that does not end in an amount but has an amount
+    /// word (``priceCell(_:)``) whose right edge lies in the receipt's price column, followed by at most two
+    /// short words without digits (a tax flag with a smudge, "R the", "“i", "->"), ends at that amount. The
+    /// column's right edge is the median right edge of the amounts ending the nearest five rows (by height on
+    /// the paper) that end in one; a cell lies in it when its right edge is within one and a half word heights
+    /// of it. Needs five rows ending in an amount with word boxes; other rows are kept as they are.
+    public static func endedAtPriceColumn(_ lines: [OCRLine]) -> [OCRLine] {
+        var priced: [(y: Double, right: Double)] = []
+        for line in lines where ReceiptParser.endsWithAmount(line.text) {
+            guard let words = line.words, let word = words.last(where: { priceCell($0.text) != nil }) else { continue }
+            priced.append((centreY(word), Double(word.box.x + word.box.width)))
+        }
+        guard priced.count >= 3 else { return lines }
+        return lines.map { line in
+            guard let words = line.words, words.count >= 2, !ReceiptParser.endsWithAmount(line.text),
+                  let k = words.lastIndex(where: { priceCell($0.text) != nil }), k > 0, words.count - k <= 3,
+                  words[(k + 1)...].allSatisfy({ $0.text.count == 1 || $0.text.count <= 3 && !$0.text.contains(where: \.isNumber) }),
+                  let cell = priceCell(words[k].text)
+            else { return line }
+            let y = centreY(words[k])
+            let near = priced.sorted { abs($0.y - y) < abs($1.y - y) }.prefix(5)
+            let right = median(near.map(\.right))
+            let height = median(words.map { Double($0.box.height) })
+            guard abs(Double(words[k].box.x + words[k].box.width) - right) <= 1.5 * height else { return line }
+            var kept = Array(words[...k])
+            kept[k].text = cell
+            return row(kept, page: line.page)
         }
     }
 

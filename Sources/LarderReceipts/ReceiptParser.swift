@@ -316,8 +316,13 @@ public struct ReceiptParser: Sendable {
             s.kinds[i] = .itemDetail
             return true
         }
-        if detail.total == nil, s.pendingName == nil, let last = s.receipt.items.indices.last, s.receipt.items[last].quantity == nil {
-            // "NAME 3.98" then "2 @ 1.99": the detail explains the previous item.
+        if detail.total == nil || explainsLastItem(detail, s.receipt.items.last), s.pendingName == nil,
+           let last = s.receipt.items.indices.last,
+           s.receipt.items[last].quantity == nil || s.receipt.items[last].quantity == 1 && s.receipt.items[last].unitPrice == nil {
+            // "NAME 3.98" then "2 @ 1.99": the detail explains the previous item; also when the detail line ends in
+            // an amount of its own that is not the item's (a misread "/lb": "0.71 lbs @0.79 Ib TW 0.01" under
+            // "PEPPER 0.56") but its quantity times its unit price is the item's total. A count of one printed before
+            // the name ("1 PEPPER (GREEN) 0.56") is no quantity the detail contradicts.
             s.receipt.items[last].quantity = detail.quantity
             s.receipt.items[last].unit = detail.unit
             s.receipt.items[last].unitPrice = detail.unitPrice
@@ -326,6 +331,14 @@ public struct ReceiptParser: Sendable {
             return true
         }
         return false
+    }
+
+    /// Whether a detail's quantity times its unit price is the item's total (to the cent, after rounding).
+    func explainsLastItem(_ detail: Detail, _ item: ReceiptItem?) -> Bool {
+        guard let item, let quantity = detail.quantity, let each = detail.unitPrice else { return false }
+        var product = quantity * each, rounded = Decimal()
+        NSDecimalRound(&rounded, &product, 2, .plain)
+        return Self.amountsAgree(rounded, item.total)
     }
 
     private func readNameThenPrice(_ line: ParseLine, _ s: inout ParseState) -> Bool {
@@ -1282,8 +1295,8 @@ public struct ReceiptParser: Sendable {
         let price = wholeUnits ? #"(?:RP\.?)?\$?\s?(\d{1,3}(?:[.,]\d{3})+|\d+)"# : #"\$?\s?(\d+[.,]\d{2,3})"#
         let unit = #"(LBS?|KG|OZ|G)"#
         let patterns: [String] = [
-            // weight @ price / unit
-            "^(.*?)\\s*" + num + "\\s*" + unit + "\\s*(?:@|AT|X)\\s*" + price + "\\s*/\\s*" + unit + "\\b",
+            // weight @ price / unit; the "/unit" may be missing or garbled ("0.71 lbs @0.79 Ib")
+            "^(.*?)\\s*" + num + "\\s*" + unit + "\\s*(?:@|AT|X)\\s*" + price + "(?:\\s*/\\s*" + unit + "\\b)?",
             // count @ price   /  count x price
             "^(.*?)\\s*(\\d{1,3})\\s*(?:(?:STK|ST|STUCK|STÜCK|ROLLE|PCS|PC|PK)\\.?\\s*)?(?:X\\s*@|@|X|×|AT)\\s*" + price
                 + "(?:\\s*(?:EA|EACH|/EA))?\\b",

@@ -56,6 +56,24 @@ struct ParserTests {
         #expect(kg.items.first?.quantity == Decimal(string: "1.234"))
     }
 
+    @Test func aWeightLineUnderItsItemIsNoItemOfItsOwn() throws {
+        // A produce receipt prints the item with its price, then its weight and price per pound; a photo's OCR
+        // garbled "/lb" into a last amount of its own. The weight times the price per pound is the item's price.
+        let r = parser.parse(text: "1 PEPPER (GREEN) 0.56\n0.71 lbs @0.79 Ib TW 0.01\n1 CALABAZA (TROPICAL) 1.66\n"
+                             + "1.29 lbs @1.29 1b TW 0.01\n1 YELLOW ONIONS 0.99\n0.50 lbs @0.59 Ib TW 0.01\nTOTAL 3.21")
+        // 0.50 lb at 0.59 is not the onions' 0.99: that line is left as read.
+        #expect(r.items.map(\.description) == ["PEPPER (GREEN)", "CALABAZA (TROPICAL)", "YELLOW ONIONS", "0.50 lbs @0.59 LB TW"])
+        let pepper = try #require(r.items.first)
+        #expect(pepper.quantity == Decimal(string: "0.71"))
+        #expect(pepper.unit == "lb")
+        #expect(pepper.unitPrice == Decimal(string: "0.79"))
+        #expect(pepper.total == Decimal(string: "0.56"))
+        // "2 LB @ 1.99" without "/lb" still reads as a weight at a price.
+        let one = parser.parse(text: "RED LENTILS 2 LB @ 1.99 3.98\nTOTAL 3.98")
+        #expect(one.items.first?.unit == "lb")
+        #expect(one.items.first?.unitPrice == Decimal(string: "1.99"))
+    }
+
     @Test func countsAtAndTimesAndQty() throws {
         let r = parser.parse(text: Self.sample)
         let limes = try #require(r.items.first { $0.description == "LIMES" })

@@ -113,4 +113,43 @@ struct WordRowsTests {
         }
         #expect(WordRows.chooseRows(lines, always: false) == lines)
     }
+
+    @Test func aRowEndsAtThePriceInTheColumn() {
+        // Rows 0-2 end in their price; row 3's price is followed by a tax flag and a smudge read as "the", row 4's
+        // price has a mark glued before it and an arrow after it.
+        var lines = (0..<3).map { k in
+            let (name, price) = Self.itemWords(k, slope: 0)
+            return Self.line(name + [price])
+        }
+        let (name3, price3) = Self.itemWords(3, slope: 0)
+        lines.append(Self.line(name3 + [price3, Self.word("R", row: 3, x: 790, slope: 0), Self.word("the", row: 3, x: 830, slope: 0)]))
+        let (name4, _) = Self.itemWords(4, slope: 0)
+        lines.append(Self.line(name4 + [Self.word("p1.89", row: 4, x: 686, slope: 0), Self.word("->", row: 4, x: 790, slope: 0)]))
+        let ended = WordRows.endedAtPriceColumn(lines)
+        #expect(ended.map(\.text) == Self.items.map { "FRESH \($0.0) \($0.1)" })
+        #expect(ReceiptParser().parse(lines: ended).items.map(\.total) == Self.items.map { Decimal(string: $0.1)! })
+    }
+
+    @Test func anAmountOutsideThePriceColumnIsNotTakenForThePrice() {
+        // A weight in the middle of a row ("2.34 lb") is left of the column: the row stays as read.
+        var lines = (0..<4).map { k in
+            let (name, price) = Self.itemWords(k, slope: 0)
+            return Self.line(name + [price])
+        }
+        lines.append(Self.line([Self.word("BANANAS", row: 4, x: 20, slope: 0), Self.word("2.34", row: 4, x: 300, slope: 0),
+                                Self.word("lb", row: 4, x: 370, slope: 0)]))
+        #expect(WordRows.endedAtPriceColumn(lines) == lines)
+    }
+
+    @Test func priceCellsKeepTheirMinusAndDropMarks() {
+        #expect(WordRows.priceCell("«9.00") == "9.00")
+        #expect(WordRows.priceCell("22,.00") == "22.00")
+        #expect(WordRows.priceCell("2,42xB") == "2,42")
+        #expect(WordRows.priceCell("$3.79") == "$3.79")
+        #expect(WordRows.priceCell("33.99-A") == "33.99-")
+        #expect(WordRows.priceCell("0.29-") == "0.29-")
+        #expect(WordRows.priceCell("50.00->") == "50.00")
+        #expect(WordRows.priceCell("CEREALE") == nil)
+        #expect(WordRows.priceCell("12/03/16") == nil)
+    }
 }
