@@ -21,6 +21,8 @@ public struct SortedJSONBuilder {
     private var memberStart = 0
     /// The key named last, for the value that follows it.
     private var pendingKey = ""
+    /// The edits that make the edited form (``editedText()``), in the order of their positions.
+    private var edits: [(range: Range<Int>, replacement: [UInt8])] = []
 
     private enum Open {
         case object(SortedJSONObject)
@@ -39,6 +41,57 @@ public struct SortedJSONBuilder {
         return SortedJSONEncoding(
             text: String(decoding: writer.bytes, as: UTF8.self), root: root, memberRanges: rootMembers,
             escapesSlashes: false)
+    }
+
+    // MARK: An edited form
+
+    /// How many bytes were written so far: where the next one goes (for ``edit(_:replacement:)``).
+    public var byteCount: Int { writer.bytes.count }
+
+    /// Records that the edited form (``editedText()``) has `replacement` instead of the written bytes in `range`
+    /// (an empty range inserts). The text and tree of ``encoding()`` are not changed. Edits must not overlap, and
+    /// each must start at or after the previous one's end.
+    public mutating func edit(_ range: Range<Int>, replacement: [UInt8]) {
+        precondition(range.upperBound <= writer.bytes.count, "SortedJSONBuilder: an edit past the bytes written")
+        precondition(
+            edits.last.map { $0.range.upperBound <= range.lowerBound } ?? true,
+            "SortedJSONBuilder: edits must come in the order of their positions")
+        edits.append((range, replacement))
+    }
+
+    /// Whether an edit was recorded (else ``editedText()`` is the text).
+    public var hasEdits: Bool { !edits.isEmpty }
+
+    /// The written bytes with the edits made, and every number in ``JSONNumber``'s canonical form (what
+    /// `JSONValue.serialized()` writes: "1e-05" becomes "0.00001"); the text itself when there are no edits.
+    ///
+    /// So when the edits change the written JSON as a change to its ``JSONValue`` would, this is what serialising
+    /// that value writes, without parsing the text (the `recipe` stage's stored form with line references, issue 18).
+    public func editedText() -> String {
+        guard !edits.isEmpty else { return String(decoding: writer.bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(writer.bytes.count)
+        var copied = 0
+        writer.bytes.withUnsafeBufferPointer { bytes in
+            for edit in edits {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<edit.range.lowerBound]))
+                out.append(contentsOf: edit.replacement)
+                copied = edit.range.upperBound
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Records the canonical form of the number just written from `start`, when it is not already that form.
+    private mutating func canonicalizeNumber(from start: Int) {
+        let isCanonical = writer.bytes.withUnsafeBufferPointer {
+            JSONNumber.isCanonicalLiteral(UnsafeBufferPointer(rebasing: $0[start...]))
+        }
+        if isCanonical { return }
+        let literal = String(decoding: writer.bytes[start...], as: UTF8.self)
+        guard let canonical = JSONNumber(literal: literal)?.description, canonical != literal else { return }
+        edit(start..<writer.bytes.count, replacement: Array(canonical.utf8))
     }
 
     // MARK: Containers
@@ -133,7 +186,9 @@ public struct SortedJSONBuilder {
                 .init(codingPath: [], debugDescription: "Unable to encode Double.\(value) directly in JSON (member \"\(pendingKey)\")."))
         }
         beforeValue()
+        let start = writer.bytes.count
         writer.writeDouble(value)
+        canonicalizeNumber(from: start)
         place(.double(value))
         afterValue()
     }
@@ -145,7 +200,9 @@ public struct SortedJSONBuilder {
 
     public mutating func number(_ value: Int) {
         beforeValue()
+        let start = writer.bytes.count
         writer.writeInteger(UInt64(value.magnitude), negative: value < 0)
+        if value.magnitude >= 1_000_000_000_000_000_000 { canonicalizeNumber(from: start) }  // past 18 digits
         place(.int(Int64(value)))
         afterValue()
     }
