@@ -13,7 +13,9 @@
 /// type tested against the special ones, and each object's keys sorted when written.
 public struct SortedJSONBuilder {
     private var writer = SortedJSONWriter(escapesSlashes: false)
-    /// The containers being written, innermost last.
+    /// The containers being written, innermost last: their members are kept here, in the builder's own arrays, and
+    /// the container's node is made when it closes (appending to a node's arrays, which are class members, pays a
+    /// dynamic exclusivity check per append: a fifth of the encoding, issue 18).
     private var open: [Open] = []
     private var root: SortedJSONNode?
     /// Where each member of a top-level object is in the bytes (``SortedJSONEncoding/memberRanges``).
@@ -24,9 +26,17 @@ public struct SortedJSONBuilder {
     /// The edits that make the edited form (``editedText()``), in the order of their positions.
     private var edits: [(range: Range<Int>, replacement: [UInt8])] = []
 
-    private enum Open {
-        case object(SortedJSONObject)
-        case array(SortedJSONArray)
+    /// An open container's members so far (an array's elements are `values`; its `keys` stay empty).
+    private struct Open {
+        let isObject: Bool
+        var keys: [String] = []
+        var values: [SortedJSONNode] = []
+
+        init(isObject: Bool) {
+            self.isObject = isObject
+            if isObject { keys.reserveCapacity(8) }
+            values.reserveCapacity(8)
+        }
     }
 
     /// `capacity`: the bytes to reserve (the output grows past it as needed).
@@ -100,12 +110,13 @@ public struct SortedJSONBuilder {
     public mutating func object(_ body: (inout SortedJSONBuilder) throws -> Void) rethrows {
         beforeValue()
         writer.bytes.append(UInt8(ascii: "{"))
-        let object = SortedJSONObject()
-        place(.object(object))
-        open.append(.object(object))
+        let key = pendingKey  // the object's own key in its parent: the body names others
+        open.append(Open(isObject: true))
         try body(&self)
-        open.removeLast()
+        let members = open.removeLast()
         writer.bytes.append(UInt8(ascii: "}"))
+        pendingKey = key
+        place(.object(SortedJSONObject(keys: members.keys, values: members.values)))
         afterValue()
     }
 
@@ -113,12 +124,13 @@ public struct SortedJSONBuilder {
     public mutating func array(_ body: (inout SortedJSONBuilder) throws -> Void) rethrows {
         beforeValue()
         writer.bytes.append(UInt8(ascii: "["))
-        let array = SortedJSONArray()
-        place(.array(array))
-        open.append(.array(array))
+        let key = pendingKey
+        open.append(Open(isObject: false))
         try body(&self)
-        open.removeLast()
+        let elements = open.removeLast()
         writer.bytes.append(UInt8(ascii: "]"))
+        pendingKey = key
+        place(.array(SortedJSONArray(items: elements.values)))
         afterValue()
     }
 
@@ -153,11 +165,13 @@ public struct SortedJSONBuilder {
 
     /// Names the next member of the innermost object. Keys must come in UTF-8 byte order, each once.
     public mutating func key(_ name: String) {
-        guard case .object(let object)? = open.last else { preconditionFailure("SortedJSONBuilder: a key outside an object") }
+        guard let last = open.indices.last, open[last].isObject else {
+            preconditionFailure("SortedJSONBuilder: a key outside an object")
+        }
         assert(
-            object.keys.last.map { SortedJSONWriter.precedes($0, name) } ?? true,
-            "SortedJSONBuilder: key \"\(name)\" after \"\(object.keys.last!)\": keys must be written in UTF-8 byte order")
-        if !object.keys.isEmpty { writer.bytes.append(UInt8(ascii: ",")) }
+            open[last].keys.last.map { SortedJSONWriter.precedes($0, name) } ?? true,
+            "SortedJSONBuilder: key \"\(name)\" after \"\(open[last].keys.last!)\": keys must be written in UTF-8 byte order")
+        if !open[last].keys.isEmpty { writer.bytes.append(UInt8(ascii: ",")) }
         writer.writeString(name)
         writer.bytes.append(UInt8(ascii: ":"))
         pendingKey = name
@@ -225,22 +239,24 @@ public struct SortedJSONBuilder {
 
     /// The comma before an array's second and later elements (an object's is written with the key).
     private mutating func beforeValue() {
-        if case .array(let array)? = open.last, !array.items.isEmpty { writer.bytes.append(UInt8(ascii: ",")) }
+        if let last = open.indices.last, !open[last].isObject, !open[last].values.isEmpty {
+            writer.bytes.append(UInt8(ascii: ","))
+        }
     }
 
-    /// Adds a value's node to the innermost container (containers are added when opened: they are references).
+    /// Adds a value's node to the innermost container (a container's own node is added when it closes).
     private mutating func place(_ node: SortedJSONNode) {
-        switch open.last {
-        case .object(let object)?: object.set(node, for: pendingKey)
-        case .array(let array)?: array.append(node)
-        case nil:
+        guard let last = open.indices.last else {
             precondition(root == nil, "SortedJSONBuilder: a second top-level value")
             root = node
+            return
         }
+        if open[last].isObject { open[last].keys.append(pendingKey) }
+        open[last].values.append(node)
     }
 
     /// Records where a top-level object's member ended.
     private mutating func afterValue() {
-        if open.count == 1, case .object = open[0] { rootMembers.append(memberStart..<writer.bytes.count) }
+        if open.count == 1, open[0].isObject { rootMembers.append(memberStart..<writer.bytes.count) }
     }
 }
