@@ -218,6 +218,36 @@ public struct JSONNumber: Sendable, Hashable, Comparable, CustomStringConvertibl
         return result
     }
 
+    /// Whether `token` is already what ``JSONNumber/description`` writes for it: an integer without a leading zero
+    /// (and not "-0"), or a decimal with digits on both sides of its point, no trailing zero after it, and fewer
+    /// than five zeros between the point and the first digit of a number below one. Anything else (exponents, more
+    /// digits than an `Int64` has) is left to ``JSONNumber``.
+    public static func isCanonicalLiteral(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !token.isEmpty else { return false }
+        var at = 0
+        let negative = token[0] == UInt8(ascii: "-")
+        if negative { at = 1 }
+        let integerStart = at
+        while at < token.count, token[at] &- UInt8(ascii: "0") < 10 { at += 1 }
+        let integerDigits = at - integerStart
+        guard integerDigits > 0, integerDigits <= 18 else { return false }
+        let leadingZero = token[integerStart] == UInt8(ascii: "0")
+        if leadingZero && integerDigits > 1 { return false }
+        if at == token.count { return !(negative && leadingZero) }
+        guard token[at] == UInt8(ascii: "."), at + 1 < token.count else { return false }
+        at += 1
+        let fractionStart = at
+        while at < token.count, token[at] &- UInt8(ascii: "0") < 10 { at += 1 }
+        guard at == token.count, at - fractionStart <= 18, token[at - 1] != UInt8(ascii: "0") else { return false }
+        if leadingZero {
+            // 0.000001 and smaller are written with an exponent; a negative zero point something keeps its sign.
+            var zeros = 0
+            while token[fractionStart + zeros] == UInt8(ascii: "0") { zeros += 1 }
+            return zeros < 5
+        }
+        return true
+    }
+
     /// Canonical JSON text: plain integers up to 21 digits (`100`), plain decimals when the
     /// exponent is small (`0.0075`), otherwise scientific notation (`1.5e+300`).
     public var description: String {

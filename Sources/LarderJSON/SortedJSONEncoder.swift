@@ -171,7 +171,11 @@ enum SortedJSONNode {
 }
 
 final class SortedJSONArray {
-    var items: [SortedJSONNode] = []
+    var items: [SortedJSONNode]
+
+    init(items: [SortedJSONNode] = []) {
+        self.items = items
+    }
 
     func append(_ node: SortedJSONNode) { items.append(node) }
 }
@@ -190,6 +194,13 @@ final class SortedJSONObject {
         self.keyType = keyType
         keys.reserveCapacity(8)
         values.reserveCapacity(8)
+    }
+
+    /// An object whose members are all known (``SortedJSONBuilder``'s: each key once, in UTF-8 byte order).
+    init(keys: [String], values: [SortedJSONNode]) {
+        keyType = nil
+        self.keys = keys
+        self.values = values
     }
 
     /// Sets `key`. A key set twice is written once, with the last value (Foundation keeps a dictionary); the

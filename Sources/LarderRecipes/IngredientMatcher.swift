@@ -211,7 +211,7 @@ struct IngredientMatcher: Sendable {
     static func contains(_ hay: [String], _ needle: [String]) -> Bool {
         guard !needle.isEmpty, needle.count <= hay.count else { return false }
         for start in 0...(hay.count - needle.count) where hay[start] == needle[0] {
-            if Array(hay[start..<(start + needle.count)]) == needle { return true }
+            if hay[start..<(start + needle.count)].elementsEqual(needle) { return true }
         }
         return false
     }
@@ -223,10 +223,11 @@ struct IngredientMatcher: Sendable {
         let haySet = hay
         var full: [Int] = []
         var headOnly: [Int] = []
-        for (k, key) in keys.enumerated() {
-            if key.phrases.contains(where: { IngredientMatcher.contains(hay, $0) }) {
+        // By index: a copy of each key (its name and arrays retained and released) cost as much as the tests.
+        for k in keys.indices {
+            if keys[k].phrases.contains(where: { IngredientMatcher.contains(hay, $0) }) {
                 full.append(k)
-            } else if key.heads.contains(where: { haySet.contains($0) }) {
+            } else if keys[k].heads.contains(where: { haySet.contains($0) }) {
                 headOnly.append(k)
             }
         }

@@ -64,6 +64,9 @@ enum Patterns {
 
     /// Parses a number matched by ``num``.
     static func parseNumber(_ raw: String) -> Double? {
+        // Most numbers in steps are plain digits ("20", "1.5"): read at once, they are what the words, fractions and
+        // separators below make of them (4.8 K instructions a number, issue 18).
+        if isPlainDecimal(raw.utf8), let value = Double(raw) { return value }
         let s = raw.trimmingWhitespace().lowercased()
         if let w = numberWords[s] { return w }
         if s.hasPrefix("a couple") { return 2 }
@@ -97,6 +100,23 @@ enum Patterns {
             }
         }
         return any ? total : nil
+    }
+
+    /// Whether `utf8` is ASCII digits, optionally a point and more digits ("20", "1.5"; not "1.", ".5", " 2").
+    static func isPlainDecimal(_ utf8: String.UTF8View) -> Bool {
+        var digits = 0
+        var point = false
+        for byte in utf8 {
+            if byte &- UInt8(ascii: "0") < 10 {
+                digits += 1
+            } else if byte == UInt8(ascii: "."), !point, digits > 0 {
+                point = true
+                digits = 0
+            } else {
+                return false
+            }
+        }
+        return digits > 0
     }
 
     // MARK: Durations

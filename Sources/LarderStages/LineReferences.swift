@@ -26,7 +26,9 @@ public enum LineReferences {
     /// The `recipe` stage's JSON as stored: texts that are pieces of their lines become `textAt` ranges.
     ///
     /// Rewritten in one pass over the encoder's text (``RecipeTextCompactor``); a text in another form is parsed
-    /// (``compactRecipesByParsing(_:lines:)``), with the same result.
+    /// (``compactRecipesByParsing(_:lines:)``), with the same result. The stage itself writes the stored form as it
+    /// encodes its output (``Locator``, ``RecipeStageOutput/encodedAndStored(lines:)``); this is the form of a JSON
+    /// text, which `RecipeJSONTests` compares that with.
     public static func compactRecipes(_ json: String, lines: [SourceLine]) throws -> String {
         if let compact = RecipeTextCompactor.compact(json, lines: lines) { return compact }
         return try compactRecipesByParsing(json, lines: lines)
@@ -53,6 +55,24 @@ public enum LineReferences {
                 stage: "recipe")
         }
         return value.serialized()
+    }
+
+    /// Where the `recipe` stage's texts are in their lines, as its output is written (``RecipeStageOutput/encodedAndStored(lines:)``):
+    /// the same test as the rewrite's — a text of at least ``minimumBytes`` found by ``find(_:in:)`` in the lines
+    /// its provenance names. The index of the lines is made at the first text long enough to need it.
+    final class Locator: RecipeTextLocator {
+        private let lines: [SourceLine]
+        private var index: LineIndex?
+
+        init(_ lines: [SourceLine]) { self.lines = lines }
+
+        func range(of text: String, in provenance: Provenance) -> Range<Int>? {
+            guard text.utf8.count >= minimumBytes else { return nil }
+            if index == nil { index = LineIndex(lines) }
+            guard let joined = index!.joined(page: provenance.page, first: provenance.lineStart, last: provenance.lineEnd)
+            else { return nil }
+            return find(Array(text.utf8), in: joined)
+        }
     }
 
     /// The lines of a document's pages, trimmed, by page and 1-based number.

@@ -34,7 +34,7 @@ public struct RecipeStage: Stage {
         if detected.appFormat != nil {
             var output = Self.importExport(extracted, file: file, sha256: input.document.sha256, format: detected.format)
             try RecipeEnrichment.bundled().enrich(&output.recipes)
-            return try StageOutput(output, encoded: output.encoded()) { try LineReferences.compactRecipes($0, lines: lines) }
+            return try output.stageOutput(lines: lines)
         }
         let source = RecipeSource(file: file, sha256: input.document.sha256, format: detected.format.rawValue, lines: lines)
         // A saved web page: its schema.org recipes, else its visible text (``RecipeParser/parse(page:source:)``).
@@ -43,8 +43,7 @@ public struct RecipeStage: Stage {
         // and lexicon, and the diet labels.
         try RecipeEnrichment.bundled().enrich(&recipes)
         // Stored without copies of the text: ingredients and steps refer to their lines (``LineReferences``).
-        let output = RecipeStageOutput(recipes: recipes, skipped: nil)
-        return try StageOutput(output, encoded: output.encoded()) { try LineReferences.compactRecipes($0, lines: lines) }
+        return try RecipeStageOutput(recipes: recipes, skipped: nil).stageOutput(lines: lines)
     }
 
     /// This stage's output as a later stage reads it: stored, its ingredients and steps refer to the document's
@@ -135,12 +134,31 @@ extension RecipeStageOutput {
     /// tree as `SortedJSONEncoder().encodeWithTree(self)` in a fraction of the instructions (issue 18;
     /// `RecipeJSONTests` compares the two).
     public func encoded() throws -> SortedJSONEncoding {
+        try built(locator: nil).encoding()
+    }
+
+    /// The encoding and the stored form (``LineReferences``) in one pass: the builder records where each text is in
+    /// its lines as it writes it (``RecipeTextLocator``), instead of a second pass over the encoded text finding the
+    /// texts again (``RecipeTextCompactor``, which `RecipeJSONTests` compares it with).
+    public func encodedAndStored(lines: [SourceLine]) throws -> (encoding: SortedJSONEncoding, stored: String) {
+        let json = try built(locator: LineReferences.Locator(lines))
+        let encoding = json.encoding()
+        return (encoding, json.hasEdits ? json.editedText() : encoding.text)
+    }
+
+    /// The stage's output: the value, its encoding for later stages in this process, its stored form.
+    func stageOutput(lines: [SourceLine]) throws -> StageOutput {
+        let made = try encodedAndStored(lines: lines)
+        return try StageOutput(self, encoded: made.encoding) { _ in made.stored }
+    }
+
+    private func built(locator: (any RecipeTextLocator)?) throws -> SortedJSONBuilder {
         var json = SortedJSONBuilder(capacity: 16 * 1024)
         try json.object { json in
             if let entryErrors { json.key("entryErrors"); json.array(entryErrors) }
-            json.key("recipes"); try json.array(recipes) { try $1.write(to: &$0) }
+            json.key("recipes"); try json.array(recipes) { try $1.write(to: &$0, locator: locator) }
             if let skipped { json.key("skipped"); json.string(skipped) }
         }
-        return json.encoding()
+        return json
     }
 }

@@ -284,7 +284,7 @@ struct RecipeTextCompactor {
         while let byte = byte(position), Self.isNumberByte(byte) { position += 1 }
         let token = UnsafeBufferPointer(rebasing: bytes[start..<position])
         guard !token.isEmpty else { return false }
-        if Self.isCanonical(token) { return true }
+        if JSONNumber.isCanonicalLiteral(token) { return true }
         guard let number = JSONNumber(literal: String(decoding: token, as: UTF8.self)) else { return false }
         let canonical = number.description
         if !canonical.utf8.elementsEqual(token) { replace(start..<position, with: Array(canonical.utf8)) }
@@ -298,35 +298,6 @@ struct RecipeTextCompactor {
             return true
         default: return false
         }
-    }
-
-    /// Whether `token` is already what ``JSONNumber/description`` writes for it: an integer without a leading zero
-    /// (and not "-0"), or a decimal with digits on both sides of its point, no trailing zero after it, and fewer
-    /// than five zeros between the point and the first digit of a number below one. Anything else (exponents, more
-    /// digits than an `Int64` has) is left to ``JSONNumber``.
-    static func isCanonical(_ token: UnsafeBufferPointer<UInt8>) -> Bool {
-        var at = 0
-        let negative = token[0] == UInt8(ascii: "-")
-        if negative { at = 1 }
-        let integerStart = at
-        while at < token.count, token[at] &- UInt8(ascii: "0") < 10 { at += 1 }
-        let integerDigits = at - integerStart
-        guard integerDigits > 0, integerDigits <= 18 else { return false }
-        let leadingZero = token[integerStart] == UInt8(ascii: "0")
-        if leadingZero && integerDigits > 1 { return false }
-        if at == token.count { return !(negative && leadingZero) }
-        guard token[at] == UInt8(ascii: "."), at + 1 < token.count else { return false }
-        at += 1
-        let fractionStart = at
-        while at < token.count, token[at] &- UInt8(ascii: "0") < 10 { at += 1 }
-        guard at == token.count, at - fractionStart <= 18, token[at - 1] != UInt8(ascii: "0") else { return false }
-        if leadingZero {
-            // 0.000001 and smaller are written with an exponent; a negative zero point something keeps its sign.
-            var zeros = 0
-            while token[fractionStart + zeros] == UInt8(ascii: "0") { zeros += 1 }
-            return zeros < 5
-        }
-        return true
     }
 
     /// Skips a `provenance` value (not looked into further); its page and lines when it is an object with those
@@ -346,7 +317,7 @@ struct RecipeTextCompactor {
             guard value(compacting: false) else { return nil }
             var number: Int? {
                 let token = UnsafeBufferPointer(rebasing: bytes[start..<position])
-                guard Self.isCanonical(token), !token.contains(UInt8(ascii: ".")) else { return nil }
+                guard JSONNumber.isCanonicalLiteral(token), !token.contains(UInt8(ascii: ".")) else { return nil }
                 return Int(String(decoding: token, as: UTF8.self))
             }
             if isKey(name, "page") {

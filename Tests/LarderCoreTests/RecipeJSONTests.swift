@@ -34,13 +34,27 @@ struct RecipeJSONTests {
         #expect(reused.jsonValue() == fresh.jsonValue(), "\(name)")
     }
 
+    /// Compares the stored form written in the builder's pass (``RecipeStageOutput/encodedAndStored(lines:)``) with
+    /// the one-pass rewrite of the encoder's text and with the definition (parsing it); returns how many texts it
+    /// replaced by line references.
+    @discardableResult
+    static func expectSameStored(_ output: RecipeStageOutput, lines: [SourceLine], _ name: String) throws -> Int {
+        let made = try output.encodedAndStored(lines: lines)
+        let text = try SortedJSONEncoder().encodeToString(output)
+        #expect(made.encoding.text == text, "\(name)")
+        #expect(made.stored == RecipeTextCompactor.compact(text, lines: lines), "\(name)")
+        #expect(made.stored == (try LineReferences.compactRecipesByParsing(text, lines: lines)), "\(name)")
+        return made.stored.components(separatedBy: "\"textAt\"").count - 1
+    }
+
     /// Parses and enriches every text and Markdown recipe in `folder` as the stage does, and compares the builder
     /// with the encoder on each, and on each scaled to 7 servings (which sets `scaling` and `scaledFrom`).
-    static func compareFolder(_ folder: String, limit: Int) throws -> (files: Int, recipes: Int, scaled: Int) {
+    static func compareFolder(_ folder: String, limit: Int) throws -> (files: Int, recipes: Int, scaled: Int, references: Int) {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
             .filter { $0.hasSuffix(".txt") || $0.hasSuffix(".md") }.prefix(limit)
         var recipeCount = 0
         var scaledCount = 0
+        var references = 0
         for name in names {
             let text = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
             let lines = LineReferenceTests.lines(of: text)
@@ -48,18 +62,23 @@ struct RecipeJSONTests {
             var recipes = RecipeParser().parse(source)
             try RecipeEnrichment.bundled().enrich(&recipes)
             try expectSame(RecipeStageOutput(recipes: recipes, skipped: nil), name)
+            references += try expectSameStored(RecipeStageOutput(recipes: recipes, skipped: nil), lines: lines, name)
             let scaled = recipes.compactMap { try? RecipeScaler(servings: 7, units: .metric).scale($0) }
-            if !scaled.isEmpty { try expectSame(RecipeStageOutput(recipes: scaled, skipped: nil), name + " scaled") }
+            if !scaled.isEmpty {
+                try expectSame(RecipeStageOutput(recipes: scaled, skipped: nil), name + " scaled")
+                try expectSameStored(RecipeStageOutput(recipes: scaled, skipped: nil), lines: lines, name + " scaled")
+            }
             recipeCount += recipes.count
             scaledCount += scaled.count
         }
-        return (names.count, recipeCount, scaledCount)
+        return (names.count, recipeCount, scaledCount, references)
     }
 
     @Test func theTextAndMarkdownSamples() throws {
         let compared = try Self.compareFolder(Repository.path("samples/recipes"), limit: 100)
         #expect(compared.files >= 6 && compared.recipes >= 6)
         #expect(compared.scaled >= 3, "scaling reaches `scaling` and `scaledFrom`")
+        #expect(compared.references >= 40, "the samples' ingredients and steps refer to their lines")
     }
 
     @Test(.sharedData("recipes-markdown/content"), .slow)
@@ -67,6 +86,7 @@ struct RecipeJSONTests {
         let compared = try Self.compareFolder(SharedData.path("recipes-markdown/content")!, limit: 400)
         #expect(compared.files >= 300 && compared.recipes >= 300)
         #expect(compared.scaled >= 100)
+        #expect(compared.references >= 1000)
     }
 
     /// Runs `paths` through the real pipeline and compares, for each recipe document, the builder with the encoder
@@ -161,6 +181,23 @@ struct RecipeJSONTests {
         }
         try Self.expectSame(RecipeStageOutput(recipes: [], skipped: "routed as receipt"), "empty")
         func text(_ n: Int) -> String { ["", "x/y", "\"q\""][n % 3] }
+    }
+
+    /// The stored form of values with every member, escapes in the texts, every number form (the stored form
+    /// writes numbers as `JSONNumber` does: "1e-07" as "0.0000001") and texts found in their lines or not.
+    @Test func everyMemberIsStoredAsTheRewriteStoresIt() throws {
+        var references = 0
+        for seed in 0..<24 {
+            let lines = (1...3).flatMap { page in
+                [
+                    "title line", "  - quote \" and \\ back, then slash / é ½ 😀", "tab\there\nnew line, and more",
+                    "\u{1}\u{1F}\u{7F}\u{2028} and plain text here",
+                ].enumerated().map { SourceLine(page: page, number: $0.offset + 1, text: $0.element) }
+            }
+            let recipes = [Self.everyMember(seed), Self.everyMember(seed + 1)]
+            references += try Self.expectSameStored(RecipeStageOutput(recipes: recipes, skipped: nil), lines: lines, "seed \(seed)")
+        }
+        #expect(references >= 24, "texts found in their lines are replaced")
     }
 
     @Test func aNonFiniteNumberIsAnErrorAsInTheEncoder() {

@@ -77,7 +77,8 @@ struct RecipeFastPathTests {
         let pieces = ["1", "2", "10", "0", ",", ".", "/", " ", "½", "¼", "a", "half", "dozen", "e", "-", "٣", "１",
                       "1\u{338}", "/\u{338}", "x"]
         var texts = ["1", "1,5", "1.5", "1/2", "1 1/2", "½", "2½", "1/0", "3,5/2", "a couple", "half an", "", " ", "1e3",
-                     "1,2,3", "٣/٤", "1 ½"]
+                     "1,2,3", "٣/٤", "1 ½", "007", "1.", ".5", "12.50", "1.2.3", "0.0", "20 ", " 20", "1e3",
+                     "123456789012345678901234567890.123456789"]
         for _ in 0..<5_000 {
             texts.append((0..<Int.random(in: 1...5, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
                 .joined())

@@ -7,6 +7,26 @@ import LarderJSON
 // `RecipeJSONTests` compares the two over the samples and the shared recipes; a member added to a type must be
 // added here too (the test fails until it is).
 
+/// Where an ingredient's or step's text is in the document's lines that its provenance names: the stored form's
+/// `textAt` range (`LineReferences` in LarderStages defines it), or nil to keep the text. With one, the writers below
+/// also record the stored form as the builder's edited form (``SortedJSONBuilder/editedText()``): the `text` member
+/// dropped and `"textAt":[from,to]` written last in its object, as the stored form's definition does it by parsing.
+public protocol RecipeTextLocator {
+    func range(of text: String, in provenance: Provenance) -> Range<Int>?
+}
+
+extension SortedJSONBuilder {
+    /// The edit of a `text` member written at `member` (from the comma before its key to the end of its value) in an
+    /// object whose members are all written now: the member dropped, `textAt` written before the closing brace.
+    mutating func referToLines(
+        _ text: String, member: Range<Int>, _ provenance: Provenance, _ locator: (any RecipeTextLocator)?
+    ) {
+        guard let locator, let range = locator.range(of: text, in: provenance) else { return }
+        edit(member, replacement: [])
+        edit(byteCount..<byteCount, replacement: Array(",\"textAt\":[\(range.lowerBound),\(range.upperBound)]".utf8))
+    }
+}
+
 extension Provenance {
     public func write(to json: inout SortedJSONBuilder) {
         json.object { json in
@@ -85,7 +105,7 @@ extension ScaledFrom {
 }
 
 extension RecipeIngredient {
-    public func write(to json: inout SortedJSONBuilder) throws {
+    public func write(to json: inout SortedJSONBuilder, locator: (any RecipeTextLocator)? = nil) throws {
         try json.object { json in
             json.key("additionalAmounts"); try json.array(additionalAmounts) { try $1.write(to: &$0) }
             json.key("allergens"); json.array(allergens) { $1.write(to: &$0) }
@@ -102,17 +122,20 @@ extension RecipeIngredient {
             json.key("quantity"); try RecipeQuantity.write(quantity, to: &json)
             if let scaledFrom { json.key("scaledFrom"); try scaledFrom.write(to: &json) }
             json.key("size"); json.string(size)
+            let textStart = json.byteCount  // the comma before the key: `text` is never the first member
             json.key("text"); json.string(text)
+            let member = textStart..<json.byteCount
             json.key("unit"); json.string(unit)
             json.key("unitText"); json.string(unitText)
+            json.referToLines(text, member: member, provenance, locator)
         }
     }
 }
 
 extension IngredientGroup {
-    public func write(to json: inout SortedJSONBuilder) throws {
+    public func write(to json: inout SortedJSONBuilder, locator: (any RecipeTextLocator)? = nil) throws {
         try json.object { json in
-            json.key("ingredients"); try json.array(ingredients) { try $1.write(to: &$0) }
+            json.key("ingredients"); try json.array(ingredients) { try $1.write(to: &$0, locator: locator) }
             json.key("name"); json.string(name)
         }
     }
@@ -150,7 +173,7 @@ extension StepIngredientRef {
 }
 
 extension RecipeStep {
-    public func write(to json: inout SortedJSONBuilder) throws {
+    public func write(to json: inout SortedJSONBuilder, locator: (any RecipeTextLocator)? = nil) throws {
         try json.object { json in
             json.key("durations"); try json.array(durations) { try $1.write(to: &$0) }
             json.key("ingredients"); json.array(ingredients) { $1.write(to: &$0) }
@@ -158,7 +181,9 @@ extension RecipeStep {
             json.key("provenance"); provenance.write(to: &json)
             if let section { json.key("section"); json.string(section) }
             json.key("temperatures"); try json.array(temperatures) { try $1.write(to: &$0) }
+            let textStart = json.byteCount
             json.key("text"); json.string(text)
+            json.referToLines(text, member: textStart..<json.byteCount, provenance, locator)
         }
     }
 }
@@ -200,8 +225,9 @@ extension RecipeScaling {
 }
 
 extension Recipe {
-    /// The recipe as ``SortedJSONEncoder`` writes it (see the top of this file).
-    public func write(to json: inout SortedJSONBuilder) throws {
+    /// The recipe as ``SortedJSONEncoder`` writes it (see the top of this file); with a `locator`, its stored form
+    /// as the builder's edited form too.
+    public func write(to json: inout SortedJSONBuilder, locator: (any RecipeTextLocator)? = nil) throws {
         try json.object { json in
             if let author { json.key("author"); json.string(author) }
             json.key("confidence"); try json.number(confidence)
@@ -211,7 +237,7 @@ extension Recipe {
             json.key("diets")
             if let diets { json.array(diets) { $1.write(to: &$0) } } else { json.null() }
             if let image { json.key("image"); json.string(image) }
-            json.key("ingredientGroups"); try json.array(ingredientGroups) { try $1.write(to: &$0) }
+            json.key("ingredientGroups"); try json.array(ingredientGroups) { try $1.write(to: &$0, locator: locator) }
             json.key("language"); json.string(language)
             json.key("mealType"); json.string(mealType)
             json.key("notes"); json.array(notes)
@@ -220,7 +246,7 @@ extension Recipe {
             json.key("provenance"); json.object(provenance) { $1.write(to: &$0) }
             if let scaling { json.key("scaling"); try scaling.write(to: &json) }
             json.key("source"); source.write(to: &json)
-            json.key("steps"); try json.array(steps) { try $1.write(to: &$0) }
+            json.key("steps"); try json.array(steps) { try $1.write(to: &$0, locator: locator) }
             json.key("tags"); json.array(tags)
             json.key("title"); json.string(title)
             json.key("totalMinutes"); try json.number(totalMinutes)
