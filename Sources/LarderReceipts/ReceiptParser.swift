@@ -560,7 +560,7 @@ public struct ReceiptParser: Sendable {
         // A business the receipt names in words ("Thank You for Visiting, PYT") over a header line that does not
         // contain that name (a tagline, a logo read as junk).
         let texts = s.texts
-        if let (line, name) = texts.indices.lazy.compactMap({ i in StoreEvidence.namedInPhrase(texts[i]).map { (i, $0) } }).first,
+        if let (line, name) = StoreEvidence.named(in: texts),
            !(s.receipt.store.map { StoreEvidence.key($0).contains(StoreEvidence.key(name)) } ?? false) {
             s.receipt.store = name
             if let best { s.kinds[best] = .ignored }
@@ -595,7 +595,7 @@ public struct ReceiptParser: Sendable {
         var considered = 0
         var sawStreet = false  // a street address line: the name is printed above it
         // The name a thank-you or welcome line gives the business ("Thank You for Visiting, PYT").
-        let named = s.texts.lazy.compactMap(StoreEvidence.namedInPhrase).first
+        let named = StoreEvidence.named(in: s.texts)?.name
         for i in 0..<headerEnd where s.kinds[i] == .ignored && considered < 6 {
             let text = s.texts[i]
             let upper = text.uppercased()
@@ -689,7 +689,7 @@ public struct ReceiptParser: Sendable {
                 let covered = chain.keys.map(\.count).max().map { Double($0) / Double(max(1, StoreEvidence.key(store).count)) } ?? 0
                 if company || (confidence >= 60 && (store.split(separator: " ").count <= 3 || covered >= 0.5)) { return }
             } else {
-                let named = s.texts.lazy.compactMap(StoreEvidence.namedInPhrase).first
+                let named = StoreEvidence.named(in: s.texts)?.name
                 if company || named.map({ StoreEvidence.key($0) == StoreEvidence.key(store) }) == true { return }
             }
         }

@@ -176,6 +176,7 @@ enum StoreChains {
     Intermarche | intermarche
     Monoprix | monoprix
     Franprix | franprix
+    ~Dia | Distribuidora Internacional de Alimentacion
     Mercadona | mercadona
     Eroski | eroski
     El Corte Ingles | elcorteingles
@@ -377,10 +378,20 @@ enum StoreChains {
     /// is looked for before the edit distance).
     private static func matchesLong(_ chain: Chain, key: String, hay: [UInt8]) -> Bool {
         for (k, probe) in zip(chain.keys, chain.probes) where k.count >= 6 {
-            if key.contains(k) { return true }
+            if key.contains(k) || endsWithTruncated(key, k) { return true }
             if let probe, key.contains(probe.head) || key.contains(probe.tail), approximatelyContains(hay, probe.bytes) {
                 return true
             }
+        }
+        return false
+    }
+
+    /// Whether the line ends with a long key (20 characters or more) cut at the paper's edge, three quarters of it
+    /// or more: "DISTRIBUIDORA INTERNACIONAL DE ALIMENTAC".
+    private static func endsWithTruncated(_ key: String, _ k: String) -> Bool {
+        guard k.count >= 20 else { return false }
+        for length in stride(from: k.count - 1, through: k.count * 3 / 4, by: -1) where key.hasSuffix(k.prefix(length)) {
+            return true
         }
         return false
     }

@@ -8,8 +8,7 @@ enum StoreEvidence {
     /// The name a line gives the business in a thank-you or welcome phrase, if any: "Thank You for Visiting,
     /// PYT" → "PYT", "Thanks for visiting Subway. Please let" → "Subway", "Thank you for shopping at Caltex".
     static func namedInPhrase(_ text: String) -> String? {
-        let pattern = #"(?i)\b(?:for\s+visiting|for\s+shopping\s+(?:at|with)|for\s+dining\s+(?:at|with)|for\s+choosing|welcome\s+to)[\s,:]+(.+)$"#
-        guard let g = text.firstMatch(ofPattern: pattern), g.count > 1 else { return nil }
+        guard let g = text.firstMatch(ofPattern: namingPhrase + #"[\s,:]+(.+)$"#), g.count > 1 else { return nil }
         // The name runs to the end of the sentence.
         var name = g[1]
         if let end = name.firstIndex(where: { ".!?;|".contains($0) }) { name = String(name[..<end]) }
@@ -20,6 +19,23 @@ enum StoreEvidence {
         guard (1...4).contains(words.count), ReceiptParser.letterCount(name) >= 2,
               !["US", "OUR", "THE", "OUR STORE", "US AGAIN"].contains(name.uppercased()) else { return nil }
         return name
+    }
+
+    /// The phrases that name the business after them: thanks for a visit, a welcome, a gift card ("Give the gift
+    /// of Lure Fish House!").
+    static let namingPhrase = #"(?i)\b(?:for\s+visiting|for\s+shopping\s+(?:at|with)|for\s+dining\s+(?:at|with)|for\s+choosing|welcome\s+to|the\s+gift\s+of)"#
+
+    /// The first business a line names in a phrase (``namedInPhrase(_:)``), and that line; a phrase that ends its
+    /// line names the business on the next one ("Give the gift of" / "Lure Fish House!"), as narrow papers wrap.
+    static func named(in texts: [String]) -> (line: Int, name: String)? {
+        for i in texts.indices {
+            if let name = namedInPhrase(texts[i]) { return (i, name) }
+            if i + 1 < texts.count, texts[i].firstMatch(ofPattern: namingPhrase + #"[\s,:]*[^\p{L}\d]{0,3}$"#) != nil,
+               let name = namedInPhrase(texts[i] + " " + texts[i + 1]) {
+                return (i + 1, name)
+            }
+        }
+        return nil
     }
 
     /// The domain a line prints ("www.itsugar.com", "GavindeGraw.cam", "chipotle .com", "rossmann.de"), as letters
@@ -150,7 +166,19 @@ enum StoreEvidence {
                                      "FACTURA SIMPLIFICADA", "TICKET", "RECHNUNG", "QUITTUNG", "KASSENBON", "BELEG",
                                      "TAX INVOICE", "DINE IN", "EAT IN", "TAKE OUT", "TAKEAWAY", "TAKE AWAY", "TO GO"]
         if headings.contains(u.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))) { return true }
+        if isTableNumber(u) { return true }
         return u.hasPrefix("VISIT US") || u.hasPrefix("FOLLOW US") || u.hasPrefix("LIKE US") || u.hasPrefix("FIND US")
+    }
+
+    /// Whether a line (upper case) is a restaurant's table number, its word read with one slip ("fables 27",
+    /// "Tafel #85", "MESA 4"): a word of five letters or more one letter from a table word (shorter ones as
+    /// printed), then the number alone.
+    static func isTableNumber(_ upper: String) -> Bool {
+        guard let g = upper.firstMatch(ofPattern: #"^\W*(\p{L}{3,7})\s*[#:.]?\s*\d{1,4}\W*$"#), g.count > 1 else { return false }
+        let word = Array(g[1])
+        return ["TABLE", "TABLES", "TISCH", "TAVOLO", "TAFEL", "MESA", "TAB"].contains { table in
+            word == Array(table) || (table.count >= 5 && EditDistance.levenshtein(word, Array(table)) <= 1)
+        }
     }
 
     /// Whether a word (5 letters or more, no store or place word) of a candidate name is printed again below
@@ -175,5 +203,24 @@ extension String {
         guard let regex = RegexCache.regex(pattern),
               let m = regex.firstMatch(in: self, range: NSRange(startIndex..., in: self)) else { return nil }
         return (0..<m.numberOfRanges).map { n in Range(m.range(at: n), in: self).map { String(self[$0]) } ?? "" }
+    }
+}
+
+extension ReceiptParser {
+    /// Whether a parse names no store or only a doubtful one (``StoreEvidence/isDoubtful(_:confidence:)`` of its
+    /// store line; a chain of ``StoreChains`` is never doubtful): what asks the OCR to read the paper's head again
+    /// for a logo (`OCREngine.rereadHeader`).
+    public static func storeIsDoubtful(_ receipt: ParsedReceipt) -> Bool {
+        guard let store = receipt.store else { return true }
+        if StoreChains.chain(in: store) != nil { return false }
+        let line = receipt.lines.first { $0.kind == .store }
+        return StoreEvidence.isDoubtful(store, confidence: line?.confidence ?? 0)
+    }
+}
+
+extension ReceiptParser {
+    /// Whether a text names a chain of the gazetteer (``StoreChains``).
+    public static func namesChain(_ text: String) -> Bool {
+        StoreChains.chain(in: text) != nil
     }
 }
