@@ -677,8 +677,12 @@ public struct ReceiptParser: Sendable {
         }
         let evidence: Set<ReceiptLineKind> = [.store, .header, .address, .ignored]
         let (texts, kinds, input) = (s.texts, s.kinds, s.input)
-        guard let chain = texts.indices.lazy.filter({ evidence.contains(kinds[$0]) && input[$0].confidence >= 20 })
-            .compactMap({ StoreChains.chain(in: texts[$0]) }).first else { return }
+        guard let (line, chain) = texts.indices.lazy.filter({ evidence.contains(kinds[$0]) && input[$0].confidence >= 20 })
+            .compactMap({ i in StoreChains.chain(in: texts[i]).map { (i, $0) } }).first else { return }
+        // A company's legal name over a chain's name in the header: the franchisee's company above the brand it
+        // runs ("Golden Arches Restaurants Sdn Bhd" / "McDonald's Nong Chik"); the shop is the brand.
+        let headerEnd = s.firstBodyLine ?? min(s.texts.count, 6)
+        let brandUnderCompany = storeLine.map { line > $0 && line < headerEnd && Self.hasLegalForm(texts[$0].uppercased()) } ?? false
         let confidence = storeLine.map { s.input[$0].confidence } ?? 0
         if let store {
             let upper = store.uppercased()
@@ -690,7 +694,7 @@ public struct ReceiptParser: Sendable {
                 if company || (confidence >= 60 && (store.split(separator: " ").count <= 3 || covered >= 0.5)) { return }
             } else {
                 let named = StoreEvidence.named(in: s.texts)?.name
-                if company || named.map({ StoreEvidence.key($0) == StoreEvidence.key(store) }) == true { return }
+                if (company && !brandUnderCompany) || named.map({ StoreEvidence.key($0) == StoreEvidence.key(store) }) == true { return }
             }
         }
         s.receipt.store = chain.name

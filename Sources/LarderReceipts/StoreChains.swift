@@ -339,7 +339,7 @@ enum StoreChains {
     }
 
     /// The chain a line names, if any (the first in the table): by its web domain ("chilis.com"; one OCR slip
-    /// allowed from 9 letters on), a long key (6+ characters) anywhere in the line's letters and digits, one slip
+    /// allowed from 8 letters on: "cottoron,con"), a long key (6+ characters) anywhere in the line's letters and digits, one slip
     /// allowed from 9 characters on ("chick~fi]-a"), a short key ("cvs", "kfc", "ikea") only as whole words of the
     /// line. Candidates come from an index of the keys' first four bytes, so a line costs a few look-ups, not one
     /// search per chain.
@@ -366,7 +366,7 @@ enum StoreChains {
         }
         if let domain = StoreEvidence.domainName(text) {
             for (i, chain) in chains.enumerated() where i < best && chain.domains.contains(where: { $0 == domain
-                || ($0.count >= 5 && domain.hasPrefix($0)) || ($0.count >= 9 && approximatelyContains(Array(domain.utf8), Array($0.utf8))) }) {
+                || ($0.count >= 5 && domain.hasPrefix($0)) || ($0.count >= 8 && approximatelyContains(Array(domain.utf8), Array($0.utf8))) }) {
                 best = i
                 break
             }

@@ -38,12 +38,13 @@ enum StoreEvidence {
         return nil
     }
 
-    /// The domain a line prints ("www.itsugar.com", "GavindeGraw.cam", "chipotle .com", "rossmann.de"), as letters
+    /// The domain a line prints ("www.itsugar.com", "GavindeGraw.cam", "chipotle .com", "rossmann.de"; OCR's comma
+    /// for the dot only glued to a generic domain: "cottoron,con", never "DENVER, CO"), as letters
     /// in lower case. Not a social network, mail or review site, payment scheme or terminal maker, nor a survey or
     /// rewards site ("smashburgersurvey.com"): those name someone else.
     static func domainName(_ text: String) -> String? {
         // A country domain only glued to its dot ("roller.de", OCR "rossmann.do"): "UST-ID-NR. DE 1249…" is no domain.
-        let pattern = #"(?i)(?:www\s*[.,]\s*)?(?:([a-z][a-z0-9\-]{2,30})\s?\.\s?(?:com|co|net|org|cam|corn)|([a-z][a-z0-9\-]{2,30})\.(?:de|do|at|ch|uk|eu|fr|it|es|nl|ie|au))\b"#
+        let pattern = #"(?i)(?:www\s*[.,]\s*)?(?:([a-z][a-z0-9\-]{2,30})(?:\s?\.\s?(?:com|co|net|org|cam|corn|con)|,(?:com|con|net|org))|([a-z][a-z0-9\-]{2,30})\.(?:de|do|at|ch|uk|eu|fr|it|es|nl|ie|au))\b"#
         guard let g = text.firstMatch(ofPattern: pattern), g.count > 2 else { return nil }
         let name = (g[1].isEmpty ? g[2] : g[1]).lowercased().filter { $0.isLetter || $0.isNumber }
         let generic: Set<String> = ["www", "facebook", "twitter", "instagram", "google", "yelp", "tripadvisor", "survey",
@@ -203,24 +204,5 @@ extension String {
         guard let regex = RegexCache.regex(pattern),
               let m = regex.firstMatch(in: self, range: NSRange(startIndex..., in: self)) else { return nil }
         return (0..<m.numberOfRanges).map { n in Range(m.range(at: n), in: self).map { String(self[$0]) } ?? "" }
-    }
-}
-
-extension ReceiptParser {
-    /// Whether a parse names no store or only a doubtful one (``StoreEvidence/isDoubtful(_:confidence:)`` of its
-    /// store line; a chain of ``StoreChains`` is never doubtful): what asks the OCR to read the paper's head again
-    /// for a logo (`OCREngine.rereadHeader`).
-    public static func storeIsDoubtful(_ receipt: ParsedReceipt) -> Bool {
-        guard let store = receipt.store else { return true }
-        if StoreChains.chain(in: store) != nil { return false }
-        let line = receipt.lines.first { $0.kind == .store }
-        return StoreEvidence.isDoubtful(store, confidence: line?.confidence ?? 0)
-    }
-}
-
-extension ReceiptParser {
-    /// Whether a text names a chain of the gazetteer (``StoreChains``).
-    public static func namesChain(_ text: String) -> Bool {
-        StoreChains.chain(in: text) != nil
     }
 }

@@ -44,7 +44,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .ocr: "ocr@19"
         case .route: "route@5"
         case .recipe: "recipe@17"
-        case .receipt: "receipt@16"
+        case .receipt: "receipt@17"
         case .llm: "llm@1"
         case .result: "result@11"
         }
