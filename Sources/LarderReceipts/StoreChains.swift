@@ -365,8 +365,11 @@ enum StoreChains {
             }
         }
         if let domain = StoreEvidence.domainName(text) {
-            for (i, chain) in chains.enumerated() where i < best && chain.domains.contains(where: { $0 == domain
-                || ($0.count >= 5 && domain.hasPrefix($0)) || ($0.count >= 8 && approximatelyContains(Array(domain.utf8), Array($0.utf8))) }) {
+            let bytes = Array(domain.utf8)
+            // Its domains, or one slip from a name of 8 letters or more the domain spells ("cottoron" for cottonon).
+            for (i, chain) in chains.enumerated() where i < best && (chain.domains.contains(where: { $0 == domain
+                || ($0.count >= 5 && domain.hasPrefix($0)) || ($0.count >= 8 && approximatelyContains(bytes, Array($0.utf8))) })
+                || chain.keys.contains(where: { $0.count >= 8 && abs($0.count - bytes.count) <= 1 && approximatelyContains(bytes, Array($0.utf8)) })) {
                 best = i
                 break
             }

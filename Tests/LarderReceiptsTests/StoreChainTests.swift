@@ -58,6 +58,7 @@ struct StoreChainTests {
         #expect(StoreChains.chain(in: "SALSA BARBACOA DIA 0.92") == nil)  // "dia" alone is a word, not the chain
         #expect(StoreEvidence.domainName("beite uuu. cottoron,con") == "cottoron")
         #expect(StoreChains.chain(in: "visit chipotle,con")?.name == "Chipotle")
+        #expect(StoreChains.chain(in: "beite uuu. cottoron,con")?.name == "Cotton On")
         #expect(StoreEvidence.domainName("DENVER, CO 80202") == nil)
         #expect(StoreEvidence.domainName("Thank you, come again") == nil)
     }
