@@ -573,7 +573,7 @@ public struct ReceiptParser: Sendable {
         // A business the receipt names in words ("Thank You for Visiting, PYT") over a header line that does not
         // contain that name (a tagline, a logo read as junk).
         let texts = s.texts
-        if let (line, name) = texts.indices.lazy.compactMap({ i in StoreEvidence.namedInPhrase(texts[i]).map { (i, $0) } }).first,
+        if let (line, name) = StoreEvidence.named(in: texts),
            !(s.receipt.store.map { StoreEvidence.key($0).contains(StoreEvidence.key(name)) } ?? false) {
             s.receipt.store = name
             if let best { s.kinds[best] = .ignored }
@@ -608,7 +608,7 @@ public struct ReceiptParser: Sendable {
         var considered = 0
         var sawStreet = false  // a street address line: the name is printed above it
         // The name a thank-you or welcome line gives the business ("Thank You for Visiting, PYT").
-        let named = s.texts.lazy.compactMap(StoreEvidence.namedInPhrase).first
+        let named = StoreEvidence.named(in: s.texts)?.name
         for i in 0..<headerEnd where s.kinds[i] == .ignored && considered < 6 {
             let text = s.texts[i]
             let upper = text.uppercased()
@@ -690,8 +690,12 @@ public struct ReceiptParser: Sendable {
         }
         let evidence: Set<ReceiptLineKind> = [.store, .header, .address, .ignored]
         let (texts, kinds, input) = (s.texts, s.kinds, s.input)
-        guard let chain = texts.indices.lazy.filter({ evidence.contains(kinds[$0]) && input[$0].confidence >= 20 })
-            .compactMap({ StoreChains.chain(in: texts[$0]) }).first else { return }
+        guard let (line, chain) = texts.indices.lazy.filter({ evidence.contains(kinds[$0]) && input[$0].confidence >= 20 })
+            .compactMap({ i in StoreChains.chain(in: texts[i]).map { (i, $0) } }).first else { return }
+        // A company's legal name over a chain's name in the header: the franchisee's company above the brand it
+        // runs ("Golden Arches Restaurants Sdn Bhd" / "McDonald's Nong Chik"); the shop is the brand.
+        let headerEnd = s.firstBodyLine ?? min(s.texts.count, 6)
+        let brandUnderCompany = storeLine.map { line > $0 && line < headerEnd && Self.hasLegalForm(texts[$0].uppercased()) } ?? false
         let confidence = storeLine.map { s.input[$0].confidence } ?? 0
         if let store {
             let upper = store.uppercased()
@@ -702,8 +706,8 @@ public struct ReceiptParser: Sendable {
                 let covered = chain.keys.map(\.count).max().map { Double($0) / Double(max(1, StoreEvidence.key(store).count)) } ?? 0
                 if company || (confidence >= 60 && (store.split(separator: " ").count <= 3 || covered >= 0.5)) { return }
             } else {
-                let named = s.texts.lazy.compactMap(StoreEvidence.namedInPhrase).first
-                if company || named.map({ StoreEvidence.key($0) == StoreEvidence.key(store) }) == true { return }
+                let named = StoreEvidence.named(in: s.texts)?.name
+                if (company && !brandUnderCompany) || named.map({ StoreEvidence.key($0) == StoreEvidence.key(store) }) == true { return }
             }
         }
         s.receipt.store = chain.name

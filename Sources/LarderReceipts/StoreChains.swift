@@ -176,6 +176,7 @@ enum StoreChains {
     Intermarche | intermarche
     Monoprix | monoprix
     Franprix | franprix
+    ~Dia | Distribuidora Internacional de Alimentacion
     Mercadona | mercadona
     Eroski | eroski
     El Corte Ingles | elcorteingles
@@ -338,7 +339,7 @@ enum StoreChains {
     }
 
     /// The chain a line names, if any (the first in the table): by its web domain ("chilis.com"; one OCR slip
-    /// allowed from 9 letters on), a long key (6+ characters) anywhere in the line's letters and digits, one slip
+    /// allowed from 8 letters on: "cottoron,con"), a long key (6+ characters) anywhere in the line's letters and digits, one slip
     /// allowed from 9 characters on ("chick~fi]-a"), a short key ("cvs", "kfc", "ikea") only as whole words of the
     /// line. Candidates come from an index of the keys' first four bytes, so a line costs a few look-ups, not one
     /// search per chain.
@@ -364,8 +365,11 @@ enum StoreChains {
             }
         }
         if let domain = StoreEvidence.domainName(text) {
-            for (i, chain) in chains.enumerated() where i < best && chain.domains.contains(where: { $0 == domain
-                || ($0.count >= 5 && domain.hasPrefix($0)) || ($0.count >= 9 && approximatelyContains(Array(domain.utf8), Array($0.utf8))) }) {
+            let bytes = Array(domain.utf8)
+            // Its domains, or one slip from a name of 8 letters or more the domain spells ("cottoron" for cottonon).
+            for (i, chain) in chains.enumerated() where i < best && (chain.domains.contains(where: { $0 == domain
+                || ($0.count >= 5 && domain.hasPrefix($0)) || ($0.count >= 8 && approximatelyContains(bytes, Array($0.utf8))) })
+                || chain.keys.contains(where: { $0.count >= 8 && abs($0.count - bytes.count) <= 1 && approximatelyContains(bytes, Array($0.utf8)) })) {
                 best = i
                 break
             }
@@ -377,10 +381,20 @@ enum StoreChains {
     /// is looked for before the edit distance).
     private static func matchesLong(_ chain: Chain, key: String, hay: [UInt8]) -> Bool {
         for (k, probe) in zip(chain.keys, chain.probes) where k.count >= 6 {
-            if key.contains(k) { return true }
+            if key.contains(k) || endsWithTruncated(key, k) { return true }
             if let probe, key.contains(probe.head) || key.contains(probe.tail), approximatelyContains(hay, probe.bytes) {
                 return true
             }
+        }
+        return false
+    }
+
+    /// Whether the line ends with a long key (20 characters or more) cut at the paper's edge, three quarters of it
+    /// or more: "DISTRIBUIDORA INTERNACIONAL DE ALIMENTAC".
+    private static func endsWithTruncated(_ key: String, _ k: String) -> Bool {
+        guard k.count >= 20 else { return false }
+        for length in stride(from: k.count - 1, through: k.count * 3 / 4, by: -1) where key.hasSuffix(k.prefix(length)) {
+            return true
         }
         return false
     }

@@ -8,8 +8,7 @@ enum StoreEvidence {
     /// The name a line gives the business in a thank-you or welcome phrase, if any: "Thank You for Visiting,
     /// PYT" → "PYT", "Thanks for visiting Subway. Please let" → "Subway", "Thank you for shopping at Caltex".
     static func namedInPhrase(_ text: String) -> String? {
-        let pattern = #"(?i)\b(?:for\s+visiting|for\s+shopping\s+(?:at|with)|for\s+dining\s+(?:at|with)|for\s+choosing|welcome\s+to)[\s,:]+(.+)$"#
-        guard let g = text.firstMatch(ofPattern: pattern), g.count > 1 else { return nil }
+        guard let g = text.firstMatch(ofPattern: namingPhrase + #"[\s,:]+(.+)$"#), g.count > 1 else { return nil }
         // The name runs to the end of the sentence.
         var name = g[1]
         if let end = name.firstIndex(where: { ".!?;|".contains($0) }) { name = String(name[..<end]) }
@@ -22,12 +21,30 @@ enum StoreEvidence {
         return name
     }
 
-    /// The domain a line prints ("www.itsugar.com", "GavindeGraw.cam", "chipotle .com", "rossmann.de"), as letters
+    /// The phrases that name the business after them: thanks for a visit, a welcome, a gift card ("Give the gift
+    /// of Lure Fish House!").
+    static let namingPhrase = #"(?i)\b(?:for\s+visiting|for\s+shopping\s+(?:at|with)|for\s+dining\s+(?:at|with)|for\s+choosing|welcome\s+to|the\s+gift\s+of)"#
+
+    /// The first business a line names in a phrase (``namedInPhrase(_:)``), and that line; a phrase that ends its
+    /// line names the business on the next one ("Give the gift of" / "Lure Fish House!"), as narrow papers wrap.
+    static func named(in texts: [String]) -> (line: Int, name: String)? {
+        for i in texts.indices {
+            if let name = namedInPhrase(texts[i]) { return (i, name) }
+            if i + 1 < texts.count, texts[i].firstMatch(ofPattern: namingPhrase + #"[\s,:]*[^\p{L}\d]{0,3}$"#) != nil,
+               let name = namedInPhrase(texts[i] + " " + texts[i + 1]) {
+                return (i + 1, name)
+            }
+        }
+        return nil
+    }
+
+    /// The domain a line prints ("www.itsugar.com", "GavindeGraw.cam", "chipotle .com", "rossmann.de"; OCR's comma
+    /// for the dot only glued to a generic domain: "cottoron,con", never "DENVER, CO"), as letters
     /// in lower case. Not a social network, mail or review site, payment scheme or terminal maker, nor a survey or
     /// rewards site ("smashburgersurvey.com"): those name someone else.
     static func domainName(_ text: String) -> String? {
         // A country domain only glued to its dot ("roller.de", OCR "rossmann.do"): "UST-ID-NR. DE 1249…" is no domain.
-        let pattern = #"(?i)(?:www\s*[.,]\s*)?(?:([a-z][a-z0-9\-]{2,30})\s?\.\s?(?:com|co|net|org|cam|corn)|([a-z][a-z0-9\-]{2,30})\.(?:de|do|at|ch|uk|eu|fr|it|es|nl|ie|au))\b"#
+        let pattern = #"(?i)(?:www\s*[.,]\s*)?(?:([a-z][a-z0-9\-]{2,30})(?:\s?\.\s?(?:com|co|net|org|cam|corn|con)|,(?:com|con|net|org))|([a-z][a-z0-9\-]{2,30})\.(?:de|do|at|ch|uk|eu|fr|it|es|nl|ie|au))\b"#
         guard let g = text.firstMatch(ofPattern: pattern), g.count > 2 else { return nil }
         let name = (g[1].isEmpty ? g[2] : g[1]).lowercased().filter { $0.isLetter || $0.isNumber }
         let generic: Set<String> = ["www", "facebook", "twitter", "instagram", "google", "yelp", "tripadvisor", "survey",
@@ -150,7 +167,19 @@ enum StoreEvidence {
                                      "FACTURA SIMPLIFICADA", "TICKET", "RECHNUNG", "QUITTUNG", "KASSENBON", "BELEG",
                                      "TAX INVOICE", "DINE IN", "EAT IN", "TAKE OUT", "TAKEAWAY", "TAKE AWAY", "TO GO"]
         if headings.contains(u.trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))) { return true }
+        if isTableNumber(u) { return true }
         return u.hasPrefix("VISIT US") || u.hasPrefix("FOLLOW US") || u.hasPrefix("LIKE US") || u.hasPrefix("FIND US")
+    }
+
+    /// Whether a line (upper case) is a restaurant's table number, its word read with one slip ("fables 27",
+    /// "Tafel #85", "MESA 4"): a word of five letters or more one letter from a table word (shorter ones as
+    /// printed), then the number alone.
+    static func isTableNumber(_ upper: String) -> Bool {
+        guard let g = upper.firstMatch(ofPattern: #"^\W*(\p{L}{3,7})\s*[#:.]?\s*\d{1,4}\W*$"#), g.count > 1 else { return false }
+        let word = Array(g[1])
+        return ["TABLE", "TABLES", "TISCH", "TAVOLO", "TAFEL", "MESA", "TAB"].contains { table in
+            word == Array(table) || (table.count >= 5 && EditDistance.levenshtein(word, Array(table)) <= 1)
+        }
     }
 
     /// Whether a word (5 letters or more, no store or place word) of a candidate name is printed again below

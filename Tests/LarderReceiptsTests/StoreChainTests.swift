@@ -33,17 +33,49 @@ struct StoreChainTests {
             ("AQUAFINA LARGE", 85), ("1 Apple Cobbler 2.50", 93), ("Total 2.50", 90), ("Visit chilis.com", 80),
         ]))
         #expect(chilis.store == "Chili's")
-        // A company's line is kept: the legal name is the store's.
+        // A company's line is kept when the chain is named elsewhere (a coupon, the footer)...
         let company = ReceiptParser().parse(lines: ocrLines([
-            ("GOLDEN ARCHES RESTAURANTS SDN BHD", 90), ("McDonald's Nong Chik", 80), ("10/03/2013 13:57", 90),
-            ("1 Coke 2.95", 90), ("Total 2.95", 90),
+            ("GOLDEN ARCHES RESTAURANTS SDN BHD", 90), ("NONG CHIK", 80), ("10/03/2013 13:57", 90),
+            ("1 Coke 2.95", 90), ("Total 2.95", 90), ("Valid at participating McDonald's", 80),
         ]))
         #expect(company.store == "GOLDEN ARCHES RESTAURANTS SDN BHD")
+        // ...but a brand printed under the company's legal name in the header is the shop the company runs.
+        let franchise = ReceiptParser().parse(lines: ocrLines([
+            ("Saleen arches Restaurants Sdn Bhd", 70), ("McDonald's Nong Chik O1(#297)", 80), ("10/03/2013 13:57", 90),
+            ("1 Coke 2.95", 90), ("Total 2.95", 90),
+        ]))
+        #expect(franchise.store == "McDonald's")
         // A store line naming the chain stays as read.
         let shell = ReceiptParser().parse(lines: ocrLines([
             ("MARINA SHELL", 92), ("12 Harbour Rd", 90), ("01/02/2017 10:00", 90), ("Unleaded 40.00", 90), ("Total 40.00", 90),
         ]))
         #expect(shell.store == "MARINA SHELL")
+    }
+
+    @Test func aLongNameCutAtTheEdgeAndACommaForTheDotStillNameTheChain() {
+        #expect(StoreChains.chain(in: "| DISTRIBUIDORA INTERNACIONAL DE ALIMENTAC")?.name == "Dia")
+        #expect(StoreChains.chain(in: "DISTRIBUIDORA INTERNACIONAL") == nil)  // under three quarters of the name
+        #expect(StoreChains.chain(in: "SALSA BARBACOA DIA 0.92") == nil)  // "dia" alone is a word, not the chain
+        #expect(StoreEvidence.domainName("beite uuu. cottoron,con") == "cottoron")
+        #expect(StoreChains.chain(in: "visit chipotle,con")?.name == "Chipotle")
+        #expect(StoreChains.chain(in: "beite uuu. cottoron,con")?.name == "Cotton On")
+        #expect(StoreEvidence.domainName("DENVER, CO 80202") == nil)
+        #expect(StoreEvidence.domainName("Thank you, come again") == nil)
+    }
+
+    @Test func aNamingPhraseWrappedOntoTheNextLineAndATableNumber() {
+        let lure = ReceiptParser().parse(lines: ocrLines([
+            ("(URE br", 53), ("01/13/2014", 40), ("Clam Chowder 6.50", 76), ("Balance Due 6.50", 70),
+            ("Give the gift of =", 93), ("Lure Fish House! =", 86), ("Buy a gift card today!", 77),
+        ]))
+        #expect(lure.store == "Lure Fish House")
+        #expect(StoreEvidence.named(in: ["Thanks for shopping at", "Caltex", "Come again"])?.name == "Caltex")
+        #expect(StoreEvidence.named(in: ["Thank you for your visit", "Caltex"]) == nil)
+        #expect(StoreEvidence.isTableNumber("FABLES 27"))
+        #expect(StoreEvidence.isTableNumber("TAFEL #85"))
+        #expect(StoreEvidence.isTableNumber("MESA 4"))
+        #expect(!StoreEvidence.isTableNumber("SAFEWAY 1234"))
+        #expect(!StoreEvidence.isTableNumber("CABLES & MORE 12"))
     }
 
     @Test func logoFragmentsOwnersAndFunctionWordsAreNoName() {
