@@ -74,3 +74,82 @@ extension OCREngine {
         return items - discounts + tax
     }
 }
+
+/// A total that nothing on the receipt confirms, read again as digits.
+extension OCREngine {
+    /// Whether the receipt's own figures confirm its total: the items add up to it (``ReadingCheck/addsUp``), or
+    /// the printed subtotal plus tax, or the cash tendered less the change, equals it. A payment line equal to
+    /// the total is no confirmation: the same print defect misreads both alike ("TL *207.00" / "CASH *207.00").
+    static func totalIsConfirmed(_ receipt: ParsedReceipt, tolerance: Decimal = Decimal(2) / 100) -> Bool {
+        guard let total = receipt.total else { return false }
+        if ReadingCheck(receipt).addsUp { return true }
+        if let subtotal = receipt.subtotal, let tax = receipt.tax, tax != 0,
+           abs(subtotal + tax + (receipt.rounding ?? 0) - total) <= tolerance { return true }
+        if let change = receipt.change, change > 0, receipt.tenders.contains(where: { abs($0.amount - change - total) <= tolerance }) {
+            return true
+        }
+        return false
+    }
+
+    /// Reads again, digits only, the amount of each line that printed an unconfirmed total (``totalIsConfirmed``):
+    /// the total line and a payment line with the same amount. A page reading misreads a glyph or two of a faint
+    /// or curled amount ("108.42" for 105.42, "*207.00" for 297.00); the amount's cell alone, scaled up, reads
+    /// them right more often. A re-read replaces the line's amount when two readings of the cell (×2 and ×3,
+    /// grey and binarised: ``readAmountCell(_:in:)``) agree on an amount a glyph or two from the page's
+    /// (``ReadingCheck/couldBeMisread(_:as:)``) with confidence at least ``minimumCellConfidence``, and the receipt
+    /// parsed with it still has a total. Returns the lines and how many changed.
+    func rereadUnsureTotal(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
+        guard pixGetDepth(pix) == 8 else { return (lines, 0) }
+        let receipt = ReceiptParser().parse(lines: lines)
+        guard let total = receipt.total, !receipt.totalInferred, !Self.totalIsConfirmed(receipt) else { return (lines, 0) }
+        let printed = receipt.lines.indices.filter { i in
+            i < lines.count && [.total, .tender].contains(receipt.lines[i].kind) && ReceiptParser.amountAtEnd(lines[i].text) == abs(total)
+        }
+        var out = lines
+        var changed = 0
+        for i in printed.prefix(preprocessing.rereadMaxLines) {
+            guard let (amount, prefix) = readAmountCell(lines[i], in: pix),
+                  let value = ReceiptParser.amountAtEnd("TOTAL " + amount), value != abs(total),
+                  ReadingCheck.couldBeMisread(abs(total), as: value) else { continue }
+            Self.traceReread("unsure total \(lines[i].text) → \(amount)")
+            out[i].text = prefix + " " + amount
+            out[i].words = nil  // read again: the page's word boxes no longer hold the amount
+            changed += 1
+        }
+        guard changed > 0, ReceiptParser().parse(lines: out).total != nil else { return (lines, 0) }
+        return (out, changed)
+    }
+
+    /// The amount a line ends in, read again alone: the words from its last word holding a digit to its end,
+    /// cropped with a margin of a word height, scaled ×2 then ×3, grey and binarised (``cleanedCell(_:)``),
+    /// as one line of digits, separators and `$-` (``readLine``). Returns the amount two readings agree on
+    /// (confidence ≥ ``minimumCellConfidence`` in one of them) and the line's words before it; nil otherwise.
+    func readAmountCell(_ line: OCRLine, in pix: UnsafeMutablePointer<PIX>?) -> (String, String)? {
+        guard let words = line.words, let last = words.lastIndex(where: { $0.text.contains(where: \.isNumber) }) else { return nil }
+        let cell = words[last...]
+        let h = cell.map(\.box.height).max()!
+        let width = Int(pixGetWidth(pix)), imageHeight = Int(pixGetHeight(pix))
+        let x0 = max(0, cell.map(\.box.x).min()! - h), x1 = min(width, cell.map { $0.box.x + $0.box.width }.max()! + h / 2)
+        let y0 = max(0, cell.map(\.box.y).min()! - h / 4), y1 = min(imageHeight, cell.map { $0.box.y + $0.box.height }.max()! + h / 4)
+        guard h > 4, x1 - x0 > 4, y1 - y0 > 4 else { return nil }
+        var readings: [(amount: String, value: Decimal, confidence: Double)] = []
+        for scale in preprocessing.rereadScales {
+            for clean in [false, true] {
+                guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale,
+                                                        characters: "0123456789.,$-", clean: clean) else { continue }
+                let amount = text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "$", with: "")
+                guard amount.range(of: Self.totalAmountPattern, options: .regularExpression) != nil,
+                      let value = ReceiptParser.amountAtEnd("TOTAL " + amount) else { continue }
+                if let twin = readings.first(where: { $0.value == value }),
+                   max(twin.confidence, confidence) >= Self.minimumCellConfidence {
+                    return (confidence >= twin.confidence ? amount : twin.amount, words[..<last].map(\.text).joined(separator: " "))
+                }
+                readings.append((amount, value, confidence))
+            }
+        }
+        return nil
+    }
+
+    /// An amount as a re-read total cell gives it: up to six digits before two decimals (`1,455.20`, `105.42`).
+    static let totalAmountPattern = #"^-?\d{1,3}(,?\d{3})?[.,]\d\d-?$"#
+}

@@ -1592,6 +1592,11 @@ extension ReceiptParser {
         summaryKind(clean(line).uppercased()) != nil
     }
 
+    /// The money amount an OCR line ends in (its magnitude, after the parser's OCR repairs), nil without one.
+    public static func amountAtEnd(_ line: String) -> Decimal? {
+        trailingAmount(in: clean(line))?.value
+    }
+
     /// Whether an OCR line is a total line with its amount.
     public static func isTotalLine(_ line: String) -> Bool {
         summaryKind(clean(line).uppercased()) == .total && endsWithAmount(line)

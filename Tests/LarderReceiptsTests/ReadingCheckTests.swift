@@ -67,6 +67,17 @@ struct ReadingCheckTests {
         #expect(check.wantsPhotoReading(paperFound: false) && check.wantsTotalReread && check.wantsPriceRereads)
     }
 
+    /// A total is confirmed by the items, by subtotal + tax, or by cash less change; a payment line equal to it
+    /// is no confirmation (the same print defect misreads both alike), so its amount is read again.
+    @Test func aTotalOnlyAPaymentRepeatsIsUnconfirmed() {
+        func confirmed(_ texts: [String]) -> Bool { OCREngine.totalIsConfirmed(ReceiptParser().parse(lines: Self.lines(Self.header + texts))) }
+        #expect(confirmed(["WHOLE MILK 3.49", "RYE BREAD 2.50", "TOTAL 5.99"]))
+        #expect(confirmed(["SUPREME", "Subtotal 96.83", "Tax 8.59", "TOTAL 105.42"]))
+        #expect(confirmed(["RICE 270.00 X", "TOTAL 297.00", "CASH 300.00", "CHANGE 3.00"]))
+        #expect(!confirmed(["RICE 270.00 X", "TOTAL 207.00", "CASH 207.00"]))
+        #expect(!confirmed(["Subtotal 404.00", "Tax 142", "RECEIPT TOTAL: 108.42"]))
+    }
+
     @Test func stepCostsAddUpPerNameInOrder() {
         var costs = StepCosts()
         var x = 0.0
