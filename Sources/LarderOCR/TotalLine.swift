@@ -110,6 +110,7 @@ extension OCREngine {
         for i in printed.prefix(preprocessing.rereadMaxLines) {
             guard let (amount, prefix) = readAmountCell(lines[i], in: pix),
                   let value = ReceiptParser.amountAtEnd("TOTAL " + amount), value != abs(total),
+                  ReceiptParser.amountAtEnd(prefix + " " + amount) == value,
                   ReadingCheck.couldBeMisread(abs(total), as: value) else { continue }
             Self.traceReread("unsure total \(lines[i].text) → \(amount)")
             out[i].text = prefix + " " + amount
@@ -120,12 +121,15 @@ extension OCREngine {
         return (out, changed)
     }
 
-    /// The amount a line ends in, read again alone: the words from its last word holding a digit to its end,
+    /// The amount a line ends in, read again alone: its last words without letters (the amount and its currency sign),
     /// cropped with a margin of a word height, scaled ×2 then ×3, grey and binarised (``cleanedCell(_:)``),
     /// as one line of digits, separators and `$-` (``readLine``). Returns the amount two readings agree on
     /// (confidence ≥ ``minimumCellConfidence`` in one of them) and the line's words before it; nil otherwise.
     func readAmountCell(_ line: OCRLine, in pix: UnsafeMutablePointer<PIX>?) -> (String, String)? {
-        guard let words = line.words, let last = words.lastIndex(where: { $0.text.contains(where: \.isNumber) }) else { return nil }
+        // The amount's words: the line's last words without letters ("€28 .00", "$108. 85-"), ending in a digit's word.
+        guard let words = line.words, words.last?.text.contains(where: \.isNumber) == true else { return nil }
+        let last = (words.lastIndex { $0.text.contains(where: \.isLetter) }).map { $0 + 1 } ?? 0
+        guard last < words.count else { return nil }
         let cell = words[last...]
         let h = cell.map(\.box.height).max()!
         let width = Int(pixGetWidth(pix)), imageHeight = Int(pixGetHeight(pix))
