@@ -126,10 +126,7 @@ extension OCREngine {
     /// as one line of digits, separators and `$-` (``readLine``). Returns the amount two readings agree on
     /// (confidence ≥ ``minimumCellConfidence`` in one of them) and the line's words before it; nil otherwise.
     func readAmountCell(_ line: OCRLine, in pix: UnsafeMutablePointer<PIX>?) -> (String, String)? {
-        // The amount's words: the line's last words without letters ("€28 .00", "$108. 85-"), ending in a digit's word.
-        guard let words = line.words, words.last?.text.contains(where: \.isNumber) == true else { return nil }
-        let last = (words.lastIndex { $0.text.contains(where: \.isLetter) }).map { $0 + 1 } ?? 0
-        guard last < words.count else { return nil }
+        guard let words = line.words, let last = Self.amountCellStart(words) else { return nil }
         let cell = words[last...]
         let h = cell.map(\.box.height).max()!
         let width = Int(pixGetWidth(pix)), imageHeight = Int(pixGetHeight(pix))
@@ -152,6 +149,13 @@ extension OCREngine {
             }
         }
         return nil
+    }
+
+    /// Where the amount's words begin: the line's last words without letters ("€28 .00", "$108. 85-"), the last
+    /// of them holding a digit; nil when the line does not end so.
+    static func amountCellStart(_ words: [OCRWord]) -> Int? {
+        guard words.last?.text.contains(where: \.isNumber) == true else { return nil }
+        return (words.lastIndex { $0.text.contains(where: \.isLetter) }).map { $0 + 1 } ?? 0
     }
 
     /// An amount as a re-read total cell gives it: up to six digits before two decimals (`1,455.20`, `105.42`).

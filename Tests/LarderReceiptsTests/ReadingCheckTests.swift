@@ -78,6 +78,17 @@ struct ReadingCheckTests {
         #expect(!confirmed(["Subtotal 404.00", "Tax 142", "RECEIPT TOTAL: 108.42"]))
     }
 
+    /// The cell read again is the whole amount with its currency sign, not only its last word.
+    @Test func theAmountCellIsTheLastWordsWithoutLetters() {
+        func words(_ texts: [String]) -> [OCRWord] {
+            texts.enumerated().map { OCRWord(text: $1, confidence: 90, box: OCRBox(x: 10 + 60 * $0, y: 10, width: 50, height: 20)) }
+        }
+        #expect(OCREngine.amountCellStart(words(["CASH", "€28", ".00"])) == 1)
+        #expect(OCREngine.amountCellStart(words(["RECEIPT", "TOTAL:", "108.42"])) == 2)
+        #expect(OCREngine.amountCellStart(words(["$", "2.00"])) == 0)
+        #expect(OCREngine.amountCellStart(words(["TOTAL", "DUE"])) == nil)
+    }
+
     @Test func stepCostsAddUpPerNameInOrder() {
         var costs = StepCosts()
         var x = 0.0
