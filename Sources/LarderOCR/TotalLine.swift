@@ -168,7 +168,8 @@ extension OCREngine {
     /// of them holding a digit; nil when the line does not end so.
     static func amountCellStart(_ words: [OCRWord]) -> Int? {
         guard words.last?.text.contains(where: \.isNumber) == true else { return nil }
-        return (words.lastIndex { $0.text.contains(where: \.isLetter) }).map { $0 + 1 } ?? 0
+        let start = (words.lastIndex { $0.text.contains(where: \.isLetter) }).map { $0 + 1 } ?? 0
+        return start < words.count ? start : nil  // "Tota}5.00": the amount is glued to a word
     }
 
     /// An amount as a re-read total cell gives it: up to six digits before two decimals (`1,455.20`, `105.42`).

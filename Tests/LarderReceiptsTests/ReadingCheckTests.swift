@@ -87,6 +87,8 @@ struct ReadingCheckTests {
         #expect(OCREngine.amountCellStart(words(["RECEIPT", "TOTAL:", "108.42"])) == 2)
         #expect(OCREngine.amountCellStart(words(["$", "2.00"])) == 0)
         #expect(OCREngine.amountCellStart(words(["TOTAL", "DUE"])) == nil)
+        #expect(OCREngine.amountCellStart(words(["Tota}5.00"])) == nil)
+        #expect(OCREngine.amountCellStart([]) == nil)
     }
 
     @Test func stepCostsAddUpPerNameInOrder() {
