@@ -168,7 +168,9 @@ extension OCREngine {
     /// of them holding a digit; nil when the line does not end so.
     static func amountCellStart(_ words: [OCRWord]) -> Int? {
         guard words.last?.text.contains(where: \.isNumber) == true else { return nil }
-        let start = (words.lastIndex { $0.text.contains(where: \.isLetter) }).map { $0 + 1 } ?? 0
+        var start = (words.lastIndex { $0.text.contains(where: \.isLetter) }).map { $0 + 1 } ?? 0
+        // Marks before the amount ("|", ":") are no part of it; a currency sign is.
+        while start < words.count - 1, !words[start].text.contains(where: { $0.isNumber || "$€£".contains($0) }) { start += 1 }
         return start < words.count ? start : nil  // "Tota}5.00": the amount is glued to a word
     }
 

@@ -88,6 +88,7 @@ struct ReadingCheckTests {
         #expect(OCREngine.amountCellStart(words(["$", "2.00"])) == 0)
         #expect(OCREngine.amountCellStart(words(["TOTAL", "DUE"])) == nil)
         #expect(OCREngine.amountCellStart(words(["Tota}5.00"])) == nil)
+        #expect(OCREngine.amountCellStart(words(["CASH.", "|", "*207.00"])) == 2)
         #expect(OCREngine.amountCellStart([]) == nil)
     }
 
