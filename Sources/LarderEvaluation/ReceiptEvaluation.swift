@@ -253,7 +253,8 @@ public enum ReceiptEvaluation {
                 receipt = parser.parse(lines: try ocrLines(c.id, c.image, engine: engine, options: options))
                 if ProcessInfo.processInfo.environment["LARDER_PARSE_TRACE"] != nil, let receipt {
                     // Debug aid: each line's class and the items, to see what the parser made of a receipt.
-                    let text = "== \(c.id) store \(receipt.store ?? "-") date \(receipt.date?.iso ?? "-") total \(receipt.total.map { "\($0)" } ?? "-") items \(receipt.items.count)\n"
+                    let text = "== \(c.id) store \(receipt.store ?? "-") date \(receipt.date?.iso ?? "-") total \(receipt.total.map { "\($0)" } ?? "-") items \(receipt.items.count)"
+                        + " (\(receipt.totalEvidence ?? "no total evidence"); \(receipt.reviewReasons.joined(separator: "; ")))\n"
                         + receipt.lines.map { "  \($0.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \($0.text)" }.joined(separator: "\n") + "\n"
                     FileHandle.standardError.write(Data(text.utf8))
                 }

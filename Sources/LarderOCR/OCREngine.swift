@@ -728,6 +728,14 @@ public final class OCREngine {
                 }
             }
             costs.record("total-line")
+            // A total that nothing on the receipt confirms: its amount read again as digits (TotalLine.swift).
+            let afterTotal = check ?? ReadingCheck(reading.lines)
+            check = afterTotal
+            if afterTotal.hasTotal, !afterTotal.addsUp {
+                let (reread, changed) = rereadUnsureTotal(reading.lines, in: reading.image)
+                if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-unsure-total") }
+            }
+            costs.record("unsure-total")
             // Still no total read: the summary block below the items as a block (SummaryBlock.swift).
             if !(check ?? ReadingCheck(reading.lines)).hasTotal {
                 let (block, changed) = rereadSummaryBlock(reading.lines, in: reading.image)

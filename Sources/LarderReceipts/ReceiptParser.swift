@@ -226,12 +226,15 @@ public struct ReceiptParser: Sendable {
         let compact = upper.replacingOccurrences(of: " ", with: "")
         let strong = ["GRAND", "AFTERADJ", "ADJ", "ROUNDED", "ROUNDING", "NETT", "NETTOTAL", "BALANCEDUE",
                       "AMOUNTDUE", "TOTALDUE"].contains(where: compact.contains)
-        if !afterTender { s.totalCandidates.append(amount.value) }
-        s.printedTotals.append(amount.value)
+        // A refund's total printed with a minus ("TOTAL $108.85-", "TOTAL -3.29") is money paid back: negative.
+        // Parentheses are left as printed amounts: receipts also bracket amounts that are not refunds.
+        let value = amount.negative && !amount.token.hasPrefix("(") ? amount.signed : amount.value
+        if !afterTender { s.totalCandidates.append(value) }
+        s.printedTotals.append(value)
         // "AMOUNT $85.58" then "TIP $12.84", "TOTAL $98.42": an amount line is a total only until a total follows.
         let weak = upper.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) } == ["AMOUNT"]
         if !s.sawTotal {
-            s.receipt.total = amount.value
+            s.receipt.total = value
             s.totalEvidence = afterTender ? "total line after payment" : "printed total"
             s.strongTotal = strong
             s.weakTotal = weak
@@ -239,7 +242,7 @@ public struct ReceiptParser: Sendable {
             s.weakTotal = false
             // "NET TOTAL 194,726", "SERVICE 9,736", "TAX 20,446", "TOTAL 224,908": charges added
             // after a total make the next total the final one.
-            s.receipt.total = amount.value
+            s.receipt.total = value
             s.totalEvidence = "printed total (\(compact.contains("ROUND") ? "rounded" : "final"))"
             s.strongTotal = s.strongTotal || strong
             s.roundingAfterTotal = nil
@@ -482,10 +485,12 @@ public struct ReceiptParser: Sendable {
             paidEvidence = "cash \(Self.format(cash.amount)) − change \(Self.format(change))"
         } else if s.receipt.tenders.count == 1, s.receipt.change == 0 || s.receipt.change == nil && !s.sawChangeWord,
                   let tender = s.receipt.tenders.first {
-            paid = tender.amount
-            paidEvidence = "\(tender.kind) payment \(Self.format(tender.amount))"
+            // A refund paid out ("CASH $ -3.29" under a refunded fuel prepayment) pays a negative total.
+            let refund = Self.trailingAmount(in: tender.text).map { $0.negative && !$0.token.hasPrefix("(") } ?? false
+            paid = refund ? -tender.amount : tender.amount
+            paidEvidence = "\(tender.kind) payment \(Self.format(paid!))"
         }
-        if let paid, paid > 0, s.receipt.total != paid,
+        if let paid, paid != 0, s.receipt.total != paid,
            shouldUsePaid(paid, byCash: paidByCash, s) {
             s.receipt.total = paid
             s.totalEvidence = paidEvidence
@@ -508,14 +513,34 @@ public struct ReceiptParser: Sendable {
             s.receipt.total = choice.value
             s.totalEvidence = choice.evidence
         } else if r.total == nil, let subtotal = r.subtotal, let tax = r.tax, tax > 0, subtotal > 0,
-                  let line = s.texts.indices.last(where: { s.kinds[$0] == .ignored && s.input[$0].confidence >= 50
-                      && Self.trailingAmount(in: s.texts[$0]) == nil && Self.summaryKind(s.texts[$0].uppercased() + " 1.00") == .total }) {
+                  let line = unreadTotalLine(s) {
             // "Total (Take Out)" printed without a readable amount under "Sub Total 7.24" and "Sales Tax 0.47":
             // the total the receipt states is their sum; flagged for review as inferred.
             s.receipt.total = subtotal + tax + (r.rounding ?? 0)
             s.totalEvidence = "subtotal + tax (the amount on line \(line + 1) was not read)"
             s.totalInferred = true
+        } else if r.total == nil, r.subtotal == nil, r.items.count >= 2, net > 0, let line = unreadTotalLine(s),
+                  s.summaryLines.tax.allSatisfy({ $0 > line }), !taxLabelWithoutAmount(s, before: line) {
+            // "Total: ©" under the items with no tax added above it (a tax-inclusive bill, its VAT lines printed
+            // below the total): the total the receipt states is the items' sum; flagged for review as inferred.
+            s.receipt.total = net + (r.rounding ?? 0)
+            s.totalEvidence = "items (the amount on line \(line + 1) was not read)"
+            s.totalInferred = true
         }
+    }
+
+    /// The last total line read without an amount ("Total (Take Out)", "TOTAL: ©"), read with some confidence.
+    private func unreadTotalLine(_ s: ParseState) -> Int? {
+        s.texts.indices.last(where: { s.kinds[$0] == .ignored && s.input[$0].confidence >= 50
+            && Self.trailingAmount(in: s.texts[$0]) == nil && Self.summaryKind(s.texts[$0].uppercased() + " 1.00") == .total })
+    }
+
+    /// Whether a tax or service line whose amount was not read ("Tax 1:") lies between the last item and `line`:
+    /// then something unread was added to the items.
+    private func taxLabelWithoutAmount(_ s: ParseState, before line: Int) -> Bool {
+        let lastItem = s.kinds[..<line].lastIndex { $0 == .item || $0 == .itemDetail } ?? -1
+        return (lastItem + 1..<line).contains { Self.trailingAmount(in: s.texts[$0]) == nil
+            && Self.summaryKind(s.texts[$0].uppercased() + " 1.00") == .tax }
     }
 
     /// Whether the amount paid should replace the printed total.
@@ -1582,6 +1607,11 @@ extension ReceiptParser {
     /// Whether an OCR line is a summary line (subtotal, tax, total, tender, change…), not an item.
     public static func isSummaryLine(_ line: String) -> Bool {
         summaryKind(clean(line).uppercased()) != nil
+    }
+
+    /// The money amount an OCR line ends in (its magnitude, after the parser's OCR repairs), nil without one.
+    public static func amountAtEnd(_ line: String) -> Decimal? {
+        trailingAmount(in: clean(line))?.value
     }
 
     /// Whether an OCR line is a total line with its amount.

@@ -67,6 +67,31 @@ struct ReadingCheckTests {
         #expect(check.wantsPhotoReading(paperFound: false) && check.wantsTotalReread && check.wantsPriceRereads)
     }
 
+    /// A total is confirmed by the items, by subtotal + tax, or by cash less change; a payment line equal to it
+    /// is no confirmation (the same print defect misreads both alike), so its amount is read again.
+    @Test func aTotalOnlyAPaymentRepeatsIsUnconfirmed() {
+        func confirmed(_ texts: [String]) -> Bool { OCREngine.totalIsConfirmed(ReceiptParser().parse(lines: Self.lines(Self.header + texts))) }
+        #expect(confirmed(["WHOLE MILK 3.49", "RYE BREAD 2.50", "TOTAL 5.99"]))
+        #expect(confirmed(["SUPREME", "Subtotal 96.83", "Tax 8.59", "TOTAL 105.42"]))
+        #expect(confirmed(["RICE 270.00 X", "TOTAL 297.00", "CASH 300.00", "CHANGE 3.00"]))
+        #expect(!confirmed(["RICE 270.00 X", "TOTAL 207.00", "CASH 207.00"]))
+        #expect(!confirmed(["Subtotal 404.00", "Tax 142", "RECEIPT TOTAL: 108.42"]))
+    }
+
+    /// The cell read again is the whole amount with its currency sign, not only its last word.
+    @Test func theAmountCellIsTheLastWordsWithoutLetters() {
+        func words(_ texts: [String]) -> [OCRWord] {
+            texts.enumerated().map { OCRWord(text: $1, confidence: 90, box: OCRBox(x: 10 + 60 * $0, y: 10, width: 50, height: 20)) }
+        }
+        #expect(OCREngine.amountCellStart(words(["CASH", "€28", ".00"])) == 1)
+        #expect(OCREngine.amountCellStart(words(["RECEIPT", "TOTAL:", "108.42"])) == 2)
+        #expect(OCREngine.amountCellStart(words(["$", "2.00"])) == 0)
+        #expect(OCREngine.amountCellStart(words(["TOTAL", "DUE"])) == nil)
+        #expect(OCREngine.amountCellStart(words(["Tota}5.00"])) == nil)
+        #expect(OCREngine.amountCellStart(words(["CASH.", "|", "*207.00"])) == 2)
+        #expect(OCREngine.amountCellStart([]) == nil)
+    }
+
     @Test func stepCostsAddUpPerNameInOrder() {
         var costs = StepCosts()
         var x = 0.0

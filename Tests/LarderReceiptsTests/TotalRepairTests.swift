@@ -162,3 +162,51 @@ struct ArticleLineTests {
         #expect(ReceiptParser.isIgnorable("REGULAR PRICE 1099.99"))
     }
 }
+
+@Suite("Refunds and totals whose amount was not read")
+struct RefundAndUnreadTotalTests {
+    /// A department store's return: every line a refund, the total printed with a trailing minus.
+    @Test func aRefundTotalPrintedWithAMinusIsNegative() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("KOHL'S", 90), ("GIRLS DRESS 885872871558 33.99-A", 90), ("SUBTOTAL 101.97-", 90), ("TAX 6.88-", 90),
+            ("TOTAL $108.85-", 90), ("THANK YOU FOR SHOPPING AT KOHL'S", 90),
+        ]))
+        #expect(receipt.total == Decimal(string: "-108.85"), "\(receipt.totalEvidence ?? "-")")
+    }
+
+    /// "Total: ($3.13)" brackets the amount; brackets also enclose amounts that are no refunds, so it stays 3.13.
+    @Test func aBracketedTotalKeepsItsAmount() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("AIRPORT DELI", 90), ("LTL FRY 3.19", 90), ("Sub. Total: ($2.87)", 90), ("Tax: ($0.26)", 90), ("Total: ($3.13)", 90),
+        ]))
+        #expect(receipt.total == Decimal(string: "3.13"))
+    }
+
+    /// A refunded fuel prepayment: the total's amount is garbled and the cash paid back is the only amount.
+    @Test func aRefundPaidOutInCashIsANegativeTotal() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("ARCO AMPM 42259", 90), ("Prepaid Fuel -5.00", 90), ("TOTAL -3.-", 60), ("CASH $ -3.29", 64),
+        ]))
+        #expect(receipt.total == Decimal(string: "-3.29"), "\(receipt.totalEvidence ?? "-")")
+    }
+
+    /// A Brussels restaurant bill: "Total: ©" lost its amount, and the VAT lines below it are inside the prices,
+    /// so the total is the items' sum — inferred, for review.
+    @Test func anUnreadTotalUnderTaxInclusiveItemsIsTheirSum() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("Restaurant Scheltema", 90), ("MENU CARTE 32.00 € 32,00", 85), ("1/2 GD PEY LESC € 23,00", 93), ("1/2 VITTEL e 5,50", 80),
+            ("Total: ©", 87), ("TVA 21 % 28,50", 89), ("TVA 12 % 32,00", 84),
+        ]))
+        #expect(receipt.total == Decimal(string: "60.50"), "\(receipt.totalEvidence ?? "-")")
+        #expect(receipt.totalInferred)
+    }
+
+    /// "Tax 1:" lost its amount above "TOTAL:": something unread was added to the items, so no total is inferred.
+    @Test func anUnreadTaxAboveAnUnreadTotalLeavesItUnknown() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("Achiote Restaurant", 90), ("1 Pernil Lunch 8.59", 92), ("1 Chuleta Lunch 8.59", 92), ("1 Parcha 3.99", 87),
+            ("Tax 1:", 96), ("TOTAL:", 84),
+        ]))
+        #expect(receipt.total == nil, "\(receipt.totalEvidence ?? "-")")
+    }
+}
