@@ -100,6 +100,21 @@ struct OCRTests {
         return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
     }
 
+    /// The engine's tesseract settings reach tesseract under names it knows (`TessBaseAPISetVariable` ignores an
+    /// unknown name): the layout analysis's fixed-pitch test tries one pitch or tesseract's five as
+    /// ``OCRPreprocessing/quickPitchTest`` says, and a sample receipt reads its total either way.
+    @Test(arguments: [true, false])
+    func quickPitchTestReachesTesseract(quick: Bool) throws {
+        var preprocessing = OCRPreprocessing.default
+        preprocessing.quickPitchTest = quick
+        let engine = try OCREngine(preprocessing: preprocessing)
+        var range: Int32 = -1
+        #expect(TessBaseAPIGetIntVariable(engine.handle, "textord_pitch_range", &range) != 0)
+        #expect(range == (quick ? 0 : 2))
+        let ocr = try engine.recognize(imageAt: "\(TestData.samplesFolder)/receipts/corner-grocer.jpg")
+        #expect(ReceiptParser().parse(lines: ocr.lines).total != nil, "\(ocr.lines.map(\.text))")
+    }
+
     /// Issue 11 item 14: a PNG with a damaged ancillary chunk (leptonica let libpng print "libpng warning: tEXt:
     /// CRC error") and a torn JPEG (libjpeg's "Premature end of JPEG file") are read, nothing is printed, and the
     /// codec's words come back with the result.
