@@ -877,11 +877,16 @@ public final class OCREngine {
         return out
     }
 
-    /// One tesseract pass over `pix`, with the deadline counted from `started`.
+    /// One tesseract pass over `pix`, with the deadline counted from `started`; from row `top` down when it is
+    /// above 0 (`TessBaseAPISetRectangle`: the lines' boxes stay in `pix`'s coordinates).
     func run(_ pix: UnsafeMutablePointer<PIX>?, path: String, limits: OCRLimits,
-                     started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> ([OCRLine], Double) {
+                     started: ContinuousClock.Instant, pageSegmentation: PageSegmentation,
+                     fromRow top: Int = 0) throws -> ([OCRLine], Double) {
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(rawValue: UInt32(pageSegmentation.rawValue)))
         TessBaseAPISetImage2(handle, pix)
+        if top > 0, top < Int(pixGetHeight(pix)) {
+            TessBaseAPISetRectangle(handle, 0, Int32(top), pixGetWidth(pix), pixGetHeight(pix) - Int32(top))
+        }
         defer { TessBaseAPIClear(handle) }
         let monitor = TessMonitorCreate()
         defer { TessMonitorDelete(monitor) }

@@ -142,6 +142,21 @@ extension OCREngine {
             ?? lines.count
     }
 
+    /// The row of the photo reading's image (cropped at `paperTop`, then scaled by `scale`) where its OCR starts:
+    /// half a line height above the first reading's first line with an amount anywhere in it ("10,00....0", an
+    /// item whose price the first reading garbled) or its first body line (``bodyStart(_:)``), so the header the
+    /// first reading already read is not read again, while the photo reading still reads every line its own body
+    /// start (``headerFromFirst(_:bodyFrom:)``) could begin at. 0 (the whole image) when the first reading has no
+    /// header or no body.
+    static func bodyTop(_ first: [OCRLine], paperTop: Int, scale: Double) -> Int {
+        let start = bodyStart(first)
+        guard start > 0, start < first.count else { return 0 }
+        let begin = first[..<start].firstIndex { $0.text.range(of: #"\d[.,]\d\d"#, options: .regularExpression) != nil } ?? start
+        guard begin > 0 else { return 0 }
+        let line = first[begin]
+        return max(0, Int(Double(line.box.y - line.box.height / 2 - paperTop) * scale))
+    }
+
     /// The header (store name, address: large print and logos, which binarisation breaks up) from the first
     /// reading, the body (small print, prices) from the photo reading. Measured on receipts-photos: taking
     /// the whole photo reading lost store names (0.51 → 0.46) while it gained dates, totals and items.
@@ -262,6 +277,12 @@ extension OCREngine {
         }
         let resolution = pixGetXRes(pix)
         pixSetResolution(work, resolution, resolution)
+        // Where no paper was found (the whole frame is paper: a scan), tesseract reads only from the first
+        // reading's body down; the header comes from the first reading anyway (``headerFromFirst(_:bodyFrom:)``).
+        // Not on a photo's paper: there the first reading misses lines the photo reading finds above its body
+        // (on receipts-photos a date line and store lines were lost).
+        let bodyTop = paper == nil ? Self.bodyTop(firstLines, paperTop: 0, scale: factor > 1.1 ? factor : 1) : 0
+        if bodyTop > 0 { steps.append("body@\(bodyTop)") }
         let thresholds: [Int?] = preprocessing.photoThreshold.map { [$0] + preprocessing.photoFaintThresholds } ?? [nil]
         var best: (lines: [OCRLine], mean: Double, score: Double, raw: [OCRLine], threshold: Int?)?
         for (k, threshold) in thresholds.enumerated() {
@@ -269,7 +290,8 @@ extension OCREngine {
             // not add up): faint print that the first threshold broke up is read at a lighter one.
             if let best, k > 0, ReadingCheck(best.lines).isSure { break }
             let (lines, mean) = try binarizedReading(work, threshold: threshold, rectified: rectifiedPaper, path: path,
-                                                     limits: limits, started: started, pageSegmentation: pageSegmentation)
+                                                     limits: limits, started: started, pageSegmentation: pageSegmentation,
+                                                     fromRow: bodyTop)
             let merged = Self.headerFromFirst(firstLines, bodyFrom: lines)
             let score = Self.readingScore(merged)
             timed(threshold.map { "ocr@\($0)" } ?? "ocr")
@@ -298,7 +320,7 @@ extension OCREngine {
     /// The normalised, scaled photo `work` binarised at `threshold` (nil: left grey) and read.
     func binarizedReading(_ work: UnsafeMutablePointer<PIX>?, threshold: Int?, rectified: Bool, path: String,
                                   limits: OCRLimits, started: ContinuousClock.Instant,
-                                  pageSegmentation: PageSegmentation) throws -> ([OCRLine], Double) {
+                                  pageSegmentation: PageSegmentation, fromRow top: Int = 0) throws -> ([OCRLine], Double) {
         var input: UnsafeMutablePointer<PIX>? = threshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
         defer { pixDestroy(&input) }
         // What touches the image's border after cropping is the paper's rim or the background, not print.
@@ -311,7 +333,8 @@ extension OCREngine {
         if let debugDir {
             _ = pixWrite((debugDir as NSString).appendingPathComponent(name + ".png"), input, Int32(IFF_PNG))
         }
-        let (lines, mean) = try run(input, path: path, limits: limits, started: started, pageSegmentation: pageSegmentation)
+        let (lines, mean) = try run(input, path: path, limits: limits, started: started, pageSegmentation: pageSegmentation,
+                                    fromRow: top)
         if let debugDir {
             let text = lines.map { String(format: "%3.0f %@", $0.confidence, $0.text) }.joined(separator: "\n")
             try? text.write(toFile: (debugDir as NSString).appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)
