@@ -207,10 +207,11 @@ extension OCREngine {
     /// it lost), so the choice is made per image by what the parser finds. The cropped reading is made only
     /// when the rectified one is unsure (no total, no date, or items that do not add up to the total).
     func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, firstLines: [OCRLine], path: String, limits: OCRLimits,
-                     started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
+                     started: ContinuousClock.Instant, pageSegmentation: PageSegmentation,
+                     fromBody: Bool = false) throws -> PhotoReading? {
         let rectify = preprocessing.photoRectify && paper?.quad.map { PaperGeometry.isSlanted($0) } == true
         guard var best = try readAsPhoto(pix, paper: paper, rectify: rectify, firstLines: firstLines, path: path, limits: limits,
-                                         started: started, pageSegmentation: pageSegmentation) else { return nil }
+                                         started: started, pageSegmentation: pageSegmentation, fromBody: fromBody) else { return nil }
         // The cropped reading only when the rectified one is unsure (``ReadingCheck``): a rectified reading
         // whose items add up to its total and that has a date is kept without a second photo OCR.
         if rectify, ReadingCheck(best.lines).isSure {
@@ -230,7 +231,8 @@ extension OCREngine {
 
     /// One photo reading: the paper rectified (`rectify`, which needs ``Paper/quad``) or cropped.
     func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, rectify: Bool, firstLines: [OCRLine], path: String,
-                     limits: OCRLimits, started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
+                     limits: OCRLimits, started: ContinuousClock.Instant, pageSegmentation: PageSegmentation,
+                     fromBody: Bool = false) throws -> PhotoReading? {
         var steps: [String] = []
         var work: UnsafeMutablePointer<PIX>? = pixClone(pix)
         guard work != nil else { return nil }
@@ -277,11 +279,11 @@ extension OCREngine {
         }
         let resolution = pixGetXRes(pix)
         pixSetResolution(work, resolution, resolution)
-        // Where no paper was found (the whole frame is paper: a scan), tesseract reads only from the first
+        // `fromBody` (a scan: no paper in the frame, print at the size it came): tesseract reads only from the first
         // reading's body down; the header comes from the first reading anyway (``headerFromFirst(_:bodyFrom:)``).
-        // Not on a photo's paper: there the first reading misses lines the photo reading finds above its body
-        // (on receipts-photos a date line and store lines were lost).
-        let bodyTop = paper == nil ? Self.bodyTop(firstLines, paperTop: 0, scale: factor > 1.1 ? factor : 1) : 0
+        // Not on photos: there the first reading misses lines above its body that the photo reading finds (on
+        // receipts-photos, with or without paper found, dates and totals were lost).
+        let bodyTop = fromBody && !rectifiedPaper ? Self.bodyTop(firstLines, paperTop: 0, scale: factor > 1.1 ? factor : 1) : 0
         if bodyTop > 0 { steps.append("body@\(bodyTop)") }
         let thresholds: [Int?] = preprocessing.photoThreshold.map { [$0] + preprocessing.photoFaintThresholds } ?? [nil]
         var best: (lines: [OCRLine], mean: Double, score: Double, raw: [OCRLine], threshold: Int?)?
