@@ -142,6 +142,21 @@ extension OCREngine {
             ?? lines.count
     }
 
+    /// The row of the photo reading's image (cropped at `paperTop`, then scaled by `scale`) where its OCR starts:
+    /// half a line height above the first reading's first line with an amount anywhere in it ("10,00....0", an
+    /// item whose price the first reading garbled) or its first body line (``bodyStart(_:)``), so the header the
+    /// first reading already read is not read again, while the photo reading still reads every line its own body
+    /// start (``headerFromFirst(_:bodyFrom:)``) could begin at. 0 (the whole image) when the first reading has no
+    /// header or no body.
+    static func bodyTop(_ first: [OCRLine], paperTop: Int, scale: Double) -> Int {
+        let start = bodyStart(first)
+        guard start > 0, start < first.count else { return 0 }
+        let begin = first[..<start].firstIndex { $0.text.range(of: #"\d[.,]\d\d"#, options: .regularExpression) != nil } ?? start
+        guard begin > 0 else { return 0 }
+        let line = first[begin]
+        return max(0, Int(Double(line.box.y - line.box.height / 2 - paperTop) * scale))
+    }
+
     /// The header (store name, address: large print and logos, which binarisation breaks up) from the first
     /// reading, the body (small print, prices) from the photo reading. Measured on receipts-photos: taking
     /// the whole photo reading lost store names (0.51 → 0.46) while it gained dates, totals and items.
@@ -192,10 +207,11 @@ extension OCREngine {
     /// it lost), so the choice is made per image by what the parser finds. The cropped reading is made only
     /// when the rectified one is unsure (no total, no date, or items that do not add up to the total).
     func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, firstLines: [OCRLine], path: String, limits: OCRLimits,
-                     started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
+                     started: ContinuousClock.Instant, pageSegmentation: PageSegmentation,
+                     fromBody: Bool = false) throws -> PhotoReading? {
         let rectify = preprocessing.photoRectify && paper?.quad.map { PaperGeometry.isSlanted($0) } == true
         guard var best = try readAsPhoto(pix, paper: paper, rectify: rectify, firstLines: firstLines, path: path, limits: limits,
-                                         started: started, pageSegmentation: pageSegmentation) else { return nil }
+                                         started: started, pageSegmentation: pageSegmentation, fromBody: fromBody) else { return nil }
         // The cropped reading only when the rectified one is unsure (``ReadingCheck``): a rectified reading
         // whose items add up to its total and that has a date is kept without a second photo OCR.
         if rectify, ReadingCheck(best.lines).isSure {
@@ -215,7 +231,8 @@ extension OCREngine {
 
     /// One photo reading: the paper rectified (`rectify`, which needs ``Paper/quad``) or cropped.
     func readAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper?, rectify: Bool, firstLines: [OCRLine], path: String,
-                     limits: OCRLimits, started: ContinuousClock.Instant, pageSegmentation: PageSegmentation) throws -> PhotoReading? {
+                     limits: OCRLimits, started: ContinuousClock.Instant, pageSegmentation: PageSegmentation,
+                     fromBody: Bool = false) throws -> PhotoReading? {
         var steps: [String] = []
         var work: UnsafeMutablePointer<PIX>? = pixClone(pix)
         guard work != nil else { return nil }
@@ -262,6 +279,12 @@ extension OCREngine {
         }
         let resolution = pixGetXRes(pix)
         pixSetResolution(work, resolution, resolution)
+        // `fromBody` (a scan: no paper in the frame, print at the size it came): tesseract reads only from the first
+        // reading's body down; the header comes from the first reading anyway (``headerFromFirst(_:bodyFrom:)``).
+        // Not on photos: there the first reading misses lines above its body that the photo reading finds (on
+        // receipts-photos, with or without paper found, dates and totals were lost).
+        let bodyTop = fromBody && !rectifiedPaper ? Self.bodyTop(firstLines, paperTop: 0, scale: factor > 1.1 ? factor : 1) : 0
+        if bodyTop > 0 { steps.append("body@\(bodyTop)") }
         let thresholds: [Int?] = preprocessing.photoThreshold.map { [$0] + preprocessing.photoFaintThresholds } ?? [nil]
         var best: (lines: [OCRLine], mean: Double, score: Double, raw: [OCRLine], threshold: Int?)?
         for (k, threshold) in thresholds.enumerated() {
@@ -269,7 +292,8 @@ extension OCREngine {
             // not add up): faint print that the first threshold broke up is read at a lighter one.
             if let best, k > 0, ReadingCheck(best.lines).isSure { break }
             let (lines, mean) = try binarizedReading(work, threshold: threshold, rectified: rectifiedPaper, path: path,
-                                                     limits: limits, started: started, pageSegmentation: pageSegmentation)
+                                                     limits: limits, started: started, pageSegmentation: pageSegmentation,
+                                                     fromRow: bodyTop)
             let merged = Self.headerFromFirst(firstLines, bodyFrom: lines)
             let score = Self.readingScore(merged)
             timed(threshold.map { "ocr@\($0)" } ?? "ocr")
@@ -298,7 +322,7 @@ extension OCREngine {
     /// The normalised, scaled photo `work` binarised at `threshold` (nil: left grey) and read.
     func binarizedReading(_ work: UnsafeMutablePointer<PIX>?, threshold: Int?, rectified: Bool, path: String,
                                   limits: OCRLimits, started: ContinuousClock.Instant,
-                                  pageSegmentation: PageSegmentation) throws -> ([OCRLine], Double) {
+                                  pageSegmentation: PageSegmentation, fromRow top: Int = 0) throws -> ([OCRLine], Double) {
         var input: UnsafeMutablePointer<PIX>? = threshold.flatMap { Self.threshold(work, at: $0) } ?? pixClone(work)
         defer { pixDestroy(&input) }
         // What touches the image's border after cropping is the paper's rim or the background, not print.
@@ -311,7 +335,8 @@ extension OCREngine {
         if let debugDir {
             _ = pixWrite((debugDir as NSString).appendingPathComponent(name + ".png"), input, Int32(IFF_PNG))
         }
-        let (lines, mean) = try run(input, path: path, limits: limits, started: started, pageSegmentation: pageSegmentation)
+        let (lines, mean) = try run(input, path: path, limits: limits, started: started, pageSegmentation: pageSegmentation,
+                                    fromRow: top)
         if let debugDir {
             let text = lines.map { String(format: "%3.0f %@", $0.confidence, $0.text) }.joined(separator: "\n")
             try? text.write(toFile: (debugDir as NSString).appendingPathComponent(name + ".txt"), atomically: true, encoding: .utf8)

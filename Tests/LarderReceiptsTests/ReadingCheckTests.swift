@@ -130,4 +130,19 @@ struct SureReadingTests {
         #expect(ocr.steps.contains { $0.hasPrefix("photo") }, "\(ocr.steps)")
         #expect(ocr.steps.last?.contains(", photo ") == true, "\(ocr.steps)")
     }
+
+    @Test func thePhotoReadingStartsAboveTheFirstReadingsBody() {
+        // Header at y 40, 70; the date line at 100 is the body's first line (bodyStart counts a date).
+        let first = ReadingCheckTests.lines(["CORNER GROCER", "12 MAIN STREET", "11/02/2026", "WHOLE MILK 3.49", "TOTAL 3.49"])
+        #expect(OCREngine.bodyStart(first) == 2)
+        // Half a line height (12) above the date line, in the cropped (paper at y 10) and scaled (×2) image.
+        #expect(OCREngine.bodyTop(first, paperTop: 10, scale: 2) == (100 - 12 - 10) * 2)
+        // An item whose amount the first reading garbled ("3.49....0" ends no line) is read again too.
+        let garbled = ReadingCheckTests.lines(["CORNER GROCER", "WHOLE MILK 3.49....0", "RYE BREAD 2.50", "TOTAL 5.99"])
+        #expect(OCREngine.bodyStart(garbled) == 2)
+        #expect(OCREngine.bodyTop(garbled, paperTop: 0, scale: 1) == 70 - 12)
+        // No header above the body, or no body: the whole image is read.
+        #expect(OCREngine.bodyTop(ReadingCheckTests.lines(["WHOLE MILK 3.49", "TOTAL 3.49"]), paperTop: 0, scale: 1) == 0)
+        #expect(OCREngine.bodyTop(ReadingCheckTests.lines(["CORNER GROCER", "THANK YOU"]), paperTop: 0, scale: 1) == 0)
+    }
 }
