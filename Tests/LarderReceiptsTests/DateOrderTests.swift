@@ -80,12 +80,14 @@ struct DateOrderTests {
 }
 
 /// The date re-reads on real photos from `shared/data/receipts-photos` (skipped when absent): each date below is
-/// printed on the paper and agrees with its label; the page reading alone misses it. Run with OMP_THREAD_LIMIT=1.
+/// printed on the paper and agrees with its label; the page reading alone missed it (a step names the re-read that
+/// finds it; nil where a reading before the re-reads finds it since `ocr@20`). Run with OMP_THREAD_LIMIT=1.
 @Suite("Date re-reads on real photos", .serialized, .integration, .sharedData("receipts-photos"))
 struct DateRereadPhotoTests {
-    static let photos: [(id: String, date: String, step: String)] = [
-        // "FRI 23-19-92" (no valid date) re-read as "23-10-92": a 1990s year, not one in the future.
-        ("Image_16_11_c3f230e0bb4e9659a543854f4d49ebf95c7600c7", "1992-10-23", "reread-missing-date"),
+    static let photos: [(id: String, date: String, step: String?)] = [
+        // "FRI 23-19-92" (no valid date) before `ocr@20`, re-read as "23-10-92"; since then the photo reading reads it
+        // (one fixed-pitch test per row, rows ended at the price column). A 1990s year, not one in the future.
+        ("Image_16_11_c3f230e0bb4e9659a543854f4d49ebf95c7600c7", "1992-10-23", nil),
         // "13.06.2017" read at word confidence 24; binarised crops agree on "13.05 2017".
         ("Image_39_16_96dd003c9c732e57a3fe0657f1e51fb685f04f52", "2017-05-13", "reread-unsure-date"),
         // "6/6/2017 2:27:06 PM" read as noise ("arava 22r0n Pa BESTS", confidence 5): the garbled line is tried.
@@ -97,7 +99,9 @@ struct DateRereadPhotoTests {
         let folder = try #require(TestData.photosFolder)
         let expected = try #require(Self.photos.first { $0.id == id })
         let ocr = try OCREngine().recognize(imageAt: "\(folder)/\(id).jpg")
-        #expect(ocr.steps.contains { $0.hasPrefix(expected.step) }, "\(ocr.steps)")
+        if let step = expected.step {
+            #expect(ocr.steps.contains { $0.hasPrefix(step) }, "\(ocr.steps)")
+        }
         #expect(ReceiptParser().parse(lines: ocr.lines).date?.iso == expected.date, "\(ocr.lines.map(\.text))")
     }
 }
