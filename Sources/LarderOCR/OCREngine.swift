@@ -668,13 +668,20 @@ public final class OCREngine {
         let ms = Int(((ContinuousClock.now - paperStart).seconds * 1000).rounded())
         steps.append(paper == nil ? "no-paper(\(ms)ms)" : "paper(\(ms)ms)")
         costs.record("paper")
-        guard always || check.wantsPhotoReading(paperFound: paper != nil),
-              // A photo reading that runs out of time (or fails) leaves the first reading in place.
-              // A scan (no paper in the frame, print read at the size it came) is read again from its body down.
-              var photo = (try? readAsPhoto(pix, paper: paper, firstLines: reading.lines, path: path, limits: limits,
-                                            started: started, pageSegmentation: pageSegmentation,
-                                            fromBody: preprocessing.photoFromBodyOnScans && scan && paper == nil)) ?? nil
-        else { return }
+        guard always || check.wantsPhotoReading(paperFound: paper != nil) else { return }
+        // A photo reading that runs out of time (the deadline is wall time, so a loaded machine reaches it sooner)
+        // or fails leaves the first reading in place, and says so in the steps stored with the OCR output.
+        let photoReading: PhotoReading?
+        do {
+            photoReading = try readAsPhoto(pix, paper: paper, firstLines: reading.lines, path: path, limits: limits,
+                                           started: started, pageSegmentation: pageSegmentation,
+                                           fromBody: preprocessing.photoFromBodyOnScans && scan && paper == nil)
+        } catch {
+            steps.append("photo-failed(\((error as? ReceiptError)?.code.rawValue ?? "error"))")
+            costs.record("photo")
+            return
+        }
+        guard var photo = photoReading else { return }
         let firstScore = Self.readingScore(reading.lines)
         photo.steps.append(String(format: "score %.1f vs %.1f", photo.score, firstScore))
         if photo.score >= firstScore + preprocessing.photoMinimumGain {
