@@ -128,7 +128,7 @@ public enum WordRows {
     /// short words without digits (a tax flag with a smudge, "R the", "“i", "->"), ends at that amount. The
     /// column's right edge is the median right edge of the amounts ending the nearest five rows (by height on
     /// the paper) that end in one; a cell lies in it when its right edge is within one and a half word heights
-    /// of it. Needs five rows ending in an amount with word boxes; other rows are kept as they are.
+    /// of it. Needs three rows ending in an amount with word boxes; other rows are kept as they are.
     public static func endedAtPriceColumn(_ lines: [OCRLine]) -> [OCRLine] {
         var priced: [(y: Double, right: Double)] = []
         for line in lines where ReceiptParser.endsWithAmount(line.text) {
