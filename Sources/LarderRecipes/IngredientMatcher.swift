@@ -9,8 +9,12 @@ struct IngredientMatcher: Sendable {
         var group: Int
         var index: Int
         var name: String
-        var phrases: [[String]]
+        /// The full names' words (the name and each alternative), as UTF-8 bytes: a step's words are compared
+        /// with them on bytes (``StepWords``).
+        var phrases: [[[UInt8]]]
         var heads: [String]
+        /// `heads` as UTF-8 bytes, in the same order.
+        var headBytes: [[UInt8]]
         /// "zest", "juice" or "rind" when the line names that part of the ingredient ("juice of 2 lemons").
         var qualifier: String?
     }
@@ -56,12 +60,25 @@ struct IngredientMatcher: Sendable {
                     }
                 }
                 heads = heads.filter { $0.count >= 3 && !IngredientMatcher.stop.contains($0) }
-                let textWords = IngredientMatcher.words(ing.text)
-                let qualifier = ["zest", "juice", "rind"].first { textWords.contains($0) }
-                keys.append(Key(group: g, index: i, name: ing.name, phrases: phrases, heads: Array(Set(heads)).sorted(), qualifier: qualifier))
+                let qualifier = IngredientMatcher.qualifier(of: ing.text)
+                let sortedHeads = Array(Set(heads)).sorted()
+                keys.append(Key(
+                    group: g, index: i, name: ing.name, phrases: phrases.map { $0.map { Array($0.utf8) } },
+                    heads: sortedHeads, headBytes: sortedHeads.map { Array($0.utf8) }, qualifier: qualifier))
             }
         }
         self.keys = keys
+    }
+
+    static let qualifiers = ["zest", "juice", "rind"]
+    static let qualifierBytes = qualifiers.map { Array($0.utf8) }
+
+    /// The first of ``qualifiers`` among the line's words. Most lines name none: a byte test (ASCII case folded;
+    /// "maybe" for characters that fold to ASCII letters) skips making the line's words then.
+    static func qualifier(of text: String) -> String? {
+        guard Prefilter.mayContain(text, anyOf: qualifierBytes) else { return nil }
+        let textWords = words(text)
+        return qualifiers.first { textWords.contains($0) }
     }
 
     /// The parts of a name joined by " and ", " or ", "&", "/" or ",": each separator replaced by a comma in
@@ -69,7 +86,7 @@ struct IngredientMatcher: Sendable {
     static func parts(_ name: String) -> [Substring] {
         var bytes = Array(name.utf8)
         // Most names hold no separator but the comma: split them as they are.
-        if !separators.contains(where: { holds(bytes, $0) }) { return name.split(separator: ",") }
+        if !separators.contains(where: { holds(bytes, $0) }) { return commaParts(name, bytes) }
         for separator in [" and ", " or ", "&", "/"] {
             let sep = Array(separator.utf8)
             guard bytes.count >= sep.count else { continue }
@@ -94,11 +111,20 @@ struct IngredientMatcher: Sendable {
 
     static let separators: [[UInt8]] = [" and ", " or ", "&", "/"].map { Array($0.utf8) }
 
+    /// `name.split(separator: ",")`. An ASCII name is split at its comma bytes: its only multi-byte `Character`
+    /// is "\r\n", so its commas are its "," `Character`s (splitting by `Character` walked the graphemes).
+    static func commaParts(_ name: String, _ bytes: [UInt8]) -> [Substring] {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return name.split(separator: ",") }
+        return name.utf8.split(separator: 0x2C).map { Substring($0) }
+    }
+
     /// Whether `bytes` holds `needle` (non-empty) as a run.
     static func holds(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard bytes.count >= needle.count else { return false }
         for i in 0...(bytes.count - needle.count) where bytes[i] == needle[0] {
-            if bytes[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            var k = 1
+            while k < needle.count, bytes[i + k] == needle[k] { k += 1 }
+            if k == needle.count { return true }
         }
         return false
     }
@@ -119,8 +145,17 @@ struct IngredientMatcher: Sendable {
     /// its bytes: the suffixes are ASCII, so they end the bytes as they end the `Character`s, and a word has as
     /// many `Character`s as bytes that are not continuation bytes.
     static func singular(_ w: ArraySlice<UInt8>) -> String {
+        let edit = singularEdit(w)
+        var bytes = Array(w.dropLast(edit.dropping))
+        if let tail = edit.adding { bytes.append(tail) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``singular(_:)`` of a word's bytes as an edit: drop the last `dropping` bytes, then append `adding`.
+    static func singularEdit(_ w: ArraySlice<UInt8>) -> (dropping: Int, adding: UInt8?) {
         var count = 0
         for b in w where b < 0x80 || b >= 0xC0 { count += 1 }
+        if count <= 3 { return (0, nil) }
         func ends(_ suffix: StaticString) -> Bool {
             let n = suffix.utf8CodeUnitCount
             guard w.count >= n else { return false }
@@ -128,17 +163,13 @@ struct IngredientMatcher: Sendable {
             for k in 0..<n where w[start + k] != suffix.utf8Start[k] { return false }
             return true
         }
-        func string(dropping n: Int, adding tail: UInt8? = nil) -> String {
-            var bytes = Array(w.dropLast(n))
-            if let tail { bytes.append(tail) }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        if count <= 3 { return String(decoding: w, as: UTF8.self) }
-        if ends("ies") { return string(dropping: 3, adding: UInt8(ascii: "y")) }
-        if ends("oes") || ends("ches") || ends("shes") || ends("sses") || ends("xes") { return string(dropping: 2) }
-        if ends("ves") && count > 4 { return string(dropping: 3, adding: UInt8(ascii: "f")) }
-        if ends("s") && !ends("ss") && !ends("us") { return string(dropping: 1) }
-        return String(decoding: w, as: UTF8.self)
+        // Every word of four or more characters that changes ends in "s": one test for the others.
+        guard w.last == UInt8(ascii: "s") else { return (0, nil) }
+        if ends("ies") { return (3, UInt8(ascii: "y")) }
+        if ends("oes") || ends("ches") || ends("shes") || ends("sses") || ends("xes") { return (2, nil) }
+        if ends("ves") && count > 4 { return (3, UInt8(ascii: "f")) }
+        if !ends("ss") && !ends("us") { return (1, nil) }
+        return (0, nil)
     }
 
     static func singular(_ w: String) -> String {
@@ -173,61 +204,22 @@ struct IngredientMatcher: Sendable {
     /// are Latin-1's and ª µ º, lower case À–Þ to à–þ; the rest, "°" or "½", separate words as other marks do);
     /// `nil` for any other text.
     static func asciiWords(_ b: UnsafeBufferPointer<UInt8>) -> [String]? {
-        if b.contains(where: { $0 >= 0x80 }) && !CharacterClass.modelsAll(b) { return nil }
-        var out: [String] = []
-        var word: [UInt8] = []
-        func flush() {
-            var lo = 0, hi = word.count
-            while lo < hi, word[lo] == 0x2D { lo += 1 }
-            while hi > lo, word[hi - 1] == 0x2D { hi -= 1 }
-            if lo < hi { out.append(singular(word[lo..<hi])) }
-            word.removeAll(keepingCapacity: true)
-        }
-        var i = 0
-        while i < b.count {
-            let c = b[i]
-            i += 1
-            if c >= 0x80 {
-                let c1 = b[i]
-                i += c >= 0xE0 ? 2 : 1
-                if c == 0xC3 && c1 != 0x97 && c1 != 0xB7 {
-                    word.append(c)
-                    word.append(c1 <= 0x9E ? c1 + 0x20 : c1)
-                } else if c == 0xC2 && (c1 == 0xAA || c1 == 0xB5 || c1 == 0xBA) {
-                    word.append(c)
-                    word.append(c1)
-                } else if !word.isEmpty {
-                    flush()
-                }
-                continue
-            }
-            let l = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
-            if (l >= 0x61 && l <= 0x7A) || l == 0x2D { word.append(l) } else if !word.isEmpty { flush() }
-        }
-        if !word.isEmpty { flush() }
-        return out
-    }
-
-    static func contains(_ hay: [String], _ needle: [String]) -> Bool {
-        guard !needle.isEmpty, needle.count <= hay.count else { return false }
-        for start in 0...(hay.count - needle.count) where hay[start] == needle[0] {
-            if hay[start..<(start + needle.count)].elementsEqual(needle) { return true }
-        }
-        return false
+        StepWords(ascii: b)?.strings
     }
 
     /// The ingredients `text` mentions, in ingredient-list order.
     func match(_ text: String) -> [StepIngredientRef] {
-        let hay = IngredientMatcher.words(text)
+        // The step's words as ranges of one buffer: a `String` per word was half of the matching (issue 18).
+        let hay = StepWords(text)
         // A step has a few dozen words: looking through them costs less than hashing them into a set.
         let haySet = hay
         var full: [Int] = []
         var headOnly: [Int] = []
         // By index: a copy of each key (its name and arrays retained and released) cost as much as the tests.
         for k in keys.indices {
-            if keys[k].phrases.contains(where: { IngredientMatcher.contains(hay, $0) }) {
+            if keys[k].phrases.contains(where: { hay.contains(phrase: $0) }) {
                 full.append(k)
-            } else if keys[k].heads.contains(where: { haySet.contains($0) }) {
+            } else if keys[k].headBytes.contains(where: { haySet.contains($0) }) {
                 headOnly.append(k)
             }
         }
@@ -240,5 +232,111 @@ struct IngredientMatcher: Sendable {
                 && !Set(keys[o].heads).isDisjoint(with: keys[k].heads) }
         }
         return kept.sorted().map { StepIngredientRef(group: keys[$0].group, index: keys[$0].index, name: keys[$0].name) }
+    }
+}
+
+extension IngredientMatcher {
+    /// A text's ``IngredientMatcher/words(_:)`` as ranges of one byte buffer: each word lower case, hyphens
+    /// trimmed, singular, without a `String` (or an array) per word. A step's words are only compared with the
+    /// keys' words, so their bytes are all the matcher needs.
+    struct StepWords {
+        /// The words' bytes; bytes between the ranges (trimmed hyphens, dropped plural endings) are unused.
+        private(set) var bytes: [UInt8] = []
+        private(set) var ranges: [Range<Int>] = []
+
+        /// The words of any text: on its bytes when ``init(ascii:)`` models it, else by `Character`s.
+        init(_ text: String) {
+            var text = text
+            if let words = text.withUTF8({ StepWords(ascii: $0) }) {
+                self = words
+            } else {
+                for word in IngredientMatcher.unicodeWords(text) {
+                    bytes.append(contentsOf: word.utf8)
+                    ranges.append((bytes.count - word.utf8.count)..<bytes.count)
+                }
+            }
+        }
+
+        /// The words of text of ASCII and the characters ``CharacterClass`` models, byte by byte (see
+        /// ``IngredientMatcher/asciiWords(_:)``); `nil` for any other text.
+        init?(ascii b: UnsafeBufferPointer<UInt8>) {
+            if b.contains(where: { $0 >= 0x80 }) && !CharacterClass.modelsAll(b) { return nil }
+            bytes.reserveCapacity(b.count)
+            var start = 0  // where the current word's bytes begin
+            var i = 0
+            while i < b.count {
+                let c = b[i]
+                i += 1
+                if c >= 0x80 {
+                    let c1 = b[i]
+                    i += c >= 0xE0 ? 2 : 1
+                    if c == 0xC3 && c1 != 0x97 && c1 != 0xB7 {
+                        bytes.append(c)
+                        bytes.append(c1 <= 0x9E ? c1 + 0x20 : c1)
+                    } else if c == 0xC2 && (c1 == 0xAA || c1 == 0xB5 || c1 == 0xBA) {
+                        bytes.append(c)
+                        bytes.append(c1)
+                    } else if bytes.count > start {
+                        endWord(from: &start)
+                    }
+                    continue
+                }
+                let l = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+                if (l >= 0x61 && l <= 0x7A) || l == 0x2D {
+                    bytes.append(l)
+                } else if bytes.count > start {
+                    endWord(from: &start)
+                }
+            }
+            if bytes.count > start { endWord(from: &start) }
+        }
+
+        /// Ends the word whose bytes run from `start`: hyphens trimmed, made singular in place (an ending
+        /// dropped, its replacement written over the dropped bytes), its range kept when it is not empty.
+        private mutating func endWord(from start: inout Int) {
+            var lo = start, hi = bytes.count
+            while lo < hi, bytes[lo] == 0x2D { lo += 1 }
+            while hi > lo, bytes[hi - 1] == 0x2D { hi -= 1 }
+            if lo < hi {
+                let edit = IngredientMatcher.singularEdit(bytes[lo..<hi])
+                hi -= edit.dropping
+                if let tail = edit.adding {
+                    bytes[hi] = tail
+                    hi += 1
+                }
+                ranges.append(lo..<hi)
+            }
+            start = bytes.count
+        }
+
+        /// The words as `String`s.
+        var strings: [String] { ranges.map { String(decoding: bytes[$0], as: UTF8.self) } }
+
+        /// Whether word `i` is `word`'s bytes.
+        func word(_ i: Int, is word: [UInt8]) -> Bool {
+            let r = ranges[i]
+            guard r.count == word.count else { return false }
+            var k = 0
+            while k < word.count, bytes[r.lowerBound + k] == word[k] { k += 1 }
+            return k == word.count
+        }
+
+        /// Whether one of the words is `word`.
+        func contains(_ word: [UInt8]) -> Bool {
+            ranges.indices.contains { self.word($0, is: word) }
+        }
+
+        func contains(_ word: String) -> Bool { contains(Array(word.utf8)) }
+
+        /// Whether the words hold `phrase` (non-empty) as a run.
+        func contains(phrase: [[UInt8]]) -> Bool {
+            guard !phrase.isEmpty, phrase.count <= ranges.count else { return false }
+            for start in 0...(ranges.count - phrase.count) where word(start, is: phrase[0]) {
+                var k = 1
+                while k < phrase.count, word(start + k, is: phrase[k]) { k += 1 }
+                if k == phrase.count { return true }
+            }
+            return false
+        }
     }
 }
