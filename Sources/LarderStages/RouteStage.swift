@@ -34,7 +34,7 @@ public struct RouteStage: Stage {
         let raw = extracted.pages.map { page in
             page.lines.isEmpty ? page.text : page.lines.map(\.text).joined(separator: "\n")
         }.joined(separator: "\u{0C}")
-        let (words, lines) = Self.wordsAndLines(raw, among: Self.signalWords)
+        let (words, lines) = Self.wordsAndLines(raw, among: Self.signalTable)
         var signals: [String] = []
         var recipe = 0
         for word in recipeWords where words.contains(word) {
@@ -155,17 +155,17 @@ public struct RouteStage: Stage {
     /// becomes a `String` only when a wanted word has its first letter and length; any other line is read as
     /// characters; text with a carriage return ("\r\n" is one character) entirely as characters.
     static func wordsAndLines(_ raw: String, among wanted: Set<String>) -> (words: Set<String>, lines: Lines) {
+        wordsAndLines(raw, among: WordTable(wanted))
+    }
+
+    /// ``wordsAndLines(_:among:)`` with the wanted words' table built beforehand (``signalTable``, once per process).
+    static func wordsAndLines(_ raw: String, among table: WordTable) -> (words: Set<String>, lines: Lines) {
+        let wanted = table.wanted
         var lines = Lines(bytes: Array(raw.utf8))
         guard !lines.bytes.contains(0x0D) else {
             let text = raw.lowercased()
             lines.all = text.split(separator: "\n").map { .lowered(String($0)) }
             return (Set(text.split { !$0.isLetter }.map(String.init)).intersection(wanted), lines)
-        }
-        // Per ASCII first letter, the lengths (bit n: n bytes, up to 31) of the wanted words.
-        var lengths = [UInt32](repeating: 0, count: 26)
-        for word in wanted {
-            guard let first = word.utf8.first, first &- 0x61 < 26, word.utf8.count < 32 else { continue }
-            lengths[Int(first &- 0x61)] |= 1 << UInt32(word.utf8.count)
         }
         var words = Set<String>()
         lines.bytes.withUnsafeBufferPointer { bytes in
@@ -190,7 +190,7 @@ public struct RouteStage: Stage {
                     continue
                 }
                 lines.all.append(.bytes(start..<end))
-                // The line's runs of letters (A–Z lower-cased), looked up when a wanted word has that first letter
+                // The line's runs of letters (A–Z lower-cased), compared with the wanted words of that first letter
                 // and length.
                 var k = start
                 while k < end {
@@ -200,11 +200,7 @@ public struct RouteStage: Stage {
                     }
                     let wordStart = k
                     while k < end, (bytes[k] | 0x20) &- 0x61 < 26 { k += 1 }
-                    let count = k - wordStart
-                    guard count < 32, lengths[Int((bytes[wordStart] | 0x20) &- 0x61)] & (1 << UInt32(count)) != 0 else { continue }
-                    let text = String(
-                        decoding: UnsafeBufferPointer(rebasing: bytes[wordStart..<k]).map { $0 | 0x20 }, as: UTF8.self)
-                    if wanted.contains(text) { words.insert(text) }
+                    if let word = table.word(UnsafeBufferPointer(rebasing: bytes[wordStart..<k])) { words.insert(word) }
                 }
             }
         }
@@ -260,6 +256,40 @@ public struct RouteStage: Stage {
 
     /// The words `route` looks for.
     static let signalWords = Set(RouteStage.recipeWords + RouteStage.receiptWords)
+    /// ``signalWords`` as ``WordTable``, built once per process (each document built its length table again).
+    static let signalTable = WordTable(signalWords)
+
+    /// A set of wanted words arranged for ``wordsAndLines(_:among:)``'s byte path: a run of ASCII letters is compared
+    /// on its bytes with the wanted words of its first letter and length, and no `String` is made for a run that is
+    /// none of them (a `String`, an array and a hash per run of a wanted word's letter and length cost half of `route`).
+    struct WordTable: Sendable {
+        let wanted: Set<String>
+        /// Per ASCII first letter (a–z) and byte length (1–31): the wanted words' bytes (lower case) and the word.
+        private let buckets: [[(bytes: [UInt8], word: String)]]
+
+        init(_ wanted: Set<String>) {
+            self.wanted = wanted
+            var buckets = [[(bytes: [UInt8], word: String)]](repeating: [], count: 26 * 32)
+            for word in wanted {
+                guard let first = word.utf8.first, first &- 0x61 < 26, word.utf8.count < 32 else { continue }
+                buckets[Self.bucket(first, word.utf8.count)].append((Array(word.utf8), word))
+            }
+            self.buckets = buckets
+        }
+
+        private static func bucket(_ first: UInt8, _ count: Int) -> Int { Int(first &- 0x61) * 32 + count }
+
+        /// The wanted word that `run` (ASCII letters, either case) is lower-cased, if any.
+        func word(_ run: UnsafeBufferPointer<UInt8>) -> String? {
+            guard run.count < 32 else { return nil }
+            for candidate in buckets[Self.bucket(run[0] | 0x20, run.count)] {
+                var k = 0
+                while k < run.count, run[k] | 0x20 == candidate.bytes[k] { k += 1 }
+                if k == run.count { return candidate.word }
+            }
+            return nil
+        }
+    }
 
     private static let receiptWords = [
         "subtotal", "total", "tax", "cash", "change", "visa", "mastercard", "receipt", "qty", "tender",
