@@ -499,7 +499,8 @@ struct ChunkParser {
         }
 
         // "1.1 Orange Oatmeal Cookies", "R 1.1  Buckeyes": a section number is not part of the title.
-        if let t = title, let r = t.range(of: #"^(?:\S{1,2}\s+)?\d+(?:\.\d+)+\.?\s+(?=\S)"#, options: .regularExpression) {
+        if let t = title, Prefilter.mayHoldSectionNumber(t),
+           let r = t.range(of: #"^(?:\S{1,2}\s+)?\d+(?:\.\d+)+\.?\s+(?=\S)"#, options: .regularExpression) {
             title = String(t[r.upperBound...])
         }
         // "Recipe: Tomato Soup" → "Tomato Soup".

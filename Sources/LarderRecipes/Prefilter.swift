@@ -57,17 +57,61 @@ enum Prefilter {
     }
 
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Bool {
-        if foldsToASCII(bytes) { return true }
+        // The needles' first bytes as a bit set: most bytes open no needle and are passed over with one test instead
+        // of a walk through the needles (the temperature and duration cues ran this on every step, issue 18).
+        var opens: (UInt64, UInt64) = (0, 0)  // bit b of .0 (b < 64), bit b - 64 of .1 (64 ≤ b < 128)
+        for needle in needles {
+            let f = needle[0]
+            guard f < 0x80 else { return scanEveryByte(bytes, needles) }  // needles are ASCII; kept general
+            if f < 64 { opens.0 |= 1 << UInt64(f) } else { opens.1 |= 1 << UInt64(f - 64) }
+        }
+        var nonASCII = false
         let n = bytes.count
         for i in 0..<n {
-            let b = lower(bytes[i])
-            for needle in needles where needle[0] == b && i + needle.count <= n {
-                var k = 1
-                while k < needle.count && lower(bytes[i + k]) == needle[k] { k += 1 }
-                if k == needle.count { return true }
+            let raw = bytes[i]
+            if raw >= 0x80 {
+                nonASCII = true
+                continue
             }
+            let b = lower(raw)
+            guard (b < 64 ? opens.0 >> UInt64(b) : opens.1 >> UInt64(b - 64)) & 1 != 0 else { continue }
+            if needleStarts(at: i, bytes, needles) { return true }
+        }
+        // Only non-ASCII text can hold a character that folds to ASCII letters.
+        return nonASCII && foldsToASCII(bytes)
+    }
+
+    /// ``scan(_:_:)`` as first written: a needle tried at every byte.
+    private static func scanEveryByte(_ bytes: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Bool {
+        if foldsToASCII(bytes) { return true }
+        return bytes.indices.contains { needleStarts(at: $0, bytes, needles) }
+    }
+
+    /// Whether one of `needles` (lower case) starts at byte `i`, ASCII case folded.
+    @inline(__always)
+    private static func needleStarts(at i: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ needles: [[UInt8]]) -> Bool {
+        let b = lower(bytes[i])
+        let n = bytes.count
+        for needle in needles where needle[0] == b && i + needle.count <= n {
+            var k = 1
+            while k < needle.count && lower(bytes[i + k]) == needle[k] { k += 1 }
+            if k == needle.count { return true }
         }
         return false
+    }
+
+    /// Whether ``ChunkParser``'s section-number pattern (`^(?:\S{1,2}\s+)?\d+(?:\.\d+)+\.?\s+(?=\S)`, a Foundation
+    /// pattern compiled per call) may match a title: it needs a digit, ".", a digit; `\d` also matches non-ASCII
+    /// digits, so a title with any non-ASCII byte says "maybe".
+    static func mayHoldSectionNumber(_ title: String) -> Bool {
+        withBytes(title) { bytes in
+            guard bytes.count >= 3 else { return false }
+            for i in 0..<bytes.count {
+                if bytes[i] >= 0x80 { return true }
+                if i >= 2, bytes[i - 1] == 0x2E, isDigit(bytes[i]), isDigit(bytes[i - 2]) { return true }
+            }
+            return false
+        }
     }
 
     /// Whether the bytes hold a character ICU's case-insensitive matching folds to ASCII letters: ı and İ
