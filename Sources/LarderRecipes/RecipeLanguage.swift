@@ -17,8 +17,14 @@ enum RecipeLanguage {
     static func detect(_ recipe: Recipe) -> String? {
         let text = ([recipe.title] + recipe.allIngredients.map(\.text) + recipe.steps.map(\.text)).joined(separator: " ")
         var scores: [(String, Int)] = functionWords.map { ($0.code, 0) }
-        for w in shortWords(text) ?? text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init) {
-            for k in languagesOfWord[w] ?? [] { scores[k].1 += 1 }
+        if let words = packedShortWords(text) {
+            for w in words {
+                for k in languagesOfPacked[w] ?? [] { scores[k].1 += 1 }
+            }
+        } else {
+            for w in text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init) {
+                for k in languagesOfWord[w] ?? [] { scores[k].1 += 1 }
+            }
         }
         scores.sort { $0.1 > $1.1 }
         guard let best = scores.first, best.1 >= 3, Double(best.1) >= 1.5 * Double(scores[1].1) else { return nil }
@@ -35,23 +41,59 @@ enum RecipeLanguage {
         return map
     }()
 
-    /// The longest function word, in UTF-8 bytes: longer words need no `String`.
+    /// ``languagesOfWord`` keyed by each word's bytes packed into an integer (``packed(_:)``): a recipe's words are
+    /// looked up without a `String` each (making and hashing one per word was most of the language test, issue 18).
+    static let languagesOfPacked: [UInt64: [Int]] = Dictionary(
+        uniqueKeysWithValues: languagesOfWord.map { (packed(Array($0.key.utf8)), $0.value) })
+
+    /// The longest function word, in UTF-8 bytes: longer words need no `String`. At most 8, so that a word packs
+    /// into a `UInt64`.
     static let longestWord = functionWords.flatMap(\.words).map(\.utf8.count).max() ?? 0
+
+    /// A word of at most 8 bytes, none zero, as an integer: byte k in bits 8k..<8k+8. One word, one integer.
+    static func packed(_ bytes: [UInt8]) -> UInt64 {
+        precondition(bytes.count <= 8 && !bytes.contains(0))
+        var value: UInt64 = 0
+        for (k, b) in bytes.enumerated() { value |= UInt64(b) << UInt64(8 * k) }
+        return value
+    }
+
+    /// The word a ``packed(_:)`` integer holds.
+    static func unpacked(_ value: UInt64) -> String {
+        var bytes: [UInt8] = []
+        var rest = value
+        while rest != 0 {
+            bytes.append(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// The words of `text` as `text.lowercased().split { !$0.isLetter }` gives them, those longer than any function
     /// word left out, read on bytes; `nil` when the text holds a character ``CharacterClass`` does not model. Those
     /// characters are each one `Character` (none combines with its neighbour), the letters among them are ASCII
     /// letters, Latin-1 letters and ª µ º, and lower case is ASCII's and Latin-1's (À–Þ to à–þ, not ×).
     static func shortWords(_ text: String) -> [String]? {
-        Prefilter.withBytes(text) { bytes -> [String]? in
+        packedShortWords(text)?.map(unpacked)
+    }
+
+    /// ``shortWords(_:)`` with each word ``packed(_:)`` as it is read (no array or `String` per word).
+    static func packedShortWords(_ text: String) -> [UInt64]? {
+        let longest = longestWord
+        precondition(longest <= 8, "function words longer than 8 bytes do not pack into a UInt64")
+        return Prefilter.withBytes(text) { bytes -> [UInt64]? in
             guard CharacterClass.modelsAll(bytes) else { return nil }
-            var out: [String] = []
-            var word: [UInt8] = []
-            var tooLong = false
+            var out: [UInt64] = []
+            var word: UInt64 = 0
+            var count = 0  // the word's bytes so far (past `longest` it is left out)
             func flush() {
-                if !word.isEmpty && !tooLong { out.append(String(decoding: word, as: UTF8.self)) }
-                word.removeAll(keepingCapacity: true)
-                tooLong = false
+                if count > 0 && count <= longest { out.append(word) }
+                word = 0
+                count = 0
+            }
+            func add(_ b: UInt8) {
+                if count < 8 { word |= UInt64(b) << UInt64(8 * count) }
+                count += 1
             }
             var i = 0
             while i < bytes.count {
@@ -75,10 +117,9 @@ enum RecipeLanguage {
                 }
                 if first == 0 {
                     flush()
-                } else if !tooLong {
-                    word.append(first)
-                    if second != 0 { word.append(second) }
-                    if word.count > longestWord { tooLong = true }
+                } else if count <= longest {
+                    add(first)
+                    if second != 0 { add(second) }
                 }
                 i += length
             }
