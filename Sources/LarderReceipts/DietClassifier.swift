@@ -114,11 +114,18 @@ public struct DietClassifier: Sendable {
                 for name in ingredient.names where facts[name] == nil { facts[name] = self.facts(name) }
             }
         }
-        return Diet.allCases.map { diet in
+        // With the judgements cache, a one-name line's verdicts for all five diets are fetched once (fetching them
+        // per diet hashed the name five times, issue 18).
+        let judgements = ingredients.map { ingredient -> [(DietStatus, String)]? in
+            guard let cachedJudgements, ingredient.names.count == 1, let name = ingredient.names.first, !name.isEmpty
+            else { return nil }
+            return cachedJudgements(name)
+        }
+        return Diet.allCases.enumerated().map { d, diet in
             var status = DietStatus.yes
             var evidence: [String] = []
-            for ingredient in ingredients {
-                var (s, why) = judge(ingredient, for: diet, facts: facts)
+            for (i, ingredient) in ingredients.enumerated() {
+                var (s, why) = judge(ingredient, for: diet, facts: facts, judged: judgements[i]?[d])
                 if s == .no && ingredient.optional {
                     s = .maybe
                     why += " (optional: leave it out)"
@@ -145,10 +152,13 @@ public struct DietClassifier: Sendable {
         judge(ingredient, for: diet, facts: [:])
     }
 
-    func judge(_ ingredient: Ingredient, for diet: Diet, facts: [String: Facts]) -> (DietStatus, String) {
+    /// `judged`: the line's one name's cached verdict for `diet`, when the caller fetched it.
+    func judge(_ ingredient: Ingredient, for diet: Diet, facts: [String: Facts],
+               judged: (DietStatus, String)? = nil) -> (DietStatus, String) {
         // One name (most lines, judged for every diet of every recipe): the same verdict without the arrays below.
         if ingredient.names.count == 1, let name = ingredient.names.first, !name.isEmpty {
-            var result = cachedJudgements.map { $0(name)[Self.dietIndex[diet]!] } ?? judge(facts[name] ?? self.facts(name), for: diet)
+            var result = judged ?? cachedJudgements.map { $0(name)[Self.dietIndex[diet]!] }
+                ?? judge(facts[name] ?? self.facts(name), for: diet)
             let flag = diet == .vegan ? ingredient.offVegan : diet == .vegetarian ? ingredient.offVegetarian : nil
             if flag == "no", result.0 == .yes { result = (.no, "Open Food Facts: not \(diet.rawValue)") }
             return (result.0, result.0 == .yes ? "" : result.1)
