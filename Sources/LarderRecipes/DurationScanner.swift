@@ -143,6 +143,13 @@ struct DurationScanner {
         "forty-five", "forty", "sixty", "ninety", "several", "dozen",
     ].map { Array($0.utf8) }
 
+    /// For each first letter a–z, the indices of the ``numberWords`` opening with it, in the pattern's order: a word
+    /// is tried only against those (``literal(_:at:)`` fails on the first byte for the others). Every word of a step
+    /// opening with "a", "t", "s"… was tried against all 29 (issue 18).
+    static let numberWordsByLetter: [[Int]] = (0..<26).map { letter in
+        numberWords.indices.filter { numberWords[$0][0] == 0x61 + UInt8(letter) }
+    }
+
     /// ``Patterns/num`` at `i`: `k` gets each end in ICU's order.
     func number(_ i: Int, _ k: (Int) -> Bool) -> Bool {
         let digits = digitsEnd(i)
@@ -166,8 +173,8 @@ struct DurationScanner {
         }
         if let length = fractionLength(i), k(i + length) { return true }
         guard i < count, Prefilter.isLetter(bytes[i]) else { return false }
-        for word in Self.numberWords {
-            if let e = literal(word, at: i), k(e) { return true }
+        for w in Self.numberWordsByLetter[Int(Prefilter.lower(bytes[i]) &- 0x61)] {
+            if let e = literal(Self.numberWords[w], at: i), k(e) { return true }
         }
         return false
     }

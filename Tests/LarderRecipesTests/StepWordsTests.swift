@@ -136,4 +136,14 @@ struct StepWordsTests {
                     "\(text.debugDescription)")
         }
     }
+
+    @Test("the number words by first letter hold every number word once, in the pattern's order")
+    func numberWordsByLetter() {
+        let table = DurationScanner.numberWordsByLetter
+        #expect(table.flatMap { $0 }.sorted() == Array(DurationScanner.numberWords.indices))
+        for (letter, indices) in table.enumerated() {
+            #expect(indices == indices.sorted())
+            #expect(indices.allSatisfy { DurationScanner.numberWords[$0][0] == 0x61 + UInt8(letter) })
+        }
+    }
 }
