@@ -57,6 +57,9 @@ public struct ReceiptEvaluationDetail: Codable, Sendable, Equatable {
     public var storeOK: Bool?
     /// Date right / wrong; nil when the label has no date.
     public var dateOK: Bool?
+    /// The date read is the label's with day and month exchanged (``ReceiptEvaluation/isDayMonthSwap(predicted:label:)``);
+    /// set only on such a miss.
+    public var dateLabelSwapped: Bool?
     /// Total right / wrong; nil when the label has no total.
     public var totalOK: Bool?
     /// What the parser read.
@@ -112,6 +115,11 @@ public struct ReceiptEvaluationReport: Codable, Sendable, Equatable {
     public var storeLabelled: Int
     /// Receipts whose label has a date.
     public var dateLabelled: Int
+    /// Date misses where the date read is the label with day and month exchanged (the label's order disagrees with
+    /// the paper's, or the parser's does): `date_label_swapped`. Not counted as right in ``date``.
+    public var dateLabelSwapped: Int?
+    /// The date score with those misses counted as right (`date_either_order`): the digits read, whatever the order.
+    public var dateEitherOrder: Double?
     /// Receipts whose label has a total.
     public var totalLabelled: Int
     /// Receipts whose label has items.
@@ -130,6 +138,7 @@ public struct ReceiptEvaluationReport: Codable, Sendable, Equatable {
         case itemPrecision = "item_precision", itemRecall = "item_recall", itemF1 = "item_f1"
         case itemCount = "item_count", itemCountLabelled = "item_count_labelled", scoring
         case storeLabelled = "store_labelled", dateLabelled = "date_labelled", totalLabelled = "total_labelled"
+        case dateLabelSwapped = "date_label_swapped", dateEitherOrder = "date_either_order"
         case itemsLabelled = "items_labelled", needsReview = "needs_review", failures
         case secondsPerImage = "seconds_per_image", receipts
     }
@@ -307,7 +316,10 @@ public enum ReceiptEvaluation {
         if let store = label.store {
             detail.storeOK = receipt?.store.map { strict ? storesMatch($0, store) : storesMatchFairly($0, store) } ?? false
         }
-        if let date = label.date { detail.dateOK = receipt?.date?.iso == date }
+        if let date = label.date {
+            detail.dateOK = receipt?.date?.iso == date
+            if isDayMonthSwap(predicted: receipt?.date?.iso, label: date) { detail.dateLabelSwapped = true }
+        }
         if let total = label.total { detail.totalOK = predictedTotal.map { abs($0 - total) < 0.005 } ?? false }
         if let count = label.itemCount { detail.itemCountOK = receipt?.items.count == count }
         if let labelItems = label.items {
@@ -411,13 +423,17 @@ public enum ReceiptEvaluation {
             f = precision + recall > 0 ? 2 * precision * recall / (precision + recall) : 0
         }
         let itemCount = fraction(details.map(\.itemCountOK))
-        return ReceiptEvaluationReport(
+        let swaps = dateSwapFigures(details)
+        var report = ReceiptEvaluationReport(
             count: details.count, store: store.0, date: date.0, total: total.0,
             itemPrecision: p, itemRecall: r, itemF1: f, itemCount: itemCount.0, itemCountLabelled: itemCount.1,
             storeLabelled: store.1, dateLabelled: date.1, totalLabelled: total.1, itemsLabelled: withItems.count,
             needsReview: details.filter(\.needsReview).count, failures: details.filter { $0.error != nil }.count,
             secondsPerImage: details.isEmpty ? 0 : details.map(\.seconds).reduce(0, +) / Double(details.count),
             receipts: includeDetails ? details : nil)
+        report.dateLabelSwapped = swaps?.swapped
+        report.dateEitherOrder = swaps?.eitherOrder
+        return report
     }
 
     /// Store-name comparison (see the type documentation).

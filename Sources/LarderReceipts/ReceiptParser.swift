@@ -1539,6 +1539,7 @@ public struct ReceiptParser: Sendable {
            let d = Int(g[1]), let m = Int(g[2]), let y = year(g[3]), valid(y, m, d) {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "day-first (dotted date, second dot lost)")
         }
+        if let lost = slashLostDate(u, currency: currency, receiptOrder: receiptOrder) { return lost }
         // 20180304 after DATE
         if u.contains("DATE"), let g = match(#"(?<![\d])(20\d{2})(\d{2})(\d{2})(?![\d])"#),
            let y = year(g[1]), let m = Int(g[2]), let d = Int(g[3]), valid(y, m, d) {
@@ -1549,7 +1550,7 @@ public struct ReceiptParser: Sendable {
 
     /// The order of an ambiguous numeric date without configuration or weekday: dots separate day-first dates
     /// ("25.04.2020": Germany and most of Europe); else what the receipt says; else by currency.
-    private func automaticDateOrder(_ u: String, separator: String, currency: String,
+    func automaticDateOrder(_ u: String, separator: String, currency: String,
                                     receiptOrder: DateOrderEvidence?) -> (DateOrder, String) {
         if separator == "." { return (.dayFirst, "by preference (dotted date)") }
         if let receiptOrder { return (receiptOrder.order, "by the receipt (\(receiptOrder.why))") }

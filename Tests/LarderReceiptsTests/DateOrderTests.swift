@@ -67,6 +67,18 @@ struct DateOrderTests {
         #expect(ReceiptParser().parseDate("KAESE 13.05 2017", currency: "EUR") == nil)
     }
 
+    @Test func aDateWhoseFirstSlashWasLostBesideATime() {
+        // "5/6/2016 10:43:03 AM" read "56/2016": the digits before the slash make no month, so each is a field.
+        #expect(ReceiptParser().parseDate("56/2016 10:43:03 AM", currency: "USD")?.iso == "2016-05-06")
+        #expect(ReceiptParser().parseDate("56/2016 10:43:03 AM", currency: "GBP")?.iso == "2016-06-05")
+        #expect(ReceiptParser().parseDate("56/2016 10:43:03 AM", currency: "USD")?.resolution.hasSuffix("(a slash lost)") == true)
+        // Not without a time, not a card's expiry ("12/2016"), not digits inside a longer number.
+        #expect(ReceiptParser().parseDate("56/2016", currency: "USD") == nil)
+        #expect(ReceiptParser().parseDate("EXP 12/2016 10:43", currency: "USD") == nil)
+        #expect(ReceiptParser().parseDate("REF 456/2016 10:43", currency: "USD") == nil)
+        #expect(ReceiptParser().parseDate("10/56/2016 10:43", currency: "USD") == nil)
+    }
+
     @Test func theDateWordsConfidenceMakesADateUnsure() {
         let box = OCRBox(x: 0, y: 0, width: 10, height: 10)
         let line = OCRLine(text: "10/20/11 06:23:45 PM", confidence: 68,

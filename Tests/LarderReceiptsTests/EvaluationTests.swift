@@ -34,6 +34,24 @@ struct EvaluationTests {
         #expect(json.contains("seconds_per_image"))
     }
 
+    @Test func dateMissesExplainedByADayMonthSwapOfTheLabelAreCountedBesideTheScore() throws {
+        #expect(ReceiptEvaluation.isDayMonthSwap(predicted: "2016-06-07", label: "2016-07-06"))
+        #expect(!ReceiptEvaluation.isDayMonthSwap(predicted: "2016-07-06", label: "2016-07-06"))
+        #expect(!ReceiptEvaluation.isDayMonthSwap(predicted: "2017-06-07", label: "2016-07-06"))
+        #expect(!ReceiptEvaluation.isDayMonthSwap(predicted: nil, label: "2016-07-06"))
+        let parser = ReceiptParser()
+        let details = [("06/07/2016", "2016-07-06"), ("06/07/2016", "2016-06-07"), ("01/02/2016", "2016-03-04")].enumerated().map { i, c in
+            ReceiptEvaluation.score(id: "\(i)", receipt: parser.parse(text: "SHOP\n\(c.0)\nTOTAL $1.00"), label: ReceiptLabel(date: c.1))
+        }
+        let report = ReceiptEvaluation.summarize(details, includeDetails: false)
+        // The primary score counts only the label as written; the swap is counted beside it.
+        #expect(report.date == 1.0 / 3)
+        #expect(report.dateLabelSwapped == 1)
+        #expect(report.dateEitherOrder == 2.0 / 3)
+        let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
+        #expect(json.contains("\"date_label_swapped\":1"))
+    }
+
     @Test func sroieLabelsAreNormalised() throws {
         let dir = NSTemporaryDirectory() + "larder-sroie-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -44,7 +44,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .ocr: "ocr@20"
         case .route: "route@5"
         case .recipe: "recipe@17"
-        case .receipt: "receipt@17"
+        case .receipt: "receipt@18"
         case .llm: "llm@1"
         case .result: "result@11"
         }
