@@ -506,11 +506,13 @@ public final class OCREngine {
         var reading = try firstReading(pix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
                                        steps: &steps, costs: &costs)
         defer { pixDestroy(&reading.image) }
+        // The parse of the first reading, made once for the photo reading's gate and the line re-reads' gates.
+        var check: ReadingCheck?
         if allowPhotoPass, preprocessing.photoPass != .never {
-            readAgainAsPhoto(pix, &reading, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
+            check = readAgainAsPhoto(pix, &reading, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
                              scan: !preparation.scaled, steps: &steps, costs: &costs)
         }
-        rereadLines(&reading, receipt: allowPhotoPass, steps: &steps, costs: &costs)
+        rereadLines(&reading, check: check, receipt: allowPhotoPass, steps: &steps, costs: &costs)
         steps.append(costs.step)
         let t2 = ContinuousClock.now
         return OCRResult(
@@ -649,16 +651,18 @@ public final class OCREngine {
     /// when ``OCRPreprocessing/photoPass`` is `.always` or the reading so far is unsure
     /// (``ReadingCheck/wantsPhotoReading(paperFound:)``); the photo reading replaces it when its parse scores at
     /// least ``OCRPreprocessing/photoMinimumGain`` higher. A reading that is sure is not read again, and its paper
-    /// is not looked for.
+    /// is not looked for. Returns the parse of the first reading while it is still the kept one (nil once the photo
+    /// reading replaced it).
+    @discardableResult
     private func readAgainAsPhoto(_ pix: UnsafeMutablePointer<PIX>?, _ reading: inout Reading, path: String,
                                   limits: OCRLimits, started: ContinuousClock.Instant, pageSegmentation: PageSegmentation,
-                                  scan: Bool, steps: inout [String], costs: inout StepCosts) {
+                                  scan: Bool, steps: inout [String], costs: inout StepCosts) -> ReadingCheck? {
         let check = ReadingCheck(reading.lines)
         costs.record("check")
         let always = preprocessing.photoPass == .always
         guard always || !check.isSure else {
             steps.append("sure")
-            return
+            return check
         }
         // The paper, when it is visibly smaller than the frame (a photo, not a scan).
         let paperStart = ContinuousClock.now
@@ -668,7 +672,7 @@ public final class OCREngine {
         let ms = Int(((ContinuousClock.now - paperStart).seconds * 1000).rounded())
         steps.append(paper == nil ? "no-paper(\(ms)ms)" : "paper(\(ms)ms)")
         costs.record("paper")
-        guard always || check.wantsPhotoReading(paperFound: paper != nil) else { return }
+        guard always || check.wantsPhotoReading(paperFound: paper != nil) else { return check }
         // A photo reading that runs out of time (the deadline is wall time, so a loaded machine reaches it sooner)
         // or fails leaves the first reading in place, and says so in the steps stored with the OCR output.
         let photoReading: PhotoReading?
@@ -679,9 +683,9 @@ public final class OCREngine {
         } catch {
             steps.append("photo-failed(\((error as? ReceiptError)?.code.rawValue ?? "error"))")
             costs.record("photo")
-            return
+            return check
         }
-        guard var photo = photoReading else { return }
+        guard var photo = photoReading else { return check }
         let firstScore = Self.readingScore(reading.lines)
         photo.steps.append(String(format: "score %.1f vs %.1f", photo.score, firstScore))
         if photo.score >= firstScore + preprocessing.photoMinimumGain {
@@ -690,11 +694,14 @@ public final class OCREngine {
             steps.append("photo[" + photo.steps.joined(separator: ",") + "]")
             pixDestroy(&reading.image)
             reading.image = photo.image
+            costs.record("photo")
+            return nil
         } else {
             steps.append("photo-rejected[" + photo.steps.joined(separator: ",") + "]")
             pixDestroy(&photo.image)
         }
         costs.record("photo")
+        return check
     }
 
     /// Single lines read again, cropped from the kept reading's image and scaled up: price cells of item lines
@@ -703,11 +710,13 @@ public final class OCREngine {
     /// or it could be a misreading of the total the other amounts imply (``ReadingCheck/wantsTotalReread``).
     /// `receipt` is false for rendered PDF
     /// pages, which get only the date re-read.
-    private func rereadLines(_ reading: inout Reading, receipt: Bool, steps: inout [String], costs: inout StepCosts) {
-        // One parse of the lines serves both gates until a re-read changes them (a parse costs a few ms).
-        var check: ReadingCheck?
+    /// `check`: the parse of `reading.lines` when the caller made it.
+    private func rereadLines(_ reading: inout Reading, check initial: ReadingCheck? = nil, receipt: Bool,
+                             steps: inout [String], costs: inout StepCosts) {
+        // One parse of the lines serves every gate until a re-read changes them (a parse costs a few ms).
+        var check = initial
         if receipt, preprocessing.rereadMaxPriceLines > 0 {
-            check = ReadingCheck(reading.lines)
+            check = check ?? ReadingCheck(reading.lines)
             if check?.wantsPriceRereads == true {
                 let (reread, changed) = rereadMissingPrices(reading.lines, in: reading.image)
                 if changed > 0 {
@@ -751,7 +760,7 @@ public final class OCREngine {
             let current = check ?? ReadingCheck(reading.lines)
             check = current
             if current.wantsTotalReread {
-                let (reread, changed) = rereadTotal(reading.lines, in: reading.image)
+                let (reread, changed) = rereadTotal(reading.lines, in: reading.image, parsed: current.receipt)
                 if changed > 0 {
                     reading.lines = reread
                     check = nil
@@ -763,7 +772,7 @@ public final class OCREngine {
             let afterTotal = check ?? ReadingCheck(reading.lines)
             check = afterTotal
             if afterTotal.hasTotal, !afterTotal.addsUp {
-                let (reread, changed) = rereadUnsureTotal(reading.lines, in: reading.image)
+                let (reread, changed) = rereadUnsureTotal(reading.lines, in: reading.image, parsed: afterTotal.receipt)
                 if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-unsure-total") }
             }
             costs.record("unsure-total")

@@ -24,6 +24,10 @@ struct ReadingCheck {
     /// At most this many digits of a printed total differ from the implied total when the total was misread.
     static let misreadDigits = 2
 
+    /// The parse the check was made from: the re-reads that parse the same lines take it from here rather than
+    /// parsing them again.
+    let receipt: ParsedReceipt
+
     /// Parses `lines` and checks the result.
     init(_ lines: [OCRLine]) {
         self.init(ReceiptParser().parse(lines: lines))
@@ -31,6 +35,7 @@ struct ReadingCheck {
 
     /// Checks an already parsed receipt.
     init(_ receipt: ParsedReceipt) {
+        self.receipt = receipt
         hasTotal = receipt.total != nil && !receipt.totalInferred
         hasDate = receipt.date != nil
         // A price the parser supplied (the total less the other items, or the same product's price) agrees with

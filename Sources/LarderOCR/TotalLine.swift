@@ -18,9 +18,10 @@ extension OCREngine {
     /// - a total that disagrees with the rest (`total mismatch`): a total line is replaced by a re-read whose
     ///   total equals the subtotal plus tax, or the items less discounts plus tax (``expectedTotal(_:)``).
     /// At most ``OCRPreprocessing/rereadMaxLines`` lines are tried. Returns the lines and how many changed.
-    func rereadTotal(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
+    /// `parsed`: the parse of `lines` when the caller has it (``ReadingCheck/receipt``).
+    func rereadTotal(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?, parsed: ParsedReceipt? = nil) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8 else { return (lines, 0) }
-        let receipt = ReceiptParser().parse(lines: lines)
+        let receipt = parsed ?? ReceiptParser().parse(lines: lines)
         let expected = Self.expectedTotal(receipt)
         let mismatch = receipt.total != nil && receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }
         // A total inferred from subtotal + tax (its own amount unread) is read again like a missing one.
@@ -98,9 +99,10 @@ extension OCREngine {
     /// grey and binarised: ``readAmountCell(_:in:)``) agree on an amount a glyph or two from the page's
     /// (``ReadingCheck/couldBeMisread(_:as:)``) with confidence at least ``minimumCellConfidence`` and
     /// ``surerCellMargin`` above the page's reading of it, and the receipt parsed with it still has a total. Returns the lines and how many changed.
-    func rereadUnsureTotal(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
+    /// `parsed`: the parse of `lines` when the caller has it (``ReadingCheck/receipt``).
+    func rereadUnsureTotal(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?, parsed: ParsedReceipt? = nil) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8 else { return (lines, 0) }
-        let receipt = ReceiptParser().parse(lines: lines)
+        let receipt = parsed ?? ReceiptParser().parse(lines: lines)
         guard let total = receipt.total, !receipt.totalInferred, !Self.totalIsConfirmed(receipt) else { return (lines, 0) }
         let printed = receipt.lines.indices.filter { i in
             i < lines.count && [.total, .tender].contains(receipt.lines[i].kind) && ReceiptParser.amountAtEnd(lines[i].text) == abs(total)

@@ -23,6 +23,16 @@ struct ReadingCheckTests {
         #expect(!check.wantsPriceRereads)
     }
 
+    /// The check carries the parse it was made from, which the total re-reads take instead of parsing the same
+    /// lines again: it is the parse of those lines.
+    @Test func theCheckCarriesTheParseOfItsLines() {
+        let lines = Self.lines(Self.header + ["WHOLE MILK 3.49", "RYE BREAD", "TOTAL 5.99"])
+        let check = ReadingCheck(lines)
+        #expect(check.receipt == ReceiptParser().parse(lines: lines))
+        #expect(check.receipt.total == Decimal(string: "5.99"))
+        #expect(check.receipt != ReceiptParser().parse(lines: Self.lines(Self.header + ["TOTAL 7.00"])))
+    }
+
     @Test func aTotalTheItemsDoNotReachIsUnsure() {
         let check = ReadingCheck(Self.lines(Self.header + ["WHOLE MILK 3.49", "RYE BREAD", "TOTAL 5.99"]))
         #expect(check.hasTotal && check.hasDate && !check.addsUp)
