@@ -85,6 +85,7 @@ public struct ReceiptParser: Sendable {
         repairMisreadTotal(&state)
         addTaxPrintedAfterTotal(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
+        repairItemPriceByArithmetic(&state)
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
         applyDomainEvidence(&state)
