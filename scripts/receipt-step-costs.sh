@@ -41,7 +41,7 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     for part in m.group(1).split(", "):
         name, ms = part.rsplit(" ", 1)
         costs.setdefault(name, []).append(float(ms))
-    for marker in ("photo[", "photo-rejected[", "rectify(", "reread-price(", "reread-price-sum(", "reread-date(", "reread-total", "reread-unsure-total", "retry:", " sure "):
+    for marker in ("photo[", "photo-rejected[", "rectify(", "reread-price(", "reread-date(", "reread-total", "reread-unsure-total", "retry:", " sure "):
         if marker in line + " ":
             runs[marker] = runs.get(marker, 0) + 1
 if images == 0:

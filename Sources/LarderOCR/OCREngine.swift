@@ -726,16 +726,6 @@ public final class OCREngine {
                 }
             }
             costs.record("price-cells")
-            // Priced items that still do not add up: their cells read again, kept where the sum then agrees
-            // (PriceArithmetic.swift).
-            let current = check ?? ReadingCheck(reading.lines)
-            check = current
-            if current.hasTotal, !current.addsUp {
-                let parsed = ReceiptParser().parse(lines: reading.lines)
-                let (reread, changed) = rereadPricesByArithmetic(reading.lines, receipt: parsed, in: reading.image)
-                if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-price-sum(\(changed))") }
-            }
-            costs.record("price-sum")
         }
         if preprocessing.rereadMisreadDates {
             let (reread, changed) = rereadMisreadDates(reading.lines, in: reading.image)

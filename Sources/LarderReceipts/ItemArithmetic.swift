@@ -3,9 +3,7 @@ import Foundation
 /// Item prices checked against the receipt's own arithmetic: the items (less discounts) add up to the printed
 /// subtotal, or to the printed total less tax and rounding (or less rounding alone, when the prices include the
 /// tax). When they do not, one misread price shows: ``ReceiptParser/repairItemPriceByArithmetic(_:)`` changes a
-/// single digit of one price when that alone makes the items add up to a sum printed twice alike, and the `ocr`
-/// stage reads the price cells again and keeps the re-read amounts that make them add up
-/// (`OCREngine.rereadPricesByArithmetic`).
+/// single digit of one price when that alone makes the items add up to a sum printed twice alike.
 public enum ItemArithmetic {
     /// A sum of printed amounts that the items less discounts should equal, and how it was made.
     public struct Target: Sendable, Equatable {
@@ -69,41 +67,6 @@ public enum ItemArithmetic {
         guard x.count == y.count else { return false }
         return zip(x, y).filter { $0 != $1 }.count == 1
     }
-
-    /// The smallest set of changes — for some items, one of the amounts their price cell was re-read as
-    /// (`rereads[i]`, empty when not re-read) — that makes the items add up to a target to the cent, when exactly
-    /// one set of that size does: the item indexes and their new prices. Nil when the items already add up, or
-    /// no set or several do. At most ``maximumChanges`` prices change, among at most 16 items with re-readings.
-    public static func consistentRereads(prices: [Decimal], net: Decimal, rereads: [[Decimal]],
-                                         targets: [Target]) -> [(index: Int, value: Decimal)]? {
-        let options = rereads.indices.compactMap { i -> (Int, [Decimal])? in
-            let alternatives = Array(Set(rereads[i].filter { $0 != prices[i] && $0 > 0 }))
-            return alternatives.isEmpty ? nil : (i, alternatives)
-        }
-        guard !options.isEmpty, options.count <= 16,
-              !targets.contains(where: { ReceiptParser.amountsAgree(net, $0.value) }) else { return nil }
-        for size in 1...min(maximumChanges, options.count) {
-            var found: [[(index: Int, value: Decimal)]] = []
-            func search(_ from: Int, _ chosen: [(index: Int, value: Decimal)], _ sum: Decimal) {
-                if chosen.count == size {
-                    if targets.contains(where: { ReceiptParser.amountsAgree(sum, $0.value) }) { found.append(chosen) }
-                    return
-                }
-                guard from < options.count, found.count < 2 else { return }
-                for k in from..<options.count {
-                    let (i, alternatives) = options[k]
-                    for value in alternatives { search(k + 1, chosen + [(i, value)], sum + value - prices[i]) }
-                }
-            }
-            search(0, [], net)
-            if found.count == 1 { return found[0] }
-            if found.count > 1 { return nil }
-        }
-        return nil
-    }
-
-    /// At most this many re-read prices are changed together.
-    public static let maximumChanges = 3
 }
 
 extension ReceiptParser {
