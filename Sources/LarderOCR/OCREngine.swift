@@ -82,6 +82,9 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// Read a receipt's total line again on its own when the parser finds no total, or a total that does not
     /// add up (see `OCREngine.rereadTotal`). Default on.
     public var rereadTotal: Bool = true
+    /// Read the band above the address again for the store's name in large type, while the parse has no
+    /// confident name (`LogoBand.swift`).
+    public var rereadLogoBand: Bool = true
     /// Item lines whose price is missing or garbled are read again, cropped to the price column and scaled
     /// up (see `OCREngine.rereadMissingPrices`); at most this many per image, 0 disables. Default 16.
     public var rereadMaxPriceLines: Int = 16
@@ -211,6 +214,7 @@ public struct OCRPreprocessing: Sendable, Equatable {
         minimal.rereadMisreadDates = false
         minimal.rereadMaxPriceLines = 0
         minimal.rereadTotal = false
+        minimal.rereadLogoBand = false
         minimal.photoPass = .never
         minimal.rebuildRows = .never
         minimal.downscaleGlyphsAbove = nil
@@ -506,6 +510,7 @@ public final class OCREngine {
         var reading = try firstReading(pix, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
                                        steps: &steps, costs: &costs)
         defer { pixDestroy(&reading.image) }
+        let firstLines = reading.lines
         // The parse of the first reading, made once for the photo reading's gate and the line re-reads' gates.
         var check: ReadingCheck?
         if allowPhotoPass, preprocessing.photoPass != .never {
@@ -513,6 +518,11 @@ public final class OCREngine {
                              scan: !preparation.scaled, steps: &steps, costs: &costs)
         }
         rereadLines(&reading, check: check, receipt: allowPhotoPass, steps: &steps, costs: &costs)
+        if allowPhotoPass, preprocessing.rereadLogoBand {  // the store's name in large type (LogoBand.swift)
+            let (named, changed) = rereadLogoBand(reading.lines, firstLines: firstLines, in: pix)
+            if changed { reading.lines = named; steps.append("reread-logo-band") }
+            costs.record("logo-band")
+        }
         steps.append(costs.step)
         let t2 = ContinuousClock.now
         return OCRResult(

@@ -41,7 +41,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@4"
         case .extract: "extract@11"
-        case .ocr: "ocr@20"
+        case .ocr: "ocr@21"
         case .route: "route@5"
         case .recipe: "recipe@17"
         case .receipt: "receipt@18"
