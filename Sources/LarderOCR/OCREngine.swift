@@ -792,6 +792,10 @@ public final class OCREngine {
                 if changed > 0 { reading.lines = block; steps.append("reread-summary-block") }
             }
             costs.record("summary-block")
+            // A total still missing, or confirmed by nothing: the summary band read at other scales (SummaryBand.swift).
+            let (band, bandChanged) = rereadSummaryBand(reading.lines, in: reading.image)
+            if bandChanged > 0 { reading.lines = band; steps.append("reread-summary-band") }
+            costs.record("summary-band")
         }
     }
 

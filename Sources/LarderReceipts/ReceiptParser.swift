@@ -80,8 +80,10 @@ public struct ReceiptParser: Sendable {
         dropRowsReadTwice(&state)
         applyRoundingAfterTotal(&state)
         reconcileTotalWithTender(&state)
+        replaceTotalRepeatingTheTax(&state)  // SummaryArithmetic.swift
         if state.german { applyGermanPasses(&state) }
         chooseTotalByArithmetic(&state)
+        inferTotalFromRatedTaxes(&state)  // SummaryArithmetic.swift
         repairMisreadTotal(&state)
         addTaxPrintedAfterTotal(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
@@ -967,7 +969,9 @@ public struct ReceiptParser: Sendable {
         if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT")
             || hasWord(u, "KEMBALI") || hasWord(u, "KEMBALIAN")
             || hasWord(u, "RÜCKGELD") || hasWord(u, "RUCKGELD") || hasWord(u, "ZURÜCK") || hasWord(u, "ZURUCK") { return .change }
+        // "SUB.TOT. ITM2 885.00", "SUB_TOT.": the subtotal abbreviated (its TOT is no total).
         if compact.contains("SUBTOTAL") || compact.contains("SUB-TOTAL") || compact.contains("SUBTTL")
+            || compact.filter(\.isLetter).hasPrefix("SUBTOT")
             || compact.hasPrefix("NETSALES") || compact.hasPrefix("NETAMOUNT") || compact.hasPrefix("NETAMT") { return .subtotal }
         if compact.contains("ROUNDING") || compact.contains("ROUNDADJ") || compact.contains("RNDADJ") { return .rounding }
         // German, Dutch, Italian, French: ZWISCHENSUMME / SUBTOTAAL / SUBTOTALE / SOUS-TOTAL are subtotals.
