@@ -17,7 +17,7 @@ public enum IngredientTraining {
         public var ensemble: Int
 
         /// Creates settings.
-        public init(epochs: Int = 20, seed: UInt64 = 15, bits: Int = 18, ensemble: Int = 3) {
+        public init(epochs: Int = 20, seed: UInt64 = 15, bits: Int = 18, ensemble: Int = 5) {
             self.epochs = epochs; self.seed = seed; self.bits = bits; self.ensemble = ensemble
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A first-order linear sequence tagger over ``TaggerFeatures``: one weight per (feature bucket, label), one per
-/// (punctuation between, previous label, label) transition, decoded with Viterbi. Punctuation tokens are always
+/// A second-order linear sequence tagger over ``TaggerFeatures``: one weight per (feature bucket, label), one per
+/// (punctuation between, previous label, label) transition and one per (label before the previous, previous label,
+/// label), decoded with second-order Viterbi. Punctuation tokens are always
 /// PUNC, so the chain runs over the other tokens (the words) and each transition knows what punctuation sits
 /// between the two words ("butter, soft": NAME then a comma). Trained as an averaged structured perceptron with
 /// passive-aggressive steps, several runs in different orders averaged into one table
@@ -27,7 +28,12 @@ struct SequenceTagger: Sendable {
     var transitions: [Float]
     /// ``transitions`` as one SIMD8 row per (gap, previous label), what decoding adds.
     private(set) var transitionRows: [SIMD8<Float>] = []
-    static let transitionCount = gapCount * (labelCount + 1) * labelCount
+    /// First-order transitions (per gap), then the second-order ones: `transitions[secondOrderBase + (before *
+    /// labelCount + previous) * labelCount + label]`, `before` the label two words back (`labelCount`: the start).
+    static let transitionCount = secondOrderBase + (labelCount + 1) * labelCount * labelCount
+    static let secondOrderBase = gapCount * (labelCount + 1) * labelCount
+    /// The row of ``transitionRows`` where the second-order rows begin.
+    static let secondOrderRow = secondOrderBase / labelCount
     /// Word classes learnt from unlabelled sentences (features of ``TaggerFeatures``).
     var wordClasses: WordClasses = .empty { didSet { wordTable = WordTable(wordClasses) } }
     /// The lexicons and ``wordClasses`` by word hash.
@@ -184,32 +190,44 @@ struct SequenceTagger: Sendable {
     }
 
     /// The best label path for per-token emission scores under the transition rows (``transitionRows``):
-    /// punctuation tokens are PUNC, the words' labels come from Viterbi over the chain of words.
+    /// punctuation tokens are PUNC, the words' labels come from second-order Viterbi over the chain of words (the
+    /// state is the (previous, current) label pair; a step adds the gap-keyed first-order and the second-order rows).
     func viterbi(_ emit: [SIMD8<Float>], _ pairEmit: [SIMD8<Float>], _ tokens: [Token], _ trans: [SIMD8<Float>]) -> [Int] {
-        let L = Self.labelCount, P = TaggerFeatures.pairSlots
+        let L = Self.labelCount, P = TaggerFeatures.pairSlots, T2 = Self.secondOrderRow
         var path = [Int](repeating: Self.puncIndex, count: tokens.count)
         let (words, gaps) = Self.chain(tokens)
         guard let first = words.first else { return path }
-        var score = trans[gaps[0] * (L + 1) + L] + emit[first] + pairEmit[first * P + L]
-        var back = [SIMD8<Int32>](repeating: .zero, count: words.count)
+        // score[p]: the best score of a path whose last two labels are p (row; `L` = the start) and y (lane).
+        var score = [SIMD8<Float>](repeating: SIMD8(repeating: -.infinity), count: L + 1)
+        score[L] = trans[gaps[0] * (L + 1) + L] + emit[first] + pairEmit[first * P + L]
+        var next = score
+        var back = [SIMD8<Int32>](repeating: .zero, count: words.count * L)
         for j in 1..<words.count {
-            let base = gaps[j] * (L + 1)
-            var best = SIMD8<Float>(repeating: -.infinity)
-            var arg = SIMD8<Int32>.zero
+            let base = gaps[j] * (L + 1), w = words[j]
+            let rows = j == 1 ? L...L : 0...(L - 1)  // the label two words back (or the start)
             for p in 0..<L {
-                let s = SIMD8<Float>(repeating: score[p]) + trans[base + p] + pairEmit[words[j] * P + p]
-                let better = s .> best
-                best.replace(with: s, where: better)
-                arg.replace(with: Int32(p), where: better)
+                var best = SIMD8<Float>(repeating: -.infinity)
+                var arg = SIMD8<Int32>.zero
+                for q in rows {
+                    let s = SIMD8<Float>(repeating: score[q][p]) + trans[T2 + q * L + p]
+                    let better = s .> best
+                    best.replace(with: s, where: better)
+                    arg.replace(with: Int32(q), where: better)
+                }
+                next[p] = best + trans[base + p] + pairEmit[w * P + p] + emit[w]
+                back[j * L + p] = arg
             }
-            score = best + emit[words[j]]
-            back[j] = arg
+            next[L] = SIMD8(repeating: -.infinity)
+            swap(&score, &next)
         }
-        var y = 0
-        for k in 1..<L where score[k] > score[y] { y = k }
+        var bp = L, y = 0, top = -Float.infinity
+        for p in 0...L { for k in 0..<L where score[p][k] > top { top = score[p][k]; bp = p; y = k } }
         for j in stride(from: words.count - 1, through: 0, by: -1) {
             path[words[j]] = y
-            y = Int(back[j][y])
+            guard j > 0 else { break }
+            let q = Int(back[j * L + bp][y])
+            y = bp
+            bp = q
         }
         return path
     }
@@ -305,6 +323,13 @@ struct SequenceTagger: Sendable {
                     }
                     for (j, i) in words.enumerated() {
                         let gp = j == 0 ? L : ex.gold[words[j - 1]], pp = j == 0 ? L : pred[words[j - 1]]
+                        if j > 0 {
+                            let gq = j == 1 ? L : ex.gold[words[j - 2]], pq = j == 1 ? L : pred[words[j - 2]]
+                            if gq != pq || gp != pp || ex.gold[i] != pred[i] {
+                                deltaT[Self.secondOrderBase + (gq * L + gp) * L + ex.gold[i], default: 0] += 1
+                                deltaT[Self.secondOrderBase + (pq * L + pp) * L + pred[i], default: 0] -= 1
+                            }
+                        }
                         if gp == pp && ex.gold[i] == pred[i] { continue }
                         let base = gaps[j] * (L + 1)
                         deltaT[(base + gp) * L + ex.gold[i], default: 0] += 1
@@ -335,8 +360,9 @@ struct SequenceTagger: Sendable {
     }
 
     static let magic: UInt32 = 0x4741_544C  // "LTAG"
-    /// Layout of the file: 2 added the word classes after the weight rows, 3 the transitions per gap.
-    static let fileVersion: UInt32 = 3
+    /// Layout of the file: 2 added the word classes after the weight rows, 3 the transitions per gap, 4 the
+    /// second-order transitions after them.
+    static let fileVersion: UInt32 = 4
 
     /// The weights as a compact little-endian binary: header, transitions (Float32), then each non-zero bucket
     /// row as (bucket UInt32, labelCount × Int16), quantised with one scale.

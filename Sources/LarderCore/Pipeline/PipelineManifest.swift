@@ -43,7 +43,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .extract: "extract@11"
         case .ocr: "ocr@22"
         case .route: "route@5"
-        case .recipe: "recipe@17"
+        case .recipe: "recipe@18"
         case .receipt: "receipt@19"
         case .llm: "llm@1"
         case .result: "result@11"
