@@ -182,19 +182,6 @@ extension OCREngine {
         pixSetResolution(bordered, resolution, resolution)
         guard let (read, _) = try? run(bordered, path: "", limits: OCRLimits(timeLimit: .seconds(20)), started: .now,
                                       pageSegmentation: .singleBlock) else { return nil }
-        func mapped(_ b: OCRBox) -> OCRBox {
-            OCRBox(x: rect.x + Int((Double(b.x - Int(border)) / scaleX).rounded()), y: rect.y + Int((Double(b.y - Int(border)) / scaleY).rounded()),
-                   width: Int((Double(b.width) / scaleX).rounded()), height: Int((Double(b.height) / scaleY).rounded()))
-        }
-        return read.map { line in
-            var out = line
-            out.box = mapped(line.box)
-            out.words = line.words?.map { word in
-                var w = word
-                w.box = mapped(word.box)
-                return w
-            }
-            return out
-        }
+        return Self.linesInPage(read, cropX: rect.x, cropY: rect.y, border: Int(border), scaleX: scaleX, scaleY: scaleY)
     }
 }

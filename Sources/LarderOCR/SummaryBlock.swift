@@ -77,11 +77,19 @@ extension OCREngine {
         pixSetResolution(bordered, resolution, resolution)
         guard let (read, _) = try? run(bordered, path: "", limits: OCRLimits(timeLimit: .seconds(20)), started: .now,
                                       pageSegmentation: segmentation) else { return nil }
+        return Self.linesInPage(read, cropX: x, cropY: y, border: Int(border), scaleX: scale, scaleY: scale)
+    }
+
+    /// Lines read from a crop that was scaled and given a border, with their boxes and their words' boxes moved back
+    /// into the page's coordinates (the crop's top left at `cropX`, `cropY`).
+    static func linesInPage(_ lines: [OCRLine], cropX: Int, cropY: Int, border: Int, scaleX: Double,
+                            scaleY: Double) -> [OCRLine] {
         func mapped(_ b: OCRBox) -> OCRBox {
-            OCRBox(x: x + Int((Double(b.x - Int(border)) / scale).rounded()), y: y + Int((Double(b.y - Int(border)) / scale).rounded()),
-                   width: Int((Double(b.width) / scale).rounded()), height: Int((Double(b.height) / scale).rounded()))
+            OCRBox(x: cropX + Int((Double(b.x - border) / scaleX).rounded()),
+                   y: cropY + Int((Double(b.y - border) / scaleY).rounded()),
+                   width: Int((Double(b.width) / scaleX).rounded()), height: Int((Double(b.height) / scaleY).rounded()))
         }
-        return read.map { line in
+        return lines.map { line in
             var out = line
             out.box = mapped(line.box)
             out.words = line.words?.map { word in
