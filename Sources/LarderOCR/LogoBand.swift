@@ -15,8 +15,10 @@ extension OCREngine {
 
     /// Reads the logo band of the first reading's image `gray` (`firstLines` are its lines) when the kept reading
     /// `lines` has no confident store name; returns the lines with the name read at the top, and whether it changed.
-    func rereadLogoBand(_ lines: [OCRLine], firstLines: [OCRLine], in gray: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Bool) {
-        guard pixGetDepth(gray) == 8, let need = LogoName.need(lines), let end = LogoName.bandEnd(firstLines) else {
+    /// `parsed`: the parse of `lines` when the caller has it.
+    func rereadLogoBand(_ lines: [OCRLine], firstLines: [OCRLine], in gray: UnsafeMutablePointer<PIX>?,
+                        parsed: ParsedReceipt? = nil) -> ([OCRLine], Bool) {
+        guard pixGetDepth(gray) == 8, let need = LogoName.need(lines, parsed: parsed), let end = LogoName.bandEnd(firstLines) else {
             return (lines, false)
         }
         let width = Int(pixGetWidth(gray)), height = Int(pixGetHeight(gray))

@@ -517,9 +517,9 @@ public final class OCREngine {
             check = readAgainAsPhoto(pix, &reading, path: path, limits: limits, started: t1, pageSegmentation: pageSegmentation,
                              scan: !preparation.scaled, steps: &steps, costs: &costs)
         }
-        rereadLines(&reading, check: check, receipt: allowPhotoPass, steps: &steps, costs: &costs)
+        check = rereadLines(&reading, check: check, receipt: allowPhotoPass, steps: &steps, costs: &costs)
         if allowPhotoPass, preprocessing.rereadLogoBand {  // the store's name in large type (LogoBand.swift)
-            let (named, changed) = rereadLogoBand(reading.lines, firstLines: firstLines, in: pix)
+            let (named, changed) = rereadLogoBand(reading.lines, firstLines: firstLines, in: pix, parsed: check?.receipt)
             if changed { reading.lines = named; steps.append("reread-logo-band") }
             costs.record("logo-band")
         }
@@ -720,9 +720,11 @@ public final class OCREngine {
     /// or it could be a misreading of the total the other amounts imply (``ReadingCheck/wantsTotalReread``).
     /// `receipt` is false for rendered PDF
     /// pages, which get only the date re-read.
-    /// `check`: the parse of `reading.lines` when the caller made it.
+    /// `check`: the parse of `reading.lines` when the caller made it. Returns the parse of the final lines when one
+    /// was made after the last change (nil otherwise).
+    @discardableResult
     private func rereadLines(_ reading: inout Reading, check initial: ReadingCheck? = nil, receipt: Bool,
-                             steps: inout [String], costs: inout StepCosts) {
+                             steps: inout [String], costs: inout StepCosts) -> ReadingCheck? {
         // One parse of the lines serves every gate until a re-read changes them (a parse costs a few ms).
         var check = initial
         if receipt, preprocessing.rereadMaxPriceLines > 0 {
@@ -787,16 +789,23 @@ public final class OCREngine {
             }
             costs.record("unsure-total")
             // Still no total read: the summary block below the items as a block (SummaryBlock.swift).
-            if !(check ?? ReadingCheck(reading.lines)).hasTotal {
-                let (block, changed) = rereadSummaryBlock(reading.lines, in: reading.image)
-                if changed > 0 { reading.lines = block; steps.append("reread-summary-block") }
+            let beforeBlock = check ?? ReadingCheck(reading.lines)
+            check = beforeBlock
+            if !beforeBlock.hasTotal {
+                let (block, changed) = rereadSummaryBlock(reading.lines, in: reading.image, parsed: beforeBlock.receipt)
+                if changed > 0 { reading.lines = block; check = nil; steps.append("reread-summary-block") }
             }
             costs.record("summary-block")
-            // A total still missing, or confirmed by nothing: the summary band read at other scales (SummaryBand.swift).
-            let (band, bandChanged) = rereadSummaryBand(reading.lines, in: reading.image)
-            if bandChanged > 0 { reading.lines = band; steps.append("reread-summary-band") }
+            // Still no total read from a line: the summary band read at other scales (SummaryBand.swift).
+            let beforeBand = check ?? ReadingCheck(reading.lines)
+            check = beforeBand
+            if !beforeBand.hasTotal {
+                let (band, changed) = rereadSummaryBand(reading.lines, in: reading.image, parsed: beforeBand.receipt)
+                if changed > 0 { reading.lines = band; check = nil; steps.append("reread-summary-band") }
+            }
             costs.record("summary-band")
         }
+        return check
     }
 
     /// Runs `body` on a copy of `pix` whose dark strokes are thickened (grayscale erosion 3×3), which joins

@@ -110,9 +110,11 @@ extension OCREngine {
     /// the items, cash − change), or one that pays for the items with a plausible surcharge (``coversItems(_:_:)``)
     /// in a reading that scores higher (``readingScore(_:)``). Returns the lines and how many band readings were
     /// kept (0 or 1).
-    func rereadSummaryBand(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
+    /// `parsed`: the parse of `lines` when the caller has it (``ReadingCheck/receipt``).
+    func rereadSummaryBand(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?,
+                           parsed: ParsedReceipt? = nil) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8 else { return (lines, 0) }
-        let receipt = ReceiptParser().parse(lines: lines)
+        let receipt = parsed ?? ReceiptParser().parse(lines: lines)
         // Only a total not read at all: a band reading also loses amounts the page read ("Balance Due O.00" of a
         // comped meal, read as "Balance Due"), and a read total that nothing confirms is the digit re-read's.
         guard receipt.total == nil || receipt.totalInferred,

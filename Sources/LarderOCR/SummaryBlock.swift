@@ -29,9 +29,11 @@ extension OCREngine {
     /// inside — scaled so its lines are ~36 px high, and read as one block (PSM 6, then PSM 4). The block's lines
     /// replace the page's when the receipt then has a total read from a line and the reading scores higher
     /// (``readingScore(_:)``). Returns the lines and how many block readings were kept (0 or 1).
-    func rereadSummaryBlock(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
+    /// `parsed`: the parse of `lines` when the caller has it (``ReadingCheck/receipt``).
+    func rereadSummaryBlock(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?,
+                            parsed: ParsedReceipt? = nil) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8 else { return (lines, 0) }
-        let receipt = ReceiptParser().parse(lines: lines)
+        let receipt = parsed ?? ReceiptParser().parse(lines: lines)
         guard receipt.total == nil || receipt.totalInferred,
               let start = Self.summaryBlockStart(lines, kinds: receipt.lines.map(\.kind)) else { return (lines, 0) }
         let end = min(lines.count, start + Self.summaryBlockLines)

@@ -50,9 +50,9 @@ public enum LogoName {
     }
 
     /// Whether the logo band is worth reading for `lines` (a reading of a receipt), and why; nil when the parse has a
-    /// confident name or other evidence names the business.
-    public static func need(_ lines: [OCRLine]) -> Need? {
-        let receipt = ReceiptParser().parse(lines: lines)
+    /// confident name or other evidence names the business. `parsed`: the parse of `lines` when the caller has it.
+    public static func need(_ lines: [OCRLine], parsed: ParsedReceipt? = nil) -> Need? {
+        let receipt = parsed ?? ReceiptParser().parse(lines: lines)
         let texts = lines.map(\.text)
         if let store = receipt.store, StoreChains.chain(in: store) != nil { return nil }
         if StoreEvidence.named(in: texts) != nil || StoreEvidence.domain(in: texts) != nil { return nil }
