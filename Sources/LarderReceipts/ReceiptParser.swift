@@ -1505,17 +1505,13 @@ public struct ReceiptParser: Sendable {
         if let g = match(Self.numericDatePattern), let a = Int(g[1]), let b = Int(g[3]), let y = year(g[4]) {
             let monthFirstOK = valid(y, a, b)
             let dayFirstOK = valid(y, b, a)
-            var (preference, why) = automaticDateOrder(u, separator: g[2], currency: currency, receiptOrder: receiptOrder)
-            switch configuration.dateOrder {
-            case .monthFirst: (preference, why) = (.monthFirst, "by configuration")
-            case .dayFirst: (preference, why) = (.dayFirst, "by configuration")
-            case .automatic:
-                // A weekday printed beside the date names the order when only one reading falls on it.
-                if monthFirstOK, dayFirstOK, let named = Self.printedWeekday(u) {
-                    let monthFirstDay = Self.weekday(year: y, month: a, day: b), dayFirstDay = Self.weekday(year: y, month: b, day: a)
-                    if monthFirstDay == named, dayFirstDay != named { (preference, why) = (.monthFirst, "by the weekday printed") }
-                    if dayFirstDay == named, monthFirstDay != named { (preference, why) = (.dayFirst, "by the weekday printed") }
-                }
+            var (preference, why) = dateOrder(u, separator: g[2], currency: currency, receiptOrder: receiptOrder)
+            // Without a configured order, a weekday printed beside the date names the order when only one reading
+            // falls on it.
+            if configuration.dateOrder == .automatic, monthFirstOK, dayFirstOK, let named = Self.printedWeekday(u) {
+                let monthFirstDay = Self.weekday(year: y, month: a, day: b), dayFirstDay = Self.weekday(year: y, month: b, day: a)
+                if monthFirstDay == named, dayFirstDay != named { (preference, why) = (.monthFirst, "by the weekday printed") }
+                if dayFirstDay == named, monthFirstDay != named { (preference, why) = (.dayFirst, "by the weekday printed") }
             }
             if monthFirstOK && dayFirstOK {
                 if a == b {
@@ -1553,9 +1549,20 @@ public struct ReceiptParser: Sendable {
         return nil
     }
 
+    /// The order of an ambiguous numeric date: the configuration's when it names one, else
+    /// ``automaticDateOrder(_:separator:currency:receiptOrder:)``; and why.
+    func dateOrder(_ u: String, separator: String, currency: String,
+                   receiptOrder: DateOrderEvidence?) -> (DateOrder, String) {
+        switch configuration.dateOrder {
+        case .monthFirst: return (.monthFirst, "by configuration")
+        case .dayFirst: return (.dayFirst, "by configuration")
+        case .automatic: return automaticDateOrder(u, separator: separator, currency: currency, receiptOrder: receiptOrder)
+        }
+    }
+
     /// The order of an ambiguous numeric date without configuration or weekday: dots separate day-first dates
     /// ("25.04.2020": Germany and most of Europe); else what the receipt says; else by currency.
-    func automaticDateOrder(_ u: String, separator: String, currency: String,
+    private func automaticDateOrder(_ u: String, separator: String, currency: String,
                                     receiptOrder: DateOrderEvidence?) -> (DateOrder, String) {
         if separator == "." { return (.dayFirst, "by preference (dotted date)") }
         if let receiptOrder { return (receiptOrder.order, "by the receipt (\(receiptOrder.why))") }
