@@ -91,3 +91,67 @@ extension ReceiptParser {
             + "read \(Self.format(old)), \(Self.format(fix.value)) makes the items add up to the \(fix.how)")
     }
 }
+
+extension ReceiptParser {
+    /// An item line's total checked against its own quantity × unit price ("2 Lunga 13.90 27.60", "KESARI BATH
+    /// 1.00 85.00 88.00", "FREYIN (4 @130.00) 20.00"): when the product differs from the printed total in one
+    /// digit, or by one leading digit the print lost, and tesseract was less sure of the total's word than of the
+    /// unit price's, the product is the total. The count is the word before the unit price, else `quantity` (a
+    /// leading count), else 1. Returns the product and the printed unit price, or nil. The
+    /// words are the line's own (`OCRLine.words`); without them, or without a unit price column, nothing changes.
+    static func totalByQuantity(_ words: [OCRWord]?, total: Decimal, quantity printedCount: Decimal?, wholeUnits: Bool) -> (total: Decimal, unitPrice: Decimal)? {
+        guard !wholeUnits, let words, words.count >= 3 else { return nil }
+        func amount(_ w: OCRWord) -> Decimal? {
+            var t = Substring(w.text)
+            while let c = t.first, "@(".contains(c) { t = t.dropFirst() }
+            while let c = t.last, ")".contains(c) { t = t.dropLast() }
+            guard t.contains(where: { $0 == "." || $0 == "," }), let a = parseAmountToken(String(t)), !a.negative else { return nil }
+            return a.value
+        }
+        guard let t = words.lastIndex(where: { amount($0) != nil }), amount(words[t]) == total, t >= 1,
+              let unit = amount(words[t - 1]), unit > 0 else { return nil }
+        var quantity = printedCount ?? 1
+        if t >= 2, words[t - 2].text.range(ofPattern: #"^\(?\d{1,3}([.,]\d{1,3})?[xX×]?$"#) != nil,
+           let q = Decimal(string: words[t - 2].text.filter { $0.isNumber || $0 == "." || $0 == "," }
+               .replacingOccurrences(of: ",", with: ".")), q > 0 {
+            quantity = q
+        }
+        var product = quantity * unit, rounded = Decimal()
+        NSDecimalRound(&rounded, &product, 2, .plain)
+        guard rounded != total, words[t].confidence < words[t - 1].confidence else { return nil }
+        let p = format(rounded).filter(\.isNumber), x = format(total).filter(\.isNumber)
+        // A lost leading digit only against a count of its own: with a count of one, the unit price may as well
+        // have gained a digit ("(313.00 13.00": "(3 Pcs) 13.00" glued).
+        let lostLeadingDigit = quantity != 1 && p.count == x.count + 1 && p.hasSuffix(x)
+        guard ItemArithmetic.oneDigitApart(rounded, total) || lostLeadingDigit else { return nil }
+        return (rounded, unit)
+    }
+}
+
+extension ReceiptParser {
+    /// "400102111190 DK BL 508 TWILL - 22.99 R": a hyphen ending an item's name, read as the amount's minus sign.
+    /// A discount read from a minus standing apart (no discount word on its line) is an item again when that alone
+    /// makes the items add up to a printed sum (the subtotal, the total less tax) they otherwise miss; exactly one
+    /// such line must do it.
+    func restoreItemsReadAsDiscounts(_ s: inout ParseState) {
+        let targets = ItemArithmetic.targets(s.receipt, totalInferred: s.totalInferred)
+        let net = ItemArithmetic.net(s.receipt)
+        guard !targets.isEmpty, !targets.contains(where: { Self.amountsAgree(net, $0.value) }) else { return }
+        let found = s.receipt.discounts.indices.filter { k in
+            let d = s.receipt.discounts[k], i = d.lineNumber - 1
+            guard i >= 0, i < s.texts.count, !Self.isDiscountText(s.texts[i].uppercased()), Self.letterCount(d.description) >= 3,
+                  s.texts[i].range(ofPattern: #"\s-\s+\S*\d[.,]\d\d(\s+[A-Z*]{1,3})?$"#) != nil else { return false }
+            return targets.contains { Self.amountsAgree(net + 2 * d.amount, $0.value) }
+        }
+        guard found.count == 1 else { return }
+        let d = s.receipt.discounts.remove(at: found[0]), i = d.lineNumber - 1
+        if let k = d.itemIndex { s.receipt.items[k].discount -= d.amount }
+        let at = s.receipt.items.firstIndex { ($0.lineNumbers.first ?? 0) > d.lineNumber } ?? s.receipt.items.count
+        s.receipt.items.insert(ReceiptItem(lineNumbers: [d.lineNumber], description: d.description, total: d.amount,
+                                           confidence: s.input[i].confidence / 100), at: at)
+        for k in s.receipt.discounts.indices { if let j = s.receipt.discounts[k].itemIndex, j >= at { s.receipt.discounts[k].itemIndex = j + 1 } }
+        s.kinds[i] = .item
+        s.notes.append("line \(d.lineNumber) (\(d.description)) read as an item: its minus is the name's hyphen "
+            + "(the items then add up to the printed sum)")
+    }
+}

@@ -61,7 +61,7 @@ public struct ReceiptParser: Sendable {
         var state = makeState(input)
         for (i, raw) in state.texts.enumerated() {
             if raw.isEmpty { continue }
-            let line = prepareLine(i, raw, wholeUnits: state.wholeUnits)
+            let line = prepareLine(i, raw, wholeUnits: state.wholeUnits, inBody: !state.receipt.items.isEmpty)
             if readDateOrTime(line, &state) { continue }
             if readSummary(line, &state) { continue }
             if state.sawTotal || !state.receipt.tenders.isEmpty {
@@ -87,6 +87,7 @@ public struct ReceiptParser: Sendable {
         repairMisreadTotal(&state)
         addTaxPrintedAfterTotal(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
+        restoreItemsReadAsDiscounts(&state)  // ItemArithmetic.swift
         repairItemPriceByArithmetic(&state)
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
@@ -140,6 +141,7 @@ public struct ReceiptParser: Sendable {
         if german, currency != "EUR" { (currency, currencyEvidence) = ("EUR", "German receipt printing EUR") }
         if german { texts = texts.map(Self.germanLineRepairs) }
         let wholeUnits = Self.wholeUnitCurrencies.contains(currency)
+        if !wholeUnits, !german { texts = Self.taxFlagsReadAsSeven(texts) }
         // A change line was printed (even one OCR could not read the amount of): a lone tender is then not
         // the exact amount paid.
         let sawChangeWord = texts.contains { Self.hasWord($0.uppercased(), "CHANGE") || Self.hasWord($0.uppercased(), "KEMBALI") }
@@ -150,8 +152,23 @@ public struct ReceiptParser: Sendable {
             kinds: [ReceiptLineKind](repeating: .ignored, count: texts.count))
     }
 
-    private func prepareLine(_ i: Int, _ raw: String, wholeUnits: Bool) -> ParseLine {
+    /// "1 CVS ALOE SANITIZER 22 1.997": a till that glues its tax flag to the price ("1.99T") has the T read as a 7,
+    /// a third decimal no price of a two-decimal currency prints. Taken so only where two or more item lines end
+    /// that way (the same printer, the same misreading), and only for a word of its own ("4,297", "1.997.").
+    static func taxFlagsReadAsSeven(_ texts: [String]) -> [String] {
+        let pattern = #"(\s\d{1,4}[.,]\d\d)7\.?$"#
+        let flagged = texts.filter { letterCount($0) >= 3 && $0.range(ofPattern: pattern) != nil }
+        guard flagged.count >= 2 else { return texts }
+        return texts.map { letterCount($0) >= 3 ? $0.replacingMatches(of: pattern, with: "$1 T") : $0 }
+    }
+
+    private func prepareLine(_ i: Int, _ raw: String, wholeUnits: Bool, inBody: Bool) -> ParseLine {
         var text = raw
+        // "MALLESHWARAM 18 1.00 130-00 130-00": a dot-matrix decimal point read as a hyphen. Only below an item
+        // already read (above the items, "Meja : 4-08" is a table number); no leading zero ("01-81" is a unit).
+        if inBody, !wholeUnits {
+            text = text.replacingMatches(of: #"(\s)([1-9]\d{0,4}|0)-(\d\d)(\s*[|A-Z*]{0,2})$"#, with: "$1$2.$3$4")
+        }
         // "TOTAL 42 50" / "CHANGE 38 00": a lost decimal point on a money line.
         if !wholeUnits, Self.moneyLineWords.contains(where: { text.uppercased().contains($0) }) {
             text = text.replacingMatches(of: #"(\s\d{1,4}) (\d\d)$"#, with: "$1.$2")
@@ -350,7 +367,10 @@ public struct ReceiptParser: Sendable {
     private func readNameThenPrice(_ line: ParseLine, _ s: inout ParseState) -> Bool {
         // Name line, then a line of codes/quantities ending in the price ("8809059 7,90*3 23.70 Z").
         // A product code (UPC-A/EAN-13, 12–13 digits) before the price marks an article line also before the first item.
-        guard let amount = line.amount, let pending = s.pendingName, Self.letterCount(amount.rest) < 2,
+        // A code line may carry a specks' letters or two ("bs 720873462272 4.99 T" under "CARD MDAY GRANDMOTHER").
+        guard let amount = line.amount, let pending = s.pendingName,
+              Self.letterCount(amount.rest) < 2 || Self.hasProductCode(amount.rest)
+                && Self.letterCount(Self.withoutArticleNumber(amount.rest)) <= 2,
               s.firstBodyLine != nil || s.receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: s.wholeUnits)
                 || Self.hasProductCode(amount.rest)
         else { return false }
@@ -392,6 +412,12 @@ public struct ReceiptParser: Sendable {
         }
         s.pendingDetail = nil
         if item.description.isEmpty { return true }
+        if let fix = Self.totalByQuantity(s.input[i].words, total: item.total, quantity: item.quantity, wholeUnits: s.wholeUnits) {
+            s.notes.append("price on line \(i + 1) (\(item.description)) read \(Self.format(item.total)), its quantity × "
+                + "unit price \(Self.format(fix.unitPrice)) is \(Self.format(fix.total)) (the total's word read less surely)")
+            item.total = fix.total
+            if (item.quantity ?? 1) != 1 { item.unitPrice = fix.unitPrice }
+        }
         s.receipt.items.append(item)
         s.kinds[i] = .item
         s.lastItemLeft = box.x

@@ -43,4 +43,105 @@ struct ItemArithmeticTests {
         #expect(!ItemArithmetic.oneDigitApart(d("5.95"), d("6.03")))
         #expect(!ItemArithmetic.oneDigitApart(d("9.95"), d("10.95")))
     }
+    /// A line with its words, each with a confidence (the boxes do not matter here).
+    func wordLine(_ words: [(String, Double)]) -> OCRLine {
+        OCRLine(text: words.map(\.0).joined(separator: " "), confidence: 80,
+                words: words.map { OCRWord(text: $0.0, confidence: $0.1, box: OCRBox(x: 0, y: 0, width: 1, height: 1)) })
+    }
+
+    /// "2 Lunga 13.90 27.60" printed 27.80: the total's word was read less surely than the unit price's, and the
+    /// count times the unit price is one digit from it. "KESARI BATH 1.00 85.00 88.00" the same with a count of one.
+    @Test func aLineTotalOneDigitFromItsQuantityTimesUnitPriceIsTheProduct() {
+        let receipt = ReceiptParser().parse(lines: [
+            OCRLine(text: "PASTA DIVINA"), OCRLine(text: "1 Caprese 12.50"),
+            wordLine([("2", 32), ("Lunga", 32), ("13.90", 85), ("27.60", 71)]),
+            wordLine([("KESARI", 77), ("BATH", 97), ("1.00", 56), ("85.00", 79), ("88.00", 23)]),
+        ])
+        #expect(receipt.items.map(\.total) == [d("12.50"), d("27.80"), d("85.00")])
+        #expect(receipt.items[1].unitPrice == d("13.90"))
+        #expect(receipt.reviewReasons.contains { $0.contains("quantity × unit price") }, "\(receipt.reviewReasons)")
+    }
+
+    /// The total read as surely as the unit price, or the product far from it, or no words: nothing changes.
+    @Test func aSurerTotalOrAFarProductIsKept() {
+        #expect(ReceiptParser.totalByQuantity([w("2", 90), w("Lunga", 90), w("13.90", 70), w("27.60", 85)],
+                                              total: d("27.60"), quantity: 2, wholeUnits: false) == nil)
+        #expect(ReceiptParser.totalByQuantity([w("2", 90), w("Lunga", 90), w("13.90", 90), w("31.60", 50)],
+                                              total: d("31.60"), quantity: 2, wholeUnits: false) == nil)
+        #expect(ReceiptParser.totalByQuantity(nil, total: d("27.60"), quantity: 2, wholeUnits: false) == nil)
+    }
+
+    /// "FREYIN (4 @130.00) 20.00": a leading digit lost from the total (520.00) against a count of its own; with a
+    /// count of one, "(313.00 13.00" ("(3 Pcs) 13.00" glued) may as well be a digit gained by the unit price.
+    @Test func aLostLeadingDigitNeedsACountAboveOne() {
+        let fix = ReceiptParser.totalByQuantity([w("FREYIN", 92), w("(4", 92), w("@130.00)", 86), w("20.00", 85)],
+                                                total: d("20.00"), quantity: nil, wholeUnits: false)
+        #expect(fix?.total == d("520.00") && fix?.unitPrice == d("130.00"))
+        #expect(ReceiptParser.totalByQuantity([w("1", 90), w("Buffalo", 90), w(":", 40), w("(313.00", 80), w("13.00", 60)],
+                                              total: d("13.00"), quantity: 1, wholeUnits: false) == nil)
+    }
+
+    func w(_ text: String, _ confidence: Double) -> OCRWord {
+        OCRWord(text: text, confidence: confidence, box: OCRBox(x: 0, y: 0, width: 1, height: 1))
+    }
+
+    /// "130-00": a dot-matrix point read as a hyphen, below an item already read; above the items ("Meja : 4-08",
+    /// a table number) it is no amount.
+    @Test func aHyphenForTheDecimalPointBelowTheFirstItem() {
+        let receipt = ReceiptParser().parse(text: """
+            CARNATIC CAFE
+            Meja 3 4-08
+            PADDU 1.00 120.00 120.00
+            MALLESHWARAM 18 1.00 130-00 130-00
+            PALM TREE SKRT ST 12-50
+            """)
+        #expect(receipt.items.map(\.total) == [d("120.00"), d("130.00"), d("12.50")], "\(receipt.items)")
+    }
+
+    /// "1 CVS ALOE SANITIZER 2Z 1.997": the tax flag T glued to the price read as a 7, on two or more item lines;
+    /// one such line alone is left as it is.
+    @Test func aTaxFlagReadAsSevenOnSeveralLines() {
+        let lines = ["CVS PHARMACY", "1 CONAIR LFT EACH 4,297", "1 CVS ALOE SANITIZER 2Z 1.997", "1 CVS TRVL TB 1CT 1.997.",
+                     "PMPR SNSTV POUCH 18CT 1.57", "SUBTOTAL 9.84"]
+        let receipt = ReceiptParser().parse(text: lines.joined(separator: "\n"))
+        #expect(receipt.items.map(\.total) == [d("4.29"), d("1.99"), d("1.99"), d("1.57")], "\(receipt.items)")
+        let one = ReceiptParser.taxFlagsReadAsSeven(["SHOP", "WEIGHT ITEM 1.997", "BREAD 2.49"])
+        #expect(one == ["SHOP", "WEIGHT ITEM 1.997", "BREAD 2.49"])
+    }
+
+    /// A card's name, then its product code and price with a speck's letters read before the code.
+    @Test func aCodeLineWithSpecksPricesThePendingName() {
+        let receipt = ReceiptParser().parse(text: """
+            SUE'S HALLMARK
+            CARD THANKS CROWN 720473536751 5.99
+            GARD. MDAY GRANDMOTHER
+            bs 720873462272 4.99 T
+            SUBTOTAL $10.98
+            """)
+        #expect(receipt.items.map(\.total) == [d("5.99"), d("4.99")], "\(receipt.items)")
+        #expect(receipt.items.last?.description.contains("GRANDMOTHER") == true, "\(receipt.items)")
+    }
+    /// "DK BL 508 TWILL - 22.99 R": the name's hyphen read as a minus; as an item the lines add up to the subtotal
+    /// and total. A real discount line, or a minus whose item would not make the sum, stays a discount.
+    @Test func aMinusThatIsTheNamesHyphenIsAnItemWhenTheSumSaysSo() {
+        let receipt = ReceiptParser().parse(text: """
+            ROSS DRESS FOR LESS
+            400111378515 PE CHARCOAL SMALL 24.99 R
+            400110228446 X CK OPP GREY SOLI 29.99 R
+            400102111190 DK BL 508 TWILL - 22.99 R
+            Subtotal $77.97
+            Total $77.97
+            """)
+        #expect(receipt.items.map(\.total) == [d("24.99"), d("29.99"), d("22.99")], "\(receipt.items)")
+        #expect(receipt.discounts.isEmpty)
+        let kept = ReceiptParser().parse(text: """
+            ROSS DRESS FOR LESS
+            PE CHARCOAL SMALL 24.99 R
+            DK BL 508 TWILL - 2.00 R
+            Subtotal $22.99
+            Total $22.99
+            """)
+        #expect(kept.items.map(\.total) == [d("24.99")] && kept.discounts.map(\.amount) == [d("2.00")])
+    }
 }
+
