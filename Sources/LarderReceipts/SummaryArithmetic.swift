@@ -158,7 +158,7 @@ extension ReceiptParser {
 
     /// No total line read and no charges to add, but a subtotal and a payment under it: the payment that covers the
     /// subtotal with at most ``maximumSurcharge`` on top (tax, service) is what was due ("Subtotal 8.57", the total's
-    /// line misread, "Tendered 9.35"); cash less its change when the change was read. Several such payments that
+    /// line misread, "Tendered 9.35"); a payment less the change when a change was read. Several such payments that
     /// disagree, or none, infer nothing. Flagged for review as inferred.
     func inferTotalFromPayment(_ s: inout ParseState) {
         guard s.receipt.total == nil, !s.german, let sub = s.summaryLines.subtotals.last, sub.value > 0,
