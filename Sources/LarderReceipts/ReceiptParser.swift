@@ -84,6 +84,8 @@ public struct ReceiptParser: Sendable {
         if state.german { applyGermanPasses(&state) }
         chooseTotalByArithmetic(&state)
         inferTotalFromRatedTaxes(&state)  // SummaryArithmetic.swift
+        inferTotalFromCharges(&state)  // SummaryArithmetic.swift
+        inferTotalFromPayment(&state)  // SummaryArithmetic.swift
         repairMisreadTotal(&state)
         addTaxPrintedAfterTotal(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
@@ -252,7 +254,7 @@ public struct ReceiptParser: Sendable {
         if !afterTender { s.totalCandidates.append(value) }
         s.printedTotals.append(value)
         // "AMOUNT $85.58" then "TIP $12.84", "TOTAL $98.42": an amount line is a total only until a total follows.
-        let weak = upper.split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) } == ["AMOUNT"]
+        let weak = Self.repairSummaryWords(upper).split(whereSeparator: { !$0.isLetter }).filter { !["USD", "RM", "EUR", "GBP", "AUD", "US"].contains($0) } == ["AMOUNT"]
         if !s.sawTotal {
             s.receipt.total = value
             s.totalEvidence = afterTender ? "total line after payment" : "printed total"
@@ -984,6 +986,13 @@ public struct ReceiptParser: Sendable {
             guard (6...9).contains(word.count), word.allSatisfy(\.isLetter), !word.contains("SUBTOTAL"),
                   EditDistance.levenshtein(Array(word), subtotal) <= 2 else { continue }
             tokens[k] = "SUBTOTAL"
+        }
+        // AMOUNT with its M split in two ("AINOUNT:$, 2.00", "ARNOUNT"): tesseract's commonest split of a glyph.
+        for k in tokens.indices {
+            let letters = String(tokens[k].prefix(while: \.isLetter))
+            guard (7...8).contains(letters.count), letters != "AMOUNT" else { continue }
+            let joined = letters.replacingOccurrences(of: "RN", with: "M").replacingOccurrences(of: "IN", with: "M")
+            if joined == "AMOUNT" { tokens[k] = "AMOUNT" + tokens[k].dropFirst(letters.count) }
         }
         if tokens.first == "TAK", tokens.count >= 2 { tokens[0] = "TAX" }
         return tokens.joined(separator: " ")

@@ -104,3 +104,78 @@ extension ReceiptParser {
             + "\(Self.format(total)) repeats the tax above it"
     }
 }
+
+extension ReceiptParser {
+    /// No total line read at all, but a subtotal and the charges printed under it (tax, service, tip): the amount
+    /// due is their sum, as the summary block adds it ("SUBTOTAL $16.80", "Svc CHG $1.68", "J $1.29" — the GST
+    /// line whose label OCR lost — and the total's own line unread). An amount line right under the charges
+    /// whose label was lost (at most one letter before the amount) is one more charge, or the total itself when it
+    /// equals the sum so far. A charge printing a rate that the arithmetic does not explain stops the inference, and
+    /// taxes a European receipt prints as included (MwSt, TVA, IVA, BTW, USt) are not added.
+    /// Flagged for review as inferred, the evidence naming each figure.
+    func inferTotalFromCharges(_ s: inout ParseState) {
+        guard s.receipt.total == nil, !s.german, let sub = s.summaryLines.subtotals.last, sub.value > 0,
+              let lastTax = s.summaryLines.tax.last, s.summaryLines.tax.allSatisfy({ $0 > sub.line }),
+              !s.kinds.contains(.total), let tax = s.receipt.tax, tax > 0 else { return }
+        let included = ["MWST", "UST", "TVA", "IVA", "BTW"]
+        guard !s.summaryLines.tax.contains(where: { i in
+            let u = s.texts[i].uppercased()
+            return included.contains { Self.hasWord(u, $0) } || u.contains("INCL")
+        }) else { return }
+        // A charge that prints its rate must be that rate of the subtotal, or of the subtotal and the charges above it
+        // (GST on the service charge too): a rate the arithmetic does not explain says an amount was misread.
+        var running = sub.value
+        for i in s.summaryLines.tax {
+            guard let amount = Self.trailingAmount(in: s.texts[i], wholeUnits: s.wholeUnits)?.signed else { return }
+            if let rate = Self.printedRate(s.texts[i]) {
+                guard [sub.value, running].contains(where: { abs(Self.cents($0 * rate / 100) - amount) <= Decimal(1) / 100 }) else { return }
+            }
+            running += amount
+        }
+        let round = s.receipt.rounding ?? 0
+        var total = sub.value + tax + round
+        var evidence = "subtotal \(Self.format(sub.value)) + charges \(Self.format(tax))"
+        if let lost = unlabelledAmount(s, after: lastTax) {
+            if abs(lost - total) <= configuration.totalTolerance {
+                evidence += " = \(Self.format(lost)) printed under them"
+            } else if lost < sub.value {
+                total += lost
+                evidence += " + \(Self.format(lost)) printed under them without its label"
+            }
+        }
+        s.receipt.total = total
+        s.totalEvidence = evidence + "; no total line read"
+        s.totalInferred = true
+    }
+
+    /// The amount of the line right after `line` when OCR lost its label (at most one letter before the amount).
+    private func unlabelledAmount(_ s: ParseState, after line: Int) -> Decimal? {
+        guard line + 1 < s.texts.count, s.kinds[line + 1] == .ignored,
+              let amount = Self.trailingAmount(in: s.texts[line + 1], wholeUnits: s.wholeUnits), !amount.negative,
+              amount.value > 0, Self.letterCount(amount.rest) <= 1 else { return nil }
+        return amount.value
+    }
+
+    /// No total line read and no charges to add, but a subtotal and a payment under it: the payment that covers the
+    /// subtotal with at most ``maximumSurcharge`` on top (tax, service) is what was due ("Subtotal 8.57", the total's
+    /// line misread, "Tendered 9.35"); a payment less the change when a change was read. Several such payments that
+    /// disagree, or none, infer nothing. Flagged for review as inferred.
+    func inferTotalFromPayment(_ s: inout ParseState) {
+        guard s.receipt.total == nil, !s.german, let sub = s.summaryLines.subtotals.last, sub.value > 0,
+              !s.kinds.contains(.total) else { return }
+        let change = s.receipt.change ?? 0
+        let paid = s.summaryLines.tenders.filter { $0 > sub.line }.compactMap { i -> Decimal? in
+            guard let amount = Self.trailingAmount(in: s.texts[i], wholeUnits: s.wholeUnits), !amount.negative else { return nil }
+            return amount.value > change ? amount.value - change : amount.value
+        }
+        let floor = sub.value + max(0, s.receipt.tax ?? 0)
+        let covering = Set(paid.filter { $0 >= floor && $0 <= sub.value * (1 + Self.maximumSurcharge) })
+        guard covering.count == 1, let value = covering.first else { return }
+        s.receipt.total = value
+        s.totalEvidence = "payment \(Self.format(value)) covering the subtotal \(Self.format(sub.value)); no total line read"
+        s.totalInferred = true
+    }
+
+    /// Tax, service and tip on top of a subtotal: at most this share of it.
+    static let maximumSurcharge = Decimal(30) / 100
+}

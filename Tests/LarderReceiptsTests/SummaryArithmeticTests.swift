@@ -67,4 +67,59 @@ struct SummaryArithmeticTests {
         #expect(ReceiptParser.cents(Decimal(string: "110.625")!) == Decimal(string: "110.63"))
         #expect(ReceiptParser.cents(Decimal(string: "43.365")!) == Decimal(string: "43.37"))
     }
+
+    @Test func aSubtotalAndTheChargesUnderItMakeTheTotalWhenNoTotalLineWasRead() {
+        // A Singapore café: service charge, then the GST line whose label OCR lost, and the total's line unread.
+        let lines = ocrLines([
+            ("WAWAWA", 90), ("+ Carbonara $15. 80", 85), ("SUBTOTAL $16. 80", 86), ("Tos Svc CHG $1.68", 65),
+            ("J $1.29", 62), ("08", 11), ("Close Bill", 49),
+        ])
+        let receipt = ReceiptParser().parse(lines: lines)
+        #expect(receipt.total == Decimal(string: "19.77"), "\(receipt.totalEvidence ?? "-")")
+        #expect(receipt.totalInferred)
+        #expect(receipt.totalEvidence?.contains("without its label") == true, "\(receipt.totalEvidence ?? "-")")
+        #expect(receipt.reviewReasons.contains { $0.hasPrefix(ParsedReceipt.inferredTotalReason) })
+        // The charges alone when nothing follows them.
+        let charges = ReceiptParser().parse(lines: Array(lines.prefix(4)))
+        #expect(charges.total == Decimal(string: "18.48"))
+        // A bare amount equal to the sum is the total itself, not one more charge.
+        let printed = ReceiptParser().parse(lines: Array(lines.prefix(4)) + ocrLines([("$18.48", 70)]))
+        #expect(printed.total == Decimal(string: "18.48"))
+    }
+
+    @Test func chargesOfAEuropeanReceiptAreNotAddedToItsSubtotal() {
+        // The TVA of a French bill is included in its amounts: subtotal + TVA would count it twice.
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("BRASSERIE", 90), ("CAFE 2.50", 90), ("SOUS-TOTAL 2.50", 90), ("TVA A 0.25", 90),
+        ]))
+        #expect(receipt.total == nil)
+    }
+
+    @Test func amountWithItsMSplitInTwoIsTheTotalLabel() {
+        // "Amount" read "Ainount" on a bus ticket: tesseract splits m into "in" or "rn".
+        let receipt = ReceiptParser().parse(lines: ocrLines([("Co.Lt", 61), ("Ainount:$, 2.00", 64), ("Type? Adult", 63)]))
+        #expect(receipt.total == Decimal(string: "2.00"))
+        #expect(ReceiptParser.summaryKind("ARNOUNT 5.00") == .total)
+        #expect(ReceiptParser.summaryKind("AINOUNT 5.00") == .total)
+        // A word that is no AMOUNT after the join stays as printed.
+        #expect(ReceiptParser.summaryKind("MAINSTREET 5.00") == nil)
+    }
+
+    @Test func aPaymentCoveringTheSubtotalIsTheTotalWhenNoTotalLineWasRead() {
+        // A pharmacy slip: the tax's label and the total's word lost ("78", "Tote 5.35"), paid partly by gift card.
+        let lines = ocrLines([
+            ("PHARMACY", 90), ("MERCHANDISE 1.06", 45), ("1 BLINK TEARS 7.99", 41), ("? Itens ubtotal 8.57", 81),
+            ("78", 90), ("Tote 5.35", 69), ("*GIFTCR* 3.00", 68), ("* CASH PAYMENT * 6.35", 81), ("Tendered 9.35", 64),
+            ("Cash Change oo", 81),
+        ])
+        let receipt = ReceiptParser().parse(lines: lines)
+        #expect(receipt.total == Decimal(string: "9.35"), "\(receipt.totalEvidence ?? "-")")
+        #expect(receipt.totalInferred)
+        // Two payments that could each be the total: nothing inferred.
+        let two = ReceiptParser().parse(lines: lines + ocrLines([("VISA 9.80", 80)]))
+        #expect(two.total == nil)
+        // Cash far above the subtotal (its change unread) is no total.
+        let cash = ReceiptParser().parse(lines: Array(lines.prefix(4)) + ocrLines([("CASH 20.00", 90), ("CHANGE", 80)]))
+        #expect(cash.total == nil)
+    }
 }
