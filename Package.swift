@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "LarderCoreTests",
             dependencies: [
-                "LarderTestSupport", "LarderCore", "LarderStages", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "LarderEvaluation", "larder", "larder-worker",
+                "LarderTestSupport", "LarderCore", "LarderStages", "LarderOCR", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "LarderEvaluation", "larder", "larder-worker",
             ]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderTestSupport", "LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderTestSupport", "LarderIngredients"]),

@@ -43,7 +43,8 @@ public struct OCRLine: Sendable, Codable, Equatable {
     public var page: Int
     /// The line's words with their boxes, left to right, when the OCR engine kept them (rows are rebuilt
     /// from them, see `WordRows`); nil for lines from elsewhere and for lines read again on their own. The
-    /// `ocr` stage does not store them.
+    /// `ocr` stage stores them: the receipt parser weighs amounts by their words' confidence, so `larder ingest`
+    /// must parse the same lines `larder eval receipts` does.
     public var words: [OCRWord]?
 
     /// Creates a line; `confidence` 0–100.

@@ -52,15 +52,8 @@ public struct OCRStage: Stage {
         }
         return try StageOutput(
             OCRStageOutput(
-                skipped: nil, lines: result.lines.map(Self.withoutWords), meanConfidence: result.meanConfidence, steps: result.steps,
+                skipped: nil, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps,
                 warnings: result.decoderWarnings.map { Self.warnings($0, path: path) }))
-    }
-
-    /// A line without its word boxes: the stage stores lines, not words (the rows were already rebuilt from them).
-    static func withoutWords(_ line: OCRLine) -> OCRLine {
-        var line = line
-        line.words = nil
-        return line
     }
 
     /// The image codec's warnings as the document's, naming the file (escaped).
@@ -106,7 +99,7 @@ public struct OCRStage: Stage {
                     throw larderError(error, path: path, page: number)
                 }
                 lines += result.lines.map { line in
-                    var line = withoutWords(line)
+                    var line = line
                     line.page = number
                     return line
                 }
