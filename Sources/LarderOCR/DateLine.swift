@@ -46,7 +46,8 @@ extension OCREngine {
 
     /// When the parse of `lines` has no date, up to ``missingDateMaxLines`` lines that may hold one
     /// (``mayHoldDate(_:)``; lines with a time or a date label first) are read again: the line's box widened by
-    /// two line heights on each side (a date printed beside the time may have been dropped as noise), scaled ×2
+    /// six line heights on the left and two on the right (a date printed before the time may have been dropped as
+    /// noise), scaled ×2
     /// (then ×3) and read as one line (PSM 7), then the band of lines around it as a block (``rereadDateBand(_:around:in:)``). The first re-read in which the parser reads a date on that line,
     /// not in the future, replaces the line. Returns the lines and
     /// how many changed (0 or 1).
@@ -66,8 +67,10 @@ extension OCREngine {
             let b = line.box
             guard b.width > 4, b.height > 4 else { continue }
             budget -= 1
-            let mx = 2 * b.height, my = max(3, b.height / 4)
-            let x0 = max(0, b.x - mx), x1 = min(width, b.x + b.width + mx)
+            // Wider on the left: the line's box holds only what the page read of it ("017 12:25" of "Date: 11/15/2017
+            // 12:25"), and a date is printed before its time.
+            let my = max(3, b.height / 4)
+            let x0 = max(0, b.x - 6 * b.height), x1 = min(width, b.x + b.width + 2 * b.height)
             let y0 = max(0, b.y - my), y1 = min(height, b.y + b.height + my)
             for scale in preprocessing.rereadScales {
                 guard let (text, confidence) = readLine(pix, x: x0, y: y0, width: x1 - x0, height: y1 - y0, scale: scale)

@@ -204,7 +204,8 @@ extension OCREngine {
     /// ``Dewarp/minimumBend`` text heights; binarised at `threshold` as the reading it may replace. Nil when the
     /// lines are too few or too straight; the caller keeps it only when its parse scores higher. Appends the
     /// measured bend and the CPU time of the fit and remap, and of the OCR, to `steps`.
-    func dewarpedReading(_ work: UnsafeMutablePointer<PIX>?, raw: [OCRLine], firstLines: [OCRLine], threshold: Int?,
+    func dewarpedReading(_ work: UnsafeMutablePointer<PIX>?, raw: [OCRLine], firstLines: [OCRLine], frame: FrameMap = .identity,
+                         threshold: Int?,
                          rectified: Bool, path: String, limits: OCRLimits, started: ContinuousClock.Instant,
                          pageSegmentation: PageSegmentation, steps: inout [String]) throws -> DewarpedReading? {
         let start = StepCosts.now()
@@ -231,7 +232,7 @@ extension OCREngine {
             pixDestroy(&flat)
             throw error
         }
-        let merged = Self.headerFromFirst(firstLines, bodyFrom: reading.0)
+        let merged = Self.headerFromFirst(firstLines, bodyFrom: reading.0, map: frame)
         let score = Self.readingScore(merged)
         steps.append(String(format: "dewarp(bend %.2f, cpu %.0f+%.0fms) %.1f", bend, remapped - start,
                             StepCosts.now() - remapped, score))

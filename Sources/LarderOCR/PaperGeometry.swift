@@ -288,11 +288,16 @@ extension OCREngine {
         return full
     }
 
+    /// The quadrilateral ``rectifiedPaper(_:paper:quad:)`` maps onto its rectangle: `quad` widened by 1 % of its size.
+    static func rectifiedOutline(_ quad: PaperQuad) -> PaperQuad {
+        let size = quad.rectifiedSize
+        return quad.expanded(by: 0.01 * Double(max(size.width, size.height)))
+    }
+
     /// The paper of `pix` rectified (``rectified(_:quad:)``) within a margin of 1.5 % of its size, with what lies
     /// outside the paper's mask painted white; nil when leptonica fails.
     static func rectifiedPaper(_ pix: UnsafeMutablePointer<PIX>?, paper: Paper, quad: PaperQuad) -> UnsafeMutablePointer<PIX>? {
-        let size = quad.rectifiedSize
-        let wider = quad.expanded(by: 0.01 * Double(max(size.width, size.height)))
+        let wider = rectifiedOutline(quad)
         guard let flat = rectified(pix, quad: wider) else { return nil }
         var full: UnsafeMutablePointer<PIX>? = fullFrameMask(paper, width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix)))
         defer { pixDestroy(&full) }

@@ -160,10 +160,12 @@ extension OCREngine {
     /// The header (store name, address: large print and logos, which binarisation breaks up) from the first
     /// reading, the body (small print, prices) from the photo reading. Measured on receipts-photos: taking
     /// the whole photo reading lost store names (0.51 → 0.46) while it gained dates, totals and items.
-    static func headerFromFirst(_ first: [OCRLine], bodyFrom photo: [OCRLine]) -> [OCRLine] {
+    /// `map` moves the header's boxes into the photo reading's image (``FrameMap``), where the line re-reads crop them.
+    static func headerFromFirst(_ first: [OCRLine], bodyFrom photo: [OCRLine], map: FrameMap = .identity) -> [OCRLine] {
         let headerEnd = bodyStart(first), bodyBegin = bodyStart(photo)
         guard headerEnd > 0, bodyBegin < photo.count else { return photo }
-        return Array(first[..<headerEnd]) + Array(photo[bodyBegin...])
+        let header = map == .identity ? Array(first[..<headerEnd]) : first[..<headerEnd].map { map.apply($0) }
+        return header + Array(photo[bodyBegin...])
     }
 
     /// How well a reading explains a receipt: what the parser finds in it (a total, a date, items whose
@@ -244,18 +246,22 @@ extension OCREngine {
         }
         var lineHeight = Self.medianLineHeight(firstLines)
         var rectifiedPaper = false
+        var frame = FrameMap.identity  // the first reading's frame → `work` (``headerFromFirst(_:bodyFrom:map:)``)
         var paperMask: UnsafeMutablePointer<PIX>?  // borrowed from `paper`, owned by the caller
         if rectify, let paper, let quad = paper.quad, let flat = Self.rectifiedPaper(work, paper: paper, quad: quad) {
             // A clear quadrilateral seen in perspective: mapped onto a rectangle, which also crops it.
             pixDestroy(&work)
             work = flat
             rectifiedPaper = true
+            let outline = Self.rectifiedOutline(quad), size = outline.rectifiedSize
+            frame = FrameMap.rectify(outline, width: size.width, height: size.height) ?? frame
             timed("rectify")
             lineHeight = Self.medianLineHeight(Self.lines(firstLines, inside: paper.rect)) ?? lineHeight
         } else if let paper, let cropped = Self.crop(work, paper.rect) {
             pixDestroy(&work)
             work = cropped
             paperMask = paper.mask
+            frame = .crop(x: paper.rect.x, y: paper.rect.y)
             timed("crop")
             // Lines of the first reading outside the paper no longer count towards the height.
             lineHeight = Self.medianLineHeight(Self.lines(firstLines, inside: paper.rect)) ?? lineHeight
@@ -275,6 +281,7 @@ extension OCREngine {
         if factor > 1.1, let up = Self.scaled(work, by: factor) {
             pixDestroy(&work)
             work = up
+            frame = frame.scaled(by: factor)
             timed(String(format: "scale×%.2f", factor))
         }
         let resolution = pixGetXRes(pix)
@@ -294,7 +301,7 @@ extension OCREngine {
             let (lines, mean) = try binarizedReading(work, threshold: threshold, rectified: rectifiedPaper, path: path,
                                                      limits: limits, started: started, pageSegmentation: pageSegmentation,
                                                      fromRow: bodyTop)
-            let merged = Self.headerFromFirst(firstLines, bodyFrom: lines)
+            let merged = Self.headerFromFirst(firstLines, bodyFrom: lines, map: frame)
             let score = Self.readingScore(merged)
             timed(threshold.map { "ocr@\($0)" } ?? "ocr")
             steps.append(String(format: "%.1f", score))
@@ -306,7 +313,7 @@ extension OCREngine {
         guard var best else { pixDestroy(&work); return nil }
         // Curled paper (Dewarp.swift), only while the reading is unsure: kept when its parse scores higher.
         if preprocessing.photoDewarp, !ReadingCheck(best.lines).isSure,
-           var flat = try dewarpedReading(work, raw: best.raw, firstLines: firstLines, threshold: best.threshold,
+           var flat = try dewarpedReading(work, raw: best.raw, firstLines: firstLines, frame: frame, threshold: best.threshold,
                                           rectified: rectifiedPaper, path: path, limits: limits, started: started,
                                           pageSegmentation: pageSegmentation, steps: &steps) {
             if flat.score > best.score {

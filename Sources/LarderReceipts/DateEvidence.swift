@@ -20,8 +20,9 @@ public struct DateOrderEvidence: Sendable, Equatable {
 
 extension ReceiptParser {
     /// The numeric date shape of ``parseDate(_:currency:receiptOrder:)``: day or month, the same separator twice,
-    /// a year of two or four digits.
-    static let numericDatePattern = #"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d:])"#
+    /// a year of two or four digits. Not a two-digit year followed by a mark and a digit ("06/07/20%6"): that is a
+    /// four-digit year with a digit OCR could not read, not 2020 (the line is read again, ``OCREngine/hasMisreadDate(_:)``).
+    static let numericDatePattern = #"(?<![\d.,])(\d{1,2})\s?([-/.])\s?(\d{1,2})\s?\2\s?(\d{4}|\d{2})(?![\d:]|[%?#*~°]\d)"#
 
     /// The day/month order the receipt's lines speak for, strongest evidence first; nil when they say nothing
     /// (then the currency decides: month-first for dollars, day-first otherwise). `currencyEvidence` is

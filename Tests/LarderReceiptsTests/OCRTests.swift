@@ -182,6 +182,10 @@ struct MisreadDateTests {
         #expect(OCREngine.hasMisreadDate("O6/C2/2016 20:01 1010 008"))  // letters for digits
         #expect(OCREngine.hasMisreadDate("tas SOPH GASE20 2-05-17"))  // day unpadded, month padded: a lost digit
         #expect(!OCREngine.hasMisreadDate("2-5-17 10:32"))  // neither padded
+        // A four-digit year with a digit unread is no two-digit year 20.
+        #expect(OCREngine.hasMisreadDate("06/07/20%6 13:48 weeiee"))
+        #expect(ReceiptParser().parseDate("06/07/20%6 13:48", currency: "GBP") == nil)
+        #expect(ReceiptParser().parseDate("06/07/20 13:48", currency: "GBP")?.iso == "2020-07-06")
         #expect(!OCREngine.hasMisreadDate("19/02/2018 16:45"))
         #expect(!OCREngine.hasMisreadDate("Date: 2018-03-16 13:18:48"))
         #expect(!OCREngine.hasMisreadDate("99 SPEED MART S/B"))
