@@ -377,3 +377,40 @@ extension OCREngine {
         return (paper.rect, paper.quad)
     }
 }
+
+extension OCREngine {
+    /// How dark the darkest edge of the frame is against the paper: the lowest median grey of the four edge
+    /// strips (each ``frameStripFraction`` of the image's height or width deep) over the image's 90th-percentile
+    /// grey (the paper). A flat scan, or a photo whose paper fills the frame, has paper or the scanner's white bed
+    /// at every edge (about 1); a photo that shows the table, cloth or shadow around the receipt has a darker edge,
+    /// even where ``findPaper(_:)`` finds no clear paper outline. Nil for an image too small to measure.
+    static func frameEdgeContrast(_ pix: UnsafeMutablePointer<PIX>?) -> Double? {
+        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        guard pixGetDepth(pix) == 8, width >= 100, height >= 100 else { return nil }
+        func rank(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ rank: Float) -> Double? {
+            var box = boxCreate(Int32(x), Int32(y), Int32(w), Int32(h))
+            defer { boxDestroy(&box) }
+            var strip: UnsafeMutablePointer<PIX>? = pixClipRectangle(pix, box, nil)
+            defer { pixDestroy(&strip) }
+            var value: UInt32 = 0
+            guard strip != nil, pixGetRankValue(strip, 2, rank, &value) == 0 else { return nil }
+            return Double(value)
+        }
+        guard let paper = rank(0, 0, width, height, 0.9), paper > 0 else { return nil }
+        let dy = max(4, Int(Double(height) * frameStripFraction)), dx = max(4, Int(Double(width) * frameStripFraction))
+        let edges = [rank(0, 0, width, dy, 0.5), rank(0, height - dy, width, dy, 0.5),
+                     rank(0, 0, dx, height, 0.5), rank(width - dx, 0, dx, height, 0.5)]
+        guard edges.allSatisfy({ $0 != nil }) else { return nil }
+        return edges.compactMap { $0 }.min()! / paper
+    }
+
+    /// ``frameEdgeContrast(_:)`` of an image in Swift memory (tests, tools).
+    static func frameEdgeContrast(in image: GrayscaleImage) -> Double? {
+        var pix = leptonicaImage(image)
+        defer { pixDestroy(&pix) }
+        return frameEdgeContrast(pix)
+    }
+
+    /// Depth of the edge strips ``frameEdgeContrast(_:)`` measures, as a fraction of the image's size.
+    static let frameStripFraction = 0.03
+}

@@ -286,7 +286,7 @@ extension OCREngine {
         }
         let resolution = pixGetXRes(pix)
         pixSetResolution(work, resolution, resolution)
-        // `fromBody` (a scan: no paper in the frame, print at the size it came): tesseract reads only from the first
+        // `fromBody` (a flat scan: no paper outline, unscaled print, light frame edges): tesseract reads from the first
         // reading's body down; the header comes from the first reading anyway (``headerFromFirst(_:bodyFrom:)``).
         // Not on photos: there the first reading misses lines above its body that the photo reading finds (on
         // receipts-photos, with or without paper found, dates and totals were lost).

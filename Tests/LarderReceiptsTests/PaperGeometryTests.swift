@@ -48,6 +48,27 @@ struct PaperGeometryTests {
         #expect(wider.bottomRight.distance(to: Self.p(11, 11)) < 1e-9)
     }
 
+    /// A 300×400 page of paper-light grey (235) with rows of dark print, and the same with `border` columns of
+    /// cloth (150) at its left edge.
+    static func printedPage(clothColumns border: Int = 0) -> GrayscaleImage {
+        let width = 300, height = 400
+        var pixels = [UInt8](repeating: 235, count: width * height)
+        for y in 0..<height where (y / 12) % 2 == 1 && y > 40 && y < 360 {
+            for x in 60..<240 where (x / 5) % 3 != 2 { pixels[y * width + x] = 30 }
+        }
+        for y in 0..<height { for x in 0..<border { pixels[y * width + x] = 150 } }
+        return GrayscaleImage(width: width, height: height, resolution: 300, pixels: pixels)
+    }
+
+    @Test func aFlatScansEdgesAreAsLightAsItsPaperAndClothAtAnEdgeIsNot() throws {
+        let flat = try #require(OCREngine.frameEdgeContrast(in: Self.printedPage()))
+        #expect(flat > 0.95, "\(flat)")
+        let cloth = try #require(OCREngine.frameEdgeContrast(in: Self.printedPage(clothColumns: 30)))
+        #expect(cloth < 0.7, "\(cloth)")
+        #expect(OCREngine.frameEdgeContrast(in: GrayscaleImage(width: 50, height: 50, resolution: 300,
+                                                                pixels: [UInt8](repeating: 235, count: 2500))) == nil)
+    }
+
     /// A 420×540 "photo": dark countertop, a bright sheet seen in perspective, and on the sheet a dark frame
     /// printed 12–16 px inside its edges (lines parallel to the sheet's sides).
     static let sheet = PaperQuad(topLeft: p(90, 70), topRight: p(310, 45), bottomRight: p(340, 480), bottomLeft: p(65, 455))
