@@ -74,6 +74,7 @@ public struct ReceiptParser: Sendable {
             if readIgnorable(line, &state) { continue }
             if readDetail(line, &state) { continue }
             if readNameThenPrice(line, &state) { continue }
+            if readPricingNote(line, &state) { continue }  // ItemBlock.swift
             if readItem(line, &state) { continue }
             readPendingName(line, &state)
         }
@@ -87,6 +88,8 @@ public struct ReceiptParser: Sendable {
         repairMisreadTotal(&state)
         addTaxPrintedAfterTotal(&state)
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
+        dropSumsReadAsItems(&state)  // ItemBlock.swift
+        dropDiscountsAlreadyTaken(&state)
         repairItemPriceByArithmetic(&state)
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
@@ -439,6 +442,8 @@ public struct ReceiptParser: Sendable {
         if line.amount == nil, Self.letterCount(line.text) >= 3,
            Self.letterCount(Self.withoutArticleNumber(line.text)) < 3 {
             s.pendingName = nil  // an article number starts the next item
+        } else if line.amount == nil, Self.parseTime(line.upper) != nil {
+            s.pendingName = nil  // a header line with its time ("JANOS 9:03PM"): no item's name
         } else if line.amount == nil, Self.letterCount(line.text) >= 3 {
             s.pendingName = (line.i, Self.repairDescription(Self.stripItemColumns(line.text, wholeUnits: s.wholeUnits).description))
         }
@@ -839,6 +844,8 @@ public struct ReceiptParser: Sendable {
             || tokens.count >= 3 && tokens[tokens.count - 1].count == 1 && tokens[tokens.count - 1].first!.isNumber
             && tokens[tokens.count - 2].range(of: #"^\d{1,5}[.,]\d\d$"#, options: .regularExpression) != nil
             && tokens[tokens.count - 3].range(of: #"^\d{1,5}[.,]\d\d$"#, options: .regularExpression) != nil
+        // "4.45 PM", "9.03 AM": a time whose colon OCR read as a point, no amount.
+        if tokens.count >= 2, ["AM", "PM", "A.M.", "P.M."].contains(tokens[tokens.count - 1].uppercased()) { return nil }
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
            last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits
             || last.range(of: #"^[A-Z][0-9]$"#, options: .regularExpression) != nil,  // "2.40 T1": a tax code
@@ -919,11 +926,19 @@ public struct ReceiptParser: Sendable {
 
     // MARK: - Line classes
 
-    static let cashWords = ["CASH", "TUNAI", "BAR", "GEGEBEN", "CONTANT", "CONTANTI", "ESPECES", "ESPÈCES"]
+    static let cashWords = ["CASH", "TUNAI", "BAR", "GEGEBEN", "CONTANT", "CONTANTI", "ESPECES", "ESPÈCES",
+                            "EFECTIVO", "DINHEIRO", "KONTANT", "KONTANTER", "SULARAHA", "GOTÓWKA", "GOTOWKA", "NAKIT",
+                            "HOTOVOST", "KÉSZPÉNZ", "KESZPENZ"]
+    /// Change given back, as tills abroad print it: Spanish, Portuguese, French, Dutch, Estonian, Polish,
+    /// Swedish, Czech, Hungarian.
+    static let changeWords = ["CAMBIO", "VUELTO", "VUELTA", "TROCO", "RENDU", "WISSELGELD", "TAGASI", "RESZTA",
+                              "VÄXEL", "VAXEL", "VRÁCENO", "VRACENO", "VISSZAJÁRÓ", "VISSZAJARO"]
     static let tenderWords = ["CASH", "TUNAI", "CARD", "VISA", "MASTERCARD", "MC", "AMEX", "DEBIT", "CREDIT", "EBT",
                               "TENDER", "TENDERED", "PAID", "PAYMENT", "DISCOVER", "CHECK", "GIFT CARD", "NETS",
                               "EFTPOS", "CONTACTLESS", "GEGEBEN", "EC-CASH", "EC", "KARTE", "GIROCARD",
-                              "MAESTRO", "PIN", "CONTANT", "CONTANTI", "PINNEN", "BANCOMAT"]
+                              "MAESTRO", "PIN", "CONTANT", "CONTANTI", "PINNEN", "BANCOMAT",
+                              "EFECTIVO", "TARJETA", "DINHEIRO", "CARTÃO", "CARTAO", "KONTANT", "KORT", "SULARAHA", "KAART",
+                              "GOTÓWKA", "GOTOWKA", "KARTA", "NAKIT", "HOTOVOST", "KÉSZPÉNZ", "KESZPENZ"]
 
     /// `TOTAL` as OCR misreads it on faint prints: `TATAL`, `T0TAL`, `LOTAL`, `JOTAL`, `FOTAL`, `TOTA1`.
     /// Also `TOTA]`, `TOTA}`, `TOTA)`, `TOTA|` (the L read as a bracket) and `TOTAR` at a word's end.
@@ -968,7 +983,8 @@ public struct ReceiptParser: Sendable {
         let compact = u.replacingOccurrences(of: " ", with: "")
         if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT")
             || hasWord(u, "KEMBALI") || hasWord(u, "KEMBALIAN")
-            || hasWord(u, "RÜCKGELD") || hasWord(u, "RUCKGELD") || hasWord(u, "ZURÜCK") || hasWord(u, "ZURUCK") { return .change }
+            || hasWord(u, "RÜCKGELD") || hasWord(u, "RUCKGELD") || hasWord(u, "ZURÜCK") || hasWord(u, "ZURUCK")
+            || changeWords.contains(where: { hasWord(u, $0) }) { return .change }
         // "SUB.TOT. ITM2 885.00", "SUB_TOT.": the subtotal abbreviated (its TOT is no total).
         if compact.contains("SUBTOTAL") || compact.contains("SUB-TOTAL") || compact.contains("SUBTTL")
             || compact.filter(\.isLetter).hasPrefix("SUBTOT")
@@ -992,7 +1008,8 @@ public struct ReceiptParser: Sendable {
             || labelWords == ["AMOUNT"] && !u.contains("-")  // "AMOUNT -7,800" under "DISC ITEM" is a discount
             || compact.contains("BALDUE") || europeanTotal || hasWord(u, "DUE") && !compact.contains("DUEDATE")
         // Indonesian restaurant tax: PB1 / "PB 1", PPN, PAJAK (RESTO), "P. REST 10%".
-        let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK"]
+        // India prints GST in halves: central and state (CGST, SGST), or integrated (IGST, UTGST).
+        let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK", "CGST", "SGST", "IGST", "UTGST"]
         let hasTaxWord = taxWords.contains { hasWord(u, $0) } || compact.contains("SALESTAX") || compact.contains("TOTALGST")
             || compact.hasPrefix("PB1") || compact.hasPrefix("P.REST")
         // "Incl", "Inc", "After Adj", OCR-garbled "Inc] GST", "Atter Adj".
