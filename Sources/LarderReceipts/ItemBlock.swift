@@ -86,4 +86,20 @@ extension ReceiptParser {
         s.receipt.items[s.receipt.items.count - 1].lineNumbers.append(line.i + 1)
         return true
     }
+
+    /// Whether a subtotal closes the item block: the items read so far, less their discounts, add up to it.
+    func subtotalClosesItems(_ subtotal: Decimal, _ s: ParseState) -> Bool {
+        !s.receipt.items.isEmpty && Self.amountsAgree(ItemArithmetic.net(s.receipt), subtotal)
+    }
+
+    /// A priced line under the closed item block that prints a rate whose share of the subtotal is its amount
+    /// ("Food - Bulk 6.625% + 0.44" under "Sub Total 6.58"): a tax or charge whose label OCR did not read.
+    func readRatedCharge(_ line: ParseLine, _ s: inout ParseState) {
+        guard let amount = line.amount, !amount.negative, let subtotal = s.receipt.subtotal,
+              let rate = Self.printedRate(amount.rest), rate > 0, rate < 100,
+              Self.amountsAgree(Self.cents(subtotal * rate / 100), amount.value) else { return }
+        s.receipt.tax = (s.receipt.tax ?? 0) + amount.value
+        s.summaryLines.tax.append(line.i)
+        s.kinds[line.i] = .tax
+    }
 }

@@ -72,6 +72,9 @@ public struct ReceiptParser: Sendable {
             if state.german, readGermanLine(line, &state) { continue }
             if readDiscount(line, &state) { continue }
             if readIgnorable(line, &state) { continue }
+            // Under a subtotal the items add up to, or a tax line, the item block has ended: a priced line there is
+            // a charge, a fee or a summary line whose label OCR garbled ("Munci Fee", "Th 2907.00"), not a purchase.
+            if state.itemBlockEnded { readRatedCharge(line, &state); continue }  // ItemBlock.swift
             if readDetail(line, &state) { continue }
             if readNameThenPrice(line, &state) { continue }
             if readPricingNote(line, &state) { continue }  // ItemBlock.swift
@@ -115,6 +118,7 @@ public struct ReceiptParser: Sendable {
         var pendingDetail: (index: Int, detail: Detail)?  // "2 x 0,49" printed above its item ("KIWIS 0,98")
         var firstBodyLine: Int?  // first line that is not header
         var sawTotal = false
+        var itemBlockEnded = false  // a subtotal the items add up to, or a tax line, was read (ItemBlock.swift)
         var totalCandidates: [Decimal] = []
         var printedTotals: [Decimal] = []  // every total line's amount, also after the payment
         var weakTotal = false  // the total so far is an "AMOUNT" line: a later TOTAL replaces it
@@ -203,10 +207,13 @@ public struct ReceiptParser: Sendable {
         }
         switch kind {
         case .subtotal:
+            s.itemBlockEnded = s.itemBlockEnded || !afterTender && subtotalClosesItems(amount.value, s)
             if s.receipt.subtotal == nil { s.receipt.subtotal = amount.value }
             if !afterTender { s.summaryLines.subtotals.append((i, amount.value)) }
             s.totalCandidates.append(amount.value)
         case .tax:
+            // A tax is a share of the items above it: its line closes the item block too.
+            s.itemBlockEnded = s.itemBlockEnded || !afterTender && amount.value < ItemArithmetic.net(s.receipt)
             if !afterTender { s.receipt.tax = (s.receipt.tax ?? 0) + amount.signed; s.summaryLines.tax.append(i) }
             if s.sawTotal && !afterTender { s.taxAfterTotal = true }
         case .rounding:
