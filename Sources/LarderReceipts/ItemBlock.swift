@@ -97,9 +97,24 @@ extension ReceiptParser {
     func readRatedCharge(_ line: ParseLine, _ s: inout ParseState) {
         guard let amount = line.amount, !amount.negative, let subtotal = s.receipt.subtotal,
               let rate = Self.printedRate(amount.rest), rate > 0, rate < 100,
-              Self.amountsAgree(Self.cents(subtotal * rate / 100), amount.value) else { return }
+              Self.amountsAgree(Self.cents(subtotal * rate / 100), amount.value) else {
+            if let amount = line.amount, !amount.negative { s.linesUnderItems.append((line.i, amount.value)) }
+            return
+        }
         s.receipt.tax = (s.receipt.tax ?? 0) + amount.value
         s.summaryLines.tax.append(line.i)
         s.kinds[line.i] = .tax
+    }
+
+    /// Priced lines under the closed item block that the printed total adds ("Living Wage 0.05" between "SubTotal
+    /// 1.09" and "Total Tax 0.11", "Total 1.25"): surcharges, read as tax when the items less discounts, the tax and
+    /// rounding fall short of the printed total by exactly their sum.
+    func addChargesUnderItems(_ s: inout ParseState) {
+        guard !s.linesUnderItems.isEmpty, let total = s.receipt.total, !s.totalInferred else { return }
+        let before = ItemArithmetic.net(s.receipt) + (s.receipt.tax ?? 0) + (s.receipt.rounding ?? 0)
+        let charges = s.linesUnderItems.reduce(Decimal(0)) { $0 + $1.amount }
+        guard !Self.amountsAgree(before, total), Self.amountsAgree(before + charges, total) else { return }
+        s.receipt.tax = (s.receipt.tax ?? 0) + charges
+        for line in s.linesUnderItems { s.kinds[line.i] = .tax; s.summaryLines.tax.append(line.i) }
     }
 }

@@ -90,6 +90,7 @@ public struct ReceiptParser: Sendable {
         inferTotalFromRatedTaxes(&state)  // SummaryArithmetic.swift
         repairMisreadTotal(&state)
         addTaxPrintedAfterTotal(&state)
+        addChargesUnderItems(&state)  // ItemBlock.swift
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
         dropSumsReadAsItems(&state)  // ItemBlock.swift
         dropDiscountsAlreadyTaken(&state)
@@ -119,6 +120,7 @@ public struct ReceiptParser: Sendable {
         var firstBodyLine: Int?  // first line that is not header
         var sawTotal = false
         var itemBlockEnded = false  // a subtotal the items add up to, or a tax line, was read (ItemBlock.swift)
+        var linesUnderItems: [(i: Int, amount: Decimal)] = []  // priced lines skipped under the closed item block
         var totalCandidates: [Decimal] = []
         var printedTotals: [Decimal] = []  // every total line's amount, also after the payment
         var weakTotal = false  // the total so far is an "AMOUNT" line: a later TOTAL replaces it

@@ -110,4 +110,15 @@ struct ItemBlockTests {
         ]))
         #expect(receipt.items.count == 2)
     }
+
+    /// A surcharge under the subtotal that the printed total adds: no item, but part of the total's arithmetic.
+    @Test func aSurchargeTheTotalAddsIsTakenAsTax() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("Panera Bread", 90), ("1 Coconut Macaroon 1.09", 90), ("SubTotal 1.09", 90), ("Living Wage 0.05", 90),
+            ("Total Tax 0.11", 90), ("Total 1.25", 90),
+        ]))
+        #expect(receipt.items.map(\.total) == [d("1.09")])
+        #expect(receipt.tax == d("0.16"))
+        #expect(!receipt.reviewReasons.contains { $0.hasPrefix("total mismatch") }, "\(receipt.reviewReasons)")
+    }
 }
