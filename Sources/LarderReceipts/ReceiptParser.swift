@@ -72,8 +72,12 @@ public struct ReceiptParser: Sendable {
             if state.german, readGermanLine(line, &state) { continue }
             if readDiscount(line, &state) { continue }
             if readIgnorable(line, &state) { continue }
+            // Under a subtotal the items add up to, or a tax line, the item block has ended: a priced line there is
+            // a charge, a fee or a summary line whose label OCR garbled ("Munci Fee", "Th 2907.00"), not a purchase.
+            if state.itemBlockEnded { readRatedCharge(line, &state); continue }  // ItemBlock.swift
             if readDetail(line, &state) { continue }
             if readNameThenPrice(line, &state) { continue }
+            if readPricingNote(line, &state) { continue }  // ItemBlock.swift
             if readItem(line, &state) { continue }
             readPendingName(line, &state)
         }
@@ -88,8 +92,11 @@ public struct ReceiptParser: Sendable {
         inferTotalFromPayment(&state)  // SummaryArithmetic.swift
         repairMisreadTotal(&state)
         addTaxPrintedAfterTotal(&state)
+        addChargesUnderItems(&state)  // ItemBlock.swift
         state.receipt.totalEvidence = state.receipt.total == nil ? nil : state.totalEvidence
+        dropSumsReadAsItems(&state)  // ItemBlock.swift
         restoreItemsReadAsDiscounts(&state)  // ItemArithmetic.swift
+        dropDiscountsAlreadyTaken(&state)  // ItemBlock.swift
         repairItemPriceByArithmetic(&state)
         readHeader(&state)
         if state.german { refineGermanStore(&state) }
@@ -115,6 +122,8 @@ public struct ReceiptParser: Sendable {
         var pendingDetail: (index: Int, detail: Detail)?  // "2 x 0,49" printed above its item ("KIWIS 0,98")
         var firstBodyLine: Int?  // first line that is not header
         var sawTotal = false
+        var itemBlockEnded = false  // a subtotal the items add up to, or a tax line, was read (ItemBlock.swift)
+        var linesUnderItems: [(i: Int, amount: Decimal)] = []  // priced lines skipped under the closed item block
         var totalCandidates: [Decimal] = []
         var printedTotals: [Decimal] = []  // every total line's amount, also after the payment
         var weakTotal = false  // the total so far is an "AMOUNT" line: a later TOTAL replaces it
@@ -219,10 +228,13 @@ public struct ReceiptParser: Sendable {
         }
         switch kind {
         case .subtotal:
+            s.itemBlockEnded = s.itemBlockEnded || !afterTender && subtotalClosesItems(amount.value, s)
             if s.receipt.subtotal == nil { s.receipt.subtotal = amount.value }
             if !afterTender { s.summaryLines.subtotals.append((i, amount.value)) }
             s.totalCandidates.append(amount.value)
         case .tax:
+            // A tax is a share of the items above it: its line closes the item block too.
+            s.itemBlockEnded = s.itemBlockEnded || !afterTender && amount.value < ItemArithmetic.net(s.receipt)
             if !afterTender { s.receipt.tax = (s.receipt.tax ?? 0) + amount.signed; s.summaryLines.tax.append(i) }
             if s.sawTotal && !afterTender { s.taxAfterTotal = true }
         case .rounding:
@@ -467,6 +479,8 @@ public struct ReceiptParser: Sendable {
         if line.amount == nil, Self.letterCount(line.text) >= 3,
            Self.letterCount(Self.withoutArticleNumber(line.text)) < 3 {
             s.pendingName = nil  // an article number starts the next item
+        } else if line.amount == nil, Self.parseTime(line.upper) != nil {
+            s.pendingName = nil  // a header line with its time ("JANOS 9:03PM"): no item's name
         } else if line.amount == nil, Self.letterCount(line.text) >= 3 {
             s.pendingName = (line.i, Self.repairDescription(Self.stripItemColumns(line.text, wholeUnits: s.wholeUnits).description))
         }
@@ -867,6 +881,8 @@ public struct ReceiptParser: Sendable {
             || tokens.count >= 3 && tokens[tokens.count - 1].count == 1 && tokens[tokens.count - 1].first!.isNumber
             && tokens[tokens.count - 2].range(of: #"^\d{1,5}[.,]\d\d$"#, options: .regularExpression) != nil
             && tokens[tokens.count - 3].range(of: #"^\d{1,5}[.,]\d\d$"#, options: .regularExpression) != nil
+        // "4.45 PM", "9.03 AM": a time whose colon OCR read as a point, no amount.
+        if tokens.count >= 2, ["AM", "PM", "A.M.", "P.M."].contains(tokens[tokens.count - 1].uppercased()) { return nil }
         if tokens.count >= 2, let last = tokens.last, last.count <= 3,
            last.allSatisfy({ $0.isLetter || $0 == "*" }) || last == "-" || last == "¢" || taxClassDigits
             || last.range(of: #"^[A-Z][0-9]$"#, options: .regularExpression) != nil,  // "2.40 T1": a tax code
@@ -947,11 +963,19 @@ public struct ReceiptParser: Sendable {
 
     // MARK: - Line classes
 
-    static let cashWords = ["CASH", "TUNAI", "BAR", "GEGEBEN", "CONTANT", "CONTANTI", "ESPECES", "ESPÈCES"]
+    static let cashWords = ["CASH", "TUNAI", "BAR", "GEGEBEN", "CONTANT", "CONTANTI", "ESPECES", "ESPÈCES",
+                            "EFECTIVO", "DINHEIRO", "KONTANT", "KONTANTER", "SULARAHA", "GOTÓWKA", "GOTOWKA", "NAKIT",
+                            "HOTOVOST", "KÉSZPÉNZ", "KESZPENZ"]
+    /// Change given back, as tills abroad print it: Spanish, Portuguese, French, Dutch, Estonian, Polish,
+    /// Swedish, Czech, Hungarian.
+    static let changeWords = ["CAMBIO", "VUELTO", "VUELTA", "TROCO", "RENDU", "WISSELGELD", "TAGASI", "RESZTA",
+                              "VÄXEL", "VAXEL", "VRÁCENO", "VRACENO", "VISSZAJÁRÓ", "VISSZAJARO"]
     static let tenderWords = ["CASH", "TUNAI", "CARD", "VISA", "MASTERCARD", "MC", "AMEX", "DEBIT", "CREDIT", "EBT",
                               "TENDER", "TENDERED", "PAID", "PAYMENT", "DISCOVER", "CHECK", "GIFT CARD", "NETS",
                               "EFTPOS", "CONTACTLESS", "GEGEBEN", "EC-CASH", "EC", "KARTE", "GIROCARD",
-                              "MAESTRO", "PIN", "CONTANT", "CONTANTI", "PINNEN", "BANCOMAT"]
+                              "MAESTRO", "PIN", "CONTANT", "CONTANTI", "PINNEN", "BANCOMAT",
+                              "EFECTIVO", "TARJETA", "DINHEIRO", "CARTÃO", "CARTAO", "KONTANT", "KORT", "SULARAHA", "KAART",
+                              "GOTÓWKA", "GOTOWKA", "KARTA", "NAKIT", "HOTOVOST", "KÉSZPÉNZ", "KESZPENZ"]
 
     /// `TOTAL` as OCR misreads it on faint prints: `TATAL`, `T0TAL`, `LOTAL`, `JOTAL`, `FOTAL`, `TOTA1`.
     /// Also `TOTA]`, `TOTA}`, `TOTA)`, `TOTA|` (the L read as a bracket) and `TOTAR` at a word's end.
@@ -1003,7 +1027,8 @@ public struct ReceiptParser: Sendable {
         let compact = u.replacingOccurrences(of: " ", with: "")
         if hasWord(u, "CHANGE") || compact.contains("CHANGEDUE") || compact.contains("CHANGEAMT")
             || hasWord(u, "KEMBALI") || hasWord(u, "KEMBALIAN")
-            || hasWord(u, "RÜCKGELD") || hasWord(u, "RUCKGELD") || hasWord(u, "ZURÜCK") || hasWord(u, "ZURUCK") { return .change }
+            || hasWord(u, "RÜCKGELD") || hasWord(u, "RUCKGELD") || hasWord(u, "ZURÜCK") || hasWord(u, "ZURUCK")
+            || changeWords.contains(where: { hasWord(u, $0) }) { return .change }
         // "SUB.TOT. ITM2 885.00", "SUB_TOT.": the subtotal abbreviated (its TOT is no total).
         if compact.contains("SUBTOTAL") || compact.contains("SUB-TOTAL") || compact.contains("SUBTTL")
             || compact.filter(\.isLetter).hasPrefix("SUBTOT")
@@ -1027,7 +1052,8 @@ public struct ReceiptParser: Sendable {
             || labelWords == ["AMOUNT"] && !u.contains("-")  // "AMOUNT -7,800" under "DISC ITEM" is a discount
             || compact.contains("BALDUE") || europeanTotal || hasWord(u, "DUE") && !compact.contains("DUEDATE")
         // Indonesian restaurant tax: PB1 / "PB 1", PPN, PAJAK (RESTO), "P. REST 10%".
-        let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK"]
+        // India prints GST in halves: central and state (CGST, SGST), or integrated (IGST, UTGST).
+        let taxWords = ["TAX", "GST", "VAT", "HST", "PST", "SST", "PPN", "PAJAK", "CGST", "SGST", "IGST", "UTGST"]
         let hasTaxWord = taxWords.contains { hasWord(u, $0) } || compact.contains("SALESTAX") || compact.contains("TOTALGST")
             || compact.hasPrefix("PB1") || compact.hasPrefix("P.REST")
         // "Incl", "Inc", "After Adj", OCR-garbled "Inc] GST", "Atter Adj".
