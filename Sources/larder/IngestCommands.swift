@@ -5,6 +5,7 @@ import Logging
 
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "ingest",
         abstract: "Register files and folders (recursively) and run the pipeline over them.",
         discussion: """
             Running the same command again after a crash or kill finishes the batch: stages already done are not \
@@ -69,6 +70,7 @@ extension Ingest {
 
 struct Resume: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "resume",
         abstract: "Finish the work left in the database (after a crash, kill or Ctrl-C).")
 
     @OptionGroup var options: CommonOptions
@@ -91,6 +93,7 @@ struct Resume: ParsableCommand {
 
 struct Retry: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "retry",
         abstract: "Re-queue failed and quarantined documents and run them again.")
 
     @OptionGroup var options: CommonOptions
