@@ -42,6 +42,7 @@ struct LarderWorker: ParsableCommand {
 /// Runs the standard pipeline over every document with work left, then exits.
 struct Work: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "work",
         abstract: "Process queued documents (started by larder ingest, resume, retry and check).")
 
     @Option(help: "Checkpoint database.")

@@ -6,6 +6,7 @@ import LarderRecipes
 
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "eval",
         abstract: "Measure accuracy (and speed) on labelled data; the README quotes these figures.",
         subcommands: [
             EvalIngredients.self, EvalRecipes.self, EvalPages.self, EvalPDFs.self, EvalReceipts.self, EvalFormats.self,

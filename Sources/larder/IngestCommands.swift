@@ -5,6 +5,7 @@ import Logging
 
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "ingest",
         abstract: "Register files and folders (recursively) and run the pipeline over them.",
         discussion: """
             Running the same command again after a crash or kill finishes the batch: stages already done are not \
@@ -30,15 +31,22 @@ struct Ingest: ParsableCommand {
             let started = Date()
             let paths = Self.rawPaths(paths)
             let batchID = try store.beginBatch(command: "ingest", inputs: paths)
-            // The worker starts now and warms up on the other core while the files are walked and hashed.
-            let early = try? workerProcess(
-                arguments: workerArguments(config: config, options: options, workers: workers, batchID: batchID),
-                store: store
-            ).startEarly()
+            // The worker starts early and warms up on the other core while the files are walked and hashed: now, when
+            // it may have work already (a first run, documents left pending), else at the first new document. A
+            // re-run of a finished batch starts none.
+            let manifest = PipelineManifest.standard(for: config)
+            var early: WorkerProcess.EarlyStart?
+            func startEarly() {
+                early = try? workerProcess(
+                    arguments: workerArguments(config: config, options: options, workers: workers, batchID: batchID),
+                    store: store
+                ).startEarly()
+            }
+            if (try? store.mayHaveWorkBeforeRegistering(pipelineVersion: manifest.version)) ?? true { startEarly() }
             let intake: Intake.Report
             do {
-                intake = try Intake(store: store, manifest: .standard(for: config), config: config)
-                    .ingest(paths: paths, batchID: batchID)
+                intake = try Intake(store: store, manifest: manifest, config: config)
+                    .ingest(paths: paths, batchID: batchID) { if early == nil { startEarly() } }
             } catch {
                 early?.cancel()
                 throw error
@@ -69,6 +77,7 @@ extension Ingest {
 
 struct Resume: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "resume",
         abstract: "Finish the work left in the database (after a crash, kill or Ctrl-C).")
 
     @OptionGroup var options: CommonOptions
@@ -91,6 +100,7 @@ struct Resume: ParsableCommand {
 
 struct Retry: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "retry",
         abstract: "Re-queue failed and quarantined documents and run them again.")
 
     @OptionGroup var options: CommonOptions

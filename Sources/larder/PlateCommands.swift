@@ -5,6 +5,7 @@ import LarderRecipes
 
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Find recipes across everything ingested (full-text, ranked), with filters.",
         discussion: """
             Words are looked for in titles, ingredients, steps, tags and cuisine, stemmed ("tomatoes" finds \
@@ -76,6 +77,7 @@ struct Search: ParsableCommand {
 
 struct Cook: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cook",
         abstract: "What can I cook with what I bought: recipes ranked by how much of them the pantry covers.",
         discussion: """
             For each recipe: the ingredients you have (with the pantry item and its date), those assumed on hand \

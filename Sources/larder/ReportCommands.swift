@@ -5,6 +5,7 @@ import LarderRecipes
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Counts per stage and status, then every failed or quarantined document with its error.")
 
     @OptionGroup var options: CommonOptions
@@ -53,7 +54,8 @@ struct Status: ParsableCommand {
 }
 
 struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print one document's stages and their outputs.")
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Print one document's stages and their outputs.")
 
     @OptionGroup var options: CommonOptions
 
@@ -144,6 +146,7 @@ struct Show: ParsableCommand {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write each finished document's final JSON into a folder.")
 
     @OptionGroup var options: CommonOptions

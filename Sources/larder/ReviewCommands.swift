@@ -5,6 +5,7 @@ import LarderJSON
 
 struct Review: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "review",
         abstract: "Documents that need a person: list, compare versions, accept, reject, edit.",
         discussion: """
             Every version of a result is kept. An accepted human edit is never overwritten by a later reparse; a \
@@ -179,6 +180,7 @@ struct ReviewReject: ParsableCommand {
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Regression run: compare each input's result with its golden JSON; exit 1 on any drift.",
         discussion: """
             Runs the pipeline over the inputs in a scratch database. Goldens are GOLDEN/<file name>.json and are \
@@ -218,6 +220,7 @@ struct Check: ParsableCommand {
 
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Validate JSON files against one of Larder's schemas or a schema file (JSON Schema 2020-12).")
 
     @OptionGroup var options: CommonOptions

@@ -5,6 +5,7 @@ import LarderIngredients
 
 struct Train: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "train",
         abstract: "Train the models shipped in the repo from labelled data.",
         subcommands: [TrainIngredients.self])
 }

@@ -96,4 +96,32 @@ struct PipelineEarlyWorkerTests {
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(!WorkerChild.isDatabaseLocked(database), "the re-run's early worker still holds the database")
     }
+
+    /// A re-run of a finished batch starts no worker at all: every document is done and no file is new. A file
+    /// added to the folder afterwards starts one at the first new document, and only that file is processed.
+    @Test func aFinishedBatchStartsNoWorkerAndANewFileStartsOne() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let corpus = try Self.corpus(3, in: folder)
+        let database = folder + "/db.sqlite"
+        let first = try TestSupport.larder(["ingest", "--db", database, corpus])
+        #expect(first.status == 0, "\(first.stderr)")
+
+        // A stand-in worker that leaves a mark and fails: started, it would fail the re-run too.
+        let marker = folder + "/worker-started"
+        let worker = folder + "/worker.sh"
+        try "#!/bin/sh\ntouch '\(marker)'\nexit 1\n".write(toFile: worker, atomically: true, encoding: .utf8)
+        #expect(chmod(worker, 0o755) == 0)
+        let rerun = try TestSupport.larder(
+            ["ingest", "--db", database, corpus], environment: ["LARDER_WORKER": worker])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "the re-run started a worker")
+
+        let added = try TestSupport.shell(
+            "/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) 1 \(corpus)/added --seed 12")
+        #expect(added.status == 0, "\(added.stderr)")
+        let third = try TestSupport.larder(["ingest", "--db", database, corpus])
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(third.stdout.contains("processed 1 documents"), "\(third.stdout)")
+    }
 }

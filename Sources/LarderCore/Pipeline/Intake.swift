@@ -41,26 +41,34 @@ public struct Intake: Sendable {
 
     private static let chunkSize = 128
 
-    public func ingest(paths: [String], batchID: Int64) throws -> Report {
+    /// `firstNew` runs once, right after the first chunk that registered a new document (`larder ingest` starts
+    /// its worker there when nothing else could be waiting for it).
+    public func ingest(paths: [String], batchID: Int64, firstNew: () -> Void = {}) throws -> Report {
         var report = Report()
         var pending: [FileIdentity] = []
         var walker = Walker(maxFileBytes: config.limits.maxFileBytes)
+        var announced = false
+        func registerPending() throws {
+            try register(pending, batchID: batchID, into: &report)
+            pending.removeAll(keepingCapacity: true)
+            if !announced && report.new > 0 {
+                announced = true
+                firstNew()
+            }
+        }
         for path in paths {
             try walker.walk(path) { event in
                 switch event {
                 case .file(let file):
                     pending.append(file)
-                    if pending.count >= Self.chunkSize {
-                        try register(pending, batchID: batchID, into: &report)
-                        pending.removeAll(keepingCapacity: true)
-                    }
+                    if pending.count >= Self.chunkSize { try registerPending() }
                 case .error(let error):
                     try store.recordInputError(batchID: batchID, path: error.path ?? path, error: error)
                     report.errors.append(error.record)
                 }
             }
         }
-        try register(pending, batchID: batchID, into: &report)
+        try registerPending()
         return report
     }
 

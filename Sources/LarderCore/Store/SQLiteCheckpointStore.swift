@@ -515,6 +515,21 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         }
     }
 
+    /// Whether a worker started before the files are registered could have work: the database holds no document
+    /// yet (a first run's files are all new) or a document needs work. `larder ingest` otherwise starts its worker
+    /// only once a new document is registered, so a re-run of a finished batch starts none.
+    public func mayHaveWorkBeforeRegistering(pipelineVersion: String) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT NOT EXISTS (SELECT 1 FROM document)
+                        OR EXISTS (SELECT 1 FROM document WHERE \(Self.needsWork))
+                    """,
+                arguments: ["version": pipelineVersion]) ?? true
+        }
+    }
+
     public func countDocumentsNeedingWork(pipelineVersion: String) throws -> Int {
         try read { db in
             try Int.fetchOne(
