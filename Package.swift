@@ -2,19 +2,6 @@
 // Larder: bulk-ingests recipe documents and receipt photos into validated structured JSON.
 import PackageDescription
 
-// The executables link the Swift runtime and Foundation statically in release builds (issue 18): `larder --help` and
-// the re-run of a finished batch spend most of their time loading libraries, and the dynamic linker's symbol lookups
-// across libswiftCore, libFoundation* and lib_FoundationICU were a fifth of it. Release only: tests (debug) link
-// XCTest and swift-testing against the shared runtime, which a statically linked runtime would duplicate. lld, because
-// the Foundation libraries below are not all named by the modules' link entries and gold reads archives in order; they
-// are the toolchain's `lib/swift_static/linux` archives that `-static-stdlib` leaves out for Foundation.
-let staticRuntime: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(platforms: [.linux], configuration: .release))
-] + [
-    "FoundationEssentials", "FoundationInternationalization", "_FoundationICU", "_FoundationCollections",
-    "_FoundationCShims", "CoreFoundation", "_CFXMLInterface", "swiftSynchronization",
-].map { .linkedLibrary($0, .when(platforms: [.linux], configuration: .release)) }
-
 let package = Package(
     name: "Larder",
     platforms: [.macOS(.v13)],
@@ -133,8 +120,7 @@ let package = Package(
                 "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes", "LarderFormats", "LarderArchives",
                 "LarderPages", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            linkerSettings: staticRuntime),
+            ]),
 
         // MARK: The worker process `larder` starts: runs the pipeline, with the native libraries loaded.
         .executableTarget(
@@ -143,8 +129,7 @@ let package = Package(
                 "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderLLM", "LarderPages", "LarderEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            linkerSettings: staticRuntime),
+            ]),
 
         // MARK: Tests. LarderTestSupport, which every test target depends on: where the repository and ../shared/data
         // are, the test tiers' marks (`make unit` skips .integration, .sharedData(…) and .slow), the LLM fault server.
