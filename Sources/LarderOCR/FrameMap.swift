@@ -56,14 +56,7 @@ struct FrameMap: Equatable {
 
     /// `line` with its box and its words' boxes mapped.
     func apply(_ line: OCRLine) -> OCRLine {
-        var out = line
-        out.box = apply(line.box)
-        out.words = line.words?.map { word in
-            var w = word
-            w.box = apply(word.box)
-            return w
-        }
-        return out
+        line.mappingBoxes { apply($0) }
     }
 
     /// The homography taking the four points `source` to `target` (direct linear transform, h[8] = 1; Gaussian
@@ -85,5 +78,19 @@ struct FrameMap: Equatable {
             }
         }
         return (0..<8).map { a[$0][8] / a[$0][$0] } + [1]
+    }
+}
+
+extension OCRLine {
+    /// The line with its box and its words' boxes moved by `map` (into another image's frame).
+    func mappingBoxes(_ map: (OCRBox) -> OCRBox) -> OCRLine {
+        var out = self
+        out.box = map(box)
+        out.words = words?.map { word in
+            var moved = word
+            moved.box = map(word.box)
+            return moved
+        }
+        return out
     }
 }

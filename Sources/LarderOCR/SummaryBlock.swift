@@ -91,15 +91,6 @@ extension OCREngine {
                    y: cropY + Int((Double(b.y - border) / scaleY).rounded()),
                    width: Int((Double(b.width) / scaleX).rounded()), height: Int((Double(b.height) / scaleY).rounded()))
         }
-        return lines.map { line in
-            var out = line
-            out.box = mapped(line.box)
-            out.words = line.words?.map { word in
-                var w = word
-                w.box = mapped(word.box)
-                return w
-            }
-            return out
-        }
+        return lines.map { $0.mappingBoxes(mapped) }
     }
 }

@@ -76,9 +76,13 @@ struct ReceiptEvidenceTests {
         #expect(receipt.total == Decimal(string: "7.71"))
         #expect(receipt.needsReview)
         #expect(receipt.reviewReasons.contains { $0.hasPrefix("total inferred") })
-        // Without a total line nothing is inferred.
-        let none = ReceiptParser().parse(lines: ocrLines([("Sub Total 7.24", 90), ("Sales Tax 0.47", 90)]))
-        #expect(none.total == nil)
+        // Without a total line the subtotal and the charge under it make the total, flagged as inferred
+        // (`inferTotalFromCharges`); a charge whose printed rate the arithmetic does not explain stops it.
+        let noLine = ReceiptParser().parse(lines: ocrLines([("Sub Total 7.24", 90), ("Sales Tax 0.47", 90)]))
+        #expect(noLine.total == Decimal(string: "7.71"))
+        #expect(noLine.reviewReasons.contains { $0.hasPrefix("total inferred") })
+        let badRate = ReceiptParser().parse(lines: ocrLines([("Sub Total 7.24", 90), ("Sales Tax (7.75%) 0.97", 90)]))
+        #expect(badRate.total == nil)
     }
 
     @Test func garbledTotalWordsAndPrefixes() {
