@@ -734,81 +734,63 @@ public final class OCREngine {
                              steps: inout [String], costs: inout StepCosts) -> ReadingCheck? {
         // One parse of the lines serves every gate until a re-read changes them (a parse costs a few ms).
         var check = initial
+        func parsed() -> ReadingCheck {
+            let current = check ?? ReadingCheck(reading.lines)
+            check = current
+            return current
+        }
+        // A re-read that changed lines replaces them (and so the parse) and names its step.
+        func take(_ result: ([OCRLine], Int), _ step: String, counted: Bool = false) {
+            guard result.1 > 0 else { return }
+            reading.lines = result.0
+            check = nil
+            steps.append(counted ? "\(step)(\(result.1))" : step)
+        }
         if receipt, preprocessing.rereadMaxPriceLines > 0 {
-            check = check ?? ReadingCheck(reading.lines)
-            if check?.wantsPriceRereads == true {
-                let (reread, changed) = rereadMissingPrices(reading.lines, in: reading.image)
-                if changed > 0 {
-                    reading.lines = reread
-                    check = nil
-                    steps.append("reread-price(\(changed))")
-                }
+            if parsed().wantsPriceRereads {
+                take(rereadMissingPrices(reading.lines, in: reading.image), "reread-price", counted: true)
             }
             costs.record("price-cells")
         }
         if preprocessing.rereadMisreadDates {
-            let (reread, changed) = rereadMisreadDates(reading.lines, in: reading.image)
-            if changed > 0 {
-                reading.lines = reread
-                check = nil
-                steps.append("reread-date(\(changed))")
-            }
+            take(rereadMisreadDates(reading.lines, in: reading.image), "reread-date", counted: true)
             costs.record("date-line")
         }
         if receipt, preprocessing.rereadMisreadDates {  // a date line the barcode above it garbled (BarcodeLine.swift)
-            let (reread, changed) = rereadAtBarcode(reading.lines, in: reading.image)
-            if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-barcode-line") }
+            take(rereadAtBarcode(reading.lines, in: reading.image), "reread-barcode-line")
             costs.record("barcode-line")
         }
-        // The parse of the lines so far decides the re-reads below; it is made once and again only after a change.
         if receipt, preprocessing.rereadMisreadDates {  // no date at all: a line that may hold it (DateLine.swift)
-            let current = check ?? ReadingCheck(reading.lines)
-            check = current
-            if !current.hasDate {
-                let (reread, changed) = rereadMissingDate(reading.lines, in: reading.image)
-                if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-missing-date") }
-            }
+            let hasDate = parsed().hasDate
+            if !hasDate { take(rereadMissingDate(reading.lines, in: reading.image), "reread-missing-date") }
             costs.record("missing-date")
-            if current.hasDate {  // a date whose digits tesseract was unsure of (DateLine.swift)
-                let (reread, changed) = rereadUnsureDate(reading.lines, in: reading.image)
-                if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-unsure-date") }
+            if hasDate {  // a date whose digits tesseract was unsure of (DateLine.swift)
+                take(rereadUnsureDate(reading.lines, in: reading.image), "reread-unsure-date")
                 costs.record("unsure-date")
             }
         }
         if receipt, preprocessing.rereadTotal {
-            let current = check ?? ReadingCheck(reading.lines)
-            check = current
+            let current = parsed()
             if current.wantsTotalReread {
-                let (reread, changed) = rereadTotal(reading.lines, in: reading.image, parsed: current.receipt)
-                if changed > 0 {
-                    reading.lines = reread
-                    check = nil
-                    steps.append("reread-total")
-                }
+                take(rereadTotal(reading.lines, in: reading.image, parsed: current.receipt), "reread-total")
             }
             costs.record("total-line")
             // A total that nothing on the receipt confirms: its amount read again as digits (TotalLine.swift).
-            let afterTotal = check ?? ReadingCheck(reading.lines)
-            check = afterTotal
+            let afterTotal = parsed()
             if afterTotal.hasTotal, !afterTotal.addsUp {
-                let (reread, changed) = rereadUnsureTotal(reading.lines, in: reading.image, parsed: afterTotal.receipt)
-                if changed > 0 { reading.lines = reread; check = nil; steps.append("reread-unsure-total") }
+                take(rereadUnsureTotal(reading.lines, in: reading.image, parsed: afterTotal.receipt), "reread-unsure-total")
             }
             costs.record("unsure-total")
             // Still no total read: the summary block below the items as a block (SummaryBlock.swift).
-            let beforeBlock = check ?? ReadingCheck(reading.lines)
-            check = beforeBlock
+            let beforeBlock = parsed()
             if !beforeBlock.hasTotal {
-                let (block, changed) = rereadSummaryBlock(reading.lines, in: reading.image, parsed: beforeBlock.receipt)
-                if changed > 0 { reading.lines = block; check = nil; steps.append("reread-summary-block") }
+                take(rereadSummaryBlock(reading.lines, in: reading.image, parsed: beforeBlock.receipt), "reread-summary-block")
             }
             costs.record("summary-block")
             // Still no total read from a line: the summary band read at other scales (SummaryBand.swift).
-            let beforeBand = check ?? ReadingCheck(reading.lines)
-            check = beforeBand
+            let beforeBand = parsed()
             if !beforeBand.hasTotal {
-                let (band, changed) = rereadSummaryBand(reading.lines, in: reading.image, parsed: beforeBand.receipt)
-                if changed > 0 { reading.lines = band; check = nil; steps.append("reread-summary-band") }
+                take(rereadSummaryBand(reading.lines, in: reading.image, parsed: beforeBand.receipt), "reread-summary-band")
             }
             costs.record("summary-band")
         }
