@@ -79,9 +79,7 @@ extension ReceiptParser {
         guard !targets.isEmpty else { return }
         let quantityPrices: [Decimal?] = items.map { item in
             guard let q = item.quantity, let each = item.unitPrice, q > 0 else { return nil }
-            var product = q * each, rounded = Decimal()
-            NSDecimalRound(&rounded, &product, 2, .plain)
-            return rounded
+            return Self.cents(q * each)
         }
         guard let fix = ItemArithmetic.singleDigitRepair(prices: items.map(\.total), net: ItemArithmetic.net(s.receipt),
                                                          targets: targets, quantityPrices: quantityPrices) else { return }
@@ -116,8 +114,7 @@ extension ReceiptParser {
                .replacingOccurrences(of: ",", with: ".")), q > 0 {
             quantity = q
         }
-        var product = quantity * unit, rounded = Decimal()
-        NSDecimalRound(&rounded, &product, 2, .plain)
+        let rounded = cents(quantity * unit)
         guard rounded != total, words[t].confidence < words[t - 1].confidence else { return nil }
         let p = format(rounded).filter(\.isNumber), x = format(total).filter(\.isNumber)
         // A lost leading digit only against a count of its own: with a count of one, the unit price may as well

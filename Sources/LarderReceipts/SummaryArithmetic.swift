@@ -95,7 +95,7 @@ extension ReceiptParser {
     func replaceTotalRepeatingTheTax(_ s: inout ParseState) {
         guard let total = s.receipt.total, total > 0, let line = s.summaryLines.total, line > 0, s.kinds[line - 1] == .tax,
               Self.trailingAmount(in: s.texts[line - 1], wholeUnits: s.wholeUnits)?.value == total else { return }
-        let net = s.receipt.items.reduce(Decimal(0)) { $0 + $1.total } - s.receipt.discounts.reduce(Decimal(0)) { $0 + $1.amount }
+        let net = ItemArithmetic.net(s.receipt)
         guard net > 2 * total, (s.receipt.change ?? 0) == 0,
               let card = s.receipt.tenders.filter({ $0.kind == "card" && $0.amount > total }).min(by: { abs($0.amount - net) < abs($1.amount - net) }),
               abs(card.amount - net) <= net * 5 / 100 else { return }
