@@ -764,6 +764,10 @@ public final class OCREngine {
             let hasDate = parsed().hasDate
             if !hasDate { take(rereadMissingDate(reading.lines, in: reading.image), "reread-missing-date") }
             costs.record("missing-date")
+            if !hasDate, !parsed().hasDate {  // no line held it: the header as a block (DateHeader.swift)
+                take(rereadDateHeader(reading.lines, in: reading.image), "reread-date-header")
+                costs.record("date-header")
+            }
             if hasDate {  // a date whose digits tesseract was unsure of (DateLine.swift)
                 take(rereadUnsureDate(reading.lines, in: reading.image), "reread-unsure-date")
                 costs.record("unsure-date")

@@ -1631,7 +1631,8 @@ public struct ReceiptParser: Sendable {
     }
 
     /// OCR letters for digits inside a numeric date: `O6/03/2018`, `l2-01-18`, `12/O1/2O18` → digits.
-    static func repairDateDigits(_ u: String) -> String {
+    static func repairDateDigits(_ raw: String) -> String {
+        let u = repairDateSlash(raw)
         let d = "[0-9OoIlDQ]"
         guard let regex = RegexCache.regex("(?<![A-Za-z0-9])\(d){1,4}\\s?[-/.]\\s?\(d){1,2}\\s?[-/.]\\s?\(d){2,4}(?![A-Za-z0-9])")
         else { return u }
@@ -1649,6 +1650,19 @@ public struct ReceiptParser: Sendable {
             if out[r].filter(\.isNumber).count * 2 > out[r].filter({ $0 != "/" && $0 != "-" && $0 != "." && $0 != " " }).count {
                 out.replaceSubrange(r, with: fixed)
             }
+        }
+        return out
+    }
+
+    /// A slash of a numeric date read as a parenthesis, bracket or bar while its other slash was read:
+    /// `3/7)2017`, `12|28/18` → `3/7/2017`, `12/28/18`.
+    static func repairDateSlash(_ u: String) -> String {
+        guard u.contains("/"), u.contains(where: { ")]|(".contains($0) }) else { return u }
+        var out = u
+        for pattern in [#"(?<![\d/])(\d{1,2})/(\d{1,2})[)\]|(](\d{2}|\d{4})(?![\d/])"#,
+                        #"(?<![\d/])(\d{1,2})[)\]|(](\d{1,2})/(\d{2}|\d{4})(?![\d/])"#] {
+            guard let regex = RegexCache.regex(pattern) else { continue }
+            out = regex.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: "$1/$2/$3")
         }
         return out
     }

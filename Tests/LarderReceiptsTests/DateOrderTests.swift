@@ -89,6 +89,29 @@ struct DateOrderTests {
         #expect(!OCREngine.mayBeGarbledDate(OCRLine(text: "Oai0t/t6 450638 Repent", confidence: 60)))
         #expect(!OCREngine.mayBeGarbledDate(OCRLine(text: "1 -g39t0 12.50", confidence: 4)))
     }
+
+    @Test func aSlashReadAsAParenthesisOrBarWhileTheOtherWasRead() {
+        #expect(ReceiptParser().parseDate("3/7)2017 11:34:32 AM", currency: "USD")?.iso == "2017-03-07")
+        #expect(ReceiptParser().parseDate("12|28/18, 03:12 PM", currency: "USD")?.iso == "2018-12-28")
+        #expect(ReceiptParser.repairDateSlash("ORDER 3/7]2017") == "ORDER 3/7/2017")
+        // Not without a slash read, not a phone number, a fraction or a longer number.
+        #expect(ReceiptParser().parseDate("3)7)2017", currency: "USD") == nil)
+        #expect(ReceiptParser.repairDateSlash("(612) 355-4500 3/50") == "(612) 355-4500 3/50")
+        #expect(ReceiptParser.repairDateSlash("123/4)2017") == "123/4)2017")
+    }
+
+    @Test func theHeaderBandEndsAtTheFirstPricedLine() throws {
+        func line(_ text: String, y: Int, height: Int = 20) -> OCRLine {
+            OCRLine(text: text, box: OCRBox(x: 10, y: y, width: 200, height: height))
+        }
+        let lines = [line("FIVE GUYS", y: 100, height: 40), line("STORE # MN-1186", y: 150), line("Order Id: AAYF4", y: 180),
+                     line("1 Bacon Cheeseburger $8.69", y: 400), line("Sub Total $11.08", y: 450)]
+        let band = try #require(OCREngine.headerBand(lines, imageHeight: 1000))
+        #expect(band.top == 80 && band.bottom == 400 && band.lineHeight == 20)
+        // No priced line (nothing marks where the header ends), or a priced first line: no header.
+        #expect(OCREngine.headerBand(Array(lines.prefix(3)), imageHeight: 1000) == nil)
+        #expect(OCREngine.headerBand(Array(lines.suffix(2)), imageHeight: 1000) == nil)
+    }
 }
 
 /// The date re-reads on real photos from `shared/data/receipts-photos` (skipped when absent): each date below is
@@ -104,6 +127,9 @@ struct DateRereadPhotoTests {
         ("Image_39_16_96dd003c9c732e57a3fe0657f1e51fb685f04f52", "2017-05-13", "reread-unsure-date"),
         // "6/6/2017 2:27:06 PM" read as noise ("arava 22r0n Pa BESTS", confidence 5): the garbled line is tried.
         ("Image_67_4_7e4be25ee71a8d439fea9c000c1c2a2ea4440454", "2017-06-06", "reread-missing-date"),
+        // "3/7/2017 11:34:32 AM" under a signature: no page line holds it; the header read as a block reads
+        // "3/7)2017 11:34:32 AM" (a slash as a parenthesis, repaired by the parser).
+        ("Image_68_4_debd241af902e4fe0bb3239bb891988310e73682", "2017-03-07", "reread-date-header"),
     ]
 
     @Test(arguments: photos.map(\.id))
