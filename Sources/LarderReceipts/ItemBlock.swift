@@ -171,3 +171,22 @@ extension ReceiptParser {
         return letterCount(kept) >= 3 ? kept : text
     }
 }
+
+/// Priced and unpriced lines that are no purchases: fields printed as "Label: value" and rated charges under a subtotal.
+extension ReceiptParser {
+    /// A field as tills print them, a label of one or two words, a colon and one value ("Current Term: touch3",
+    /// "GALLONS: 6.28", "Balance: 100.00"): a line of the receipt's form, not an item or an item's name.
+    static func isFieldLabel(_ text: String) -> Bool {
+        text.range(ofPattern: #"^\p{L}+(?: \p{L}+)?:\s*\S+$"#) != nil
+    }
+
+    /// A priced line under a printed subtotal whose text starts with a rate ("10% Svc Chg 29.10" under "Subtotal
+    /// 291.00"): a charge on the items, not a purchase, also when the items read do not add up to the subtotal. It is
+    /// kept as a charge the printed total may add (``addChargesUnderItems(_:)``).
+    func readRatedLineUnderSubtotal(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        guard let amount = line.amount, !amount.negative, !s.summaryLines.subtotals.isEmpty,
+              amount.rest.range(ofPattern: #"^\d{1,2}(?:[.,]\d{1,3})?\s?%"#) != nil else { return false }
+        s.linesUnderItems.append((line.i, amount.value))
+        return true
+    }
+}

@@ -79,6 +79,7 @@ public struct ReceiptParser: Sendable {
             if readNameThenPrice(line, &state) { continue }
             if readPricingNote(line, &state) { continue }  // ItemBlock.swift
             if readWeightUnderItem(line, &state) { continue }  // ItemBlock.swift
+            if readRatedLineUnderSubtotal(line, &state) { continue }  // ItemBlock.swift
             if readItem(line, &state) { continue }
             readPendingName(line, &state)
         }
@@ -410,6 +411,7 @@ public struct ReceiptParser: Sendable {
         guard let amount = line.amount, Self.letterCount(amount.rest) >= 2 else { return false }
         s.firstBodyLine = s.firstBodyLine ?? i
         s.pendingName = nil
+        if Self.isFieldLabel(line.text) { return true }  // "GALLONS: 6.28", "Balance: 100.00": a field, no item
         // An indented zero-price line under an item is a modifier ("  Less Ice 0", "  Top Oreo 0").
         let box = s.input[i].box
         if amount.value == 0, let left = s.lastItemLeft,
@@ -480,8 +482,8 @@ public struct ReceiptParser: Sendable {
         if line.amount == nil, Self.letterCount(line.text) >= 3,
            Self.letterCount(Self.withoutArticleNumber(line.text)) < 3 {
             s.pendingName = nil  // an article number starts the next item
-        } else if line.amount == nil, Self.parseTime(line.upper) != nil {
-            s.pendingName = nil  // a header line with its time ("JANOS 9:03PM"): no item's name
+        } else if line.amount == nil, Self.parseTime(line.upper) != nil || Self.isFieldLabel(line.text) {
+            s.pendingName = nil  // a header line with its time ("JANOS 9:03PM") or a field ("Server: Lisa"): no item's name
         } else if line.amount == nil, Self.letterCount(line.text) >= 3 {
             let name = Self.stripItemColumns(Self.withoutProductCode(line.text), wholeUnits: s.wholeUnits).description
             s.pendingName = (line.i, Self.repairDescription(name))

@@ -67,4 +67,24 @@ struct ItemLinesTests {
         ]))
         #expect(receipt.items.map(\.description) == ["WMNS NIKE FLEX"])
     }
+
+    /// Fields printed as "Label: value" are no items, priced or not; an item with a colon in its name stays.
+    @Test func fieldLinesAreNoItems() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("THE LOFT", 90), ("Date: Nov 11, 2014", 90), ("Current Term: touch3", 90), ("6,60", 90),
+            ("GALLONS: 6.28", 90), ("1 Crostini 5.50", 90), ("BAEFRI.VOLLKORN: 50 1,19", 90), ("Total 6.69", 90),
+        ]))
+        #expect(receipt.items.map(\.total) == [d("5.50"), d("1.19")])
+        #expect(ReceiptParser.isFieldLabel("Balance: 100.00"))
+        #expect(!ReceiptParser.isFieldLabel("BAEFRI.VOLLKORN: 50 1,19"))
+    }
+
+    /// A line printing a rate under the subtotal is a charge on the items, also when the items read fall short of it.
+    @Test func aRatedLineUnderTheSubtotalIsNoItem() {
+        let receipt = ReceiptParser().parse(lines: ocrLines([
+            ("MARINA BAY", 90), ("1 Sate Udang Jawa 2.00", 90), ("1 Angus Rendang 32.00", 90), ("Subtotal 57.00", 90),
+            ("10% Svc Chg 5.70", 90),
+        ]))
+        #expect(receipt.items.map(\.description) == ["Sate Udang Jawa", "Angus Rendang"])
+    }
 }

@@ -64,7 +64,7 @@ struct ParserTests {
         // 0.50 lb at 0.59 is not the onions' 0.99: a weight line with no name is still no purchase, but it gives
         // the onions no weight.
         #expect(r.items.map(\.description) == ["PEPPER (GREEN)", "CALABAZA (TROPICAL)", "YELLOW ONIONS"])
-        #expect(r.items.last?.quantity == nil)
+        #expect(r.items.last?.unit == nil)
         let pepper = try #require(r.items.first)
         #expect(pepper.quantity == Decimal(string: "0.71"))
         #expect(pepper.unit == "lb")
