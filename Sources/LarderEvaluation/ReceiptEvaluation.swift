@@ -265,6 +265,7 @@ public enum ReceiptEvaluation {
                     let text = "== \(c.id) store \(receipt.store ?? "-") date \(receipt.date?.iso ?? "-") total \(receipt.total.map { "\($0)" } ?? "-") items \(receipt.items.count)"
                         + " (\(receipt.totalEvidence ?? "no total evidence"); \(receipt.reviewReasons.joined(separator: "; ")))\n"
                         + receipt.lines.map { "  \($0.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \($0.text)" }.joined(separator: "\n") + "\n"
+                        + receipt.items.map { "  -> item  \($0.description) = \($0.total)\n" }.joined()
                     FileHandle.standardError.write(Data(text.utf8))
                 }
             } catch {

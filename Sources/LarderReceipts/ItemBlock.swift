@@ -118,3 +118,75 @@ extension ReceiptParser {
         for line in s.linesUnderItems { s.kinds[line.i] = .tax; s.summaryLines.tax.append(line.i) }
     }
 }
+
+/// Item structure across lines: the line that prices a name above it, weight lines, and product codes in names.
+extension ReceiptParser {
+    /// Whether the text before a line's amount prints numbers and their marks but no name: a quantity, unit-price
+    /// or weight column ("1,000 x 100,00 G-", "@ 10.00", "3.00", "Bx ( 0,43 )", "0.44 lb @ 14.96", "0.71 lbs 60.79
+    /// Ib TW"). Unit words and tax flags may stand among the numbers; a word of three letters or more that is no unit,
+    /// or more than three loose letters, is a name ("1 Tea", "SODA 2 x"). Needs a digit or an `@`.
+    static func isNumbersOnly(_ rest: String) -> Bool {
+        guard rest.contains(where: { $0.isNumber || $0 == "@" }) else { return false }
+        var loose = 0
+        for token in rest.split(separator: " ") {
+            let letters = String(token.filter(\.isLetter)).uppercased()
+            if letters.isEmpty || isUnitWord(letters) { continue }
+            if letters.count >= 3 { return false }
+            loose += letters.count
+        }
+        return loose <= 3
+    }
+
+    /// A unit or quantity word as tills print it and OCR reads it: LB (IB, 1B read as letters), KG, OZ, EA, QTY, PCS.
+    static func isUnitWord(_ letters: String) -> Bool {
+        ["LB", "LBS", "IB", "IBS", "KG", "KGS", "OZ", "EA", "EACH", "QTY", "PCS", "PC", "X"].contains(letters)
+            || letters.count <= 3 && (letters.hasPrefix("LB") || letters.hasPrefix("IB"))
+    }
+
+    /// Whether a line starts with a weight ("0.44 lb", "1.29 Ibs", "0,350 kg"), OCR's readings of the unit included.
+    static func startsWithWeight(_ text: String) -> Bool {
+        text.range(ofPattern: #"^\d{1,3}[.,]\d{1,3}\s?(?i:[l1I|]bs?|kg)(?![a-z])"#) != nil
+    }
+
+    /// A weight line under an item with no name waiting ("0.71 lbs @ 0.79 /lb" under "PEPPER (GREEN) 0.56", its
+    /// `@` read as a 6): the weighing of the item above, its detail line, not an item of its own.
+    func readWeightUnderItem(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        guard s.pendingName == nil, let last = s.receipt.items.indices.last, line.i > 0,
+              [.item, .itemDetail].contains(s.kinds[line.i - 1]), Self.startsWithWeight(line.text),
+              Self.isNumbersOnly(line.amount?.rest ?? line.text) else { return false }
+        s.kinds[line.i] = .itemDetail
+        s.receipt.items[last].lineNumbers.append(line.i + 1)
+        return true
+    }
+
+    /// The name without the product codes printed in it: UPC, EAN and PLU numbers (a word of eight digits or more,
+    /// "400168560758 8.5oz Dark Bag", "TODD GRLS APPAR 400898406210 C") and a lone flag letter after a code at the
+    /// end. People read the name, not the code. A name left with fewer than three letters keeps its code.
+    static func withoutProductCode(_ text: String) -> String {
+        var tokens = text.split(separator: " ").map(String.init)
+        let isCode = { (t: String) in t.count >= 8 && t.allSatisfy(\.isNumber) }
+        guard tokens.contains(where: isCode) else { return text }
+        if tokens.count >= 2, tokens[tokens.count - 1].count == 1, isCode(tokens[tokens.count - 2]) { tokens.removeLast() }
+        let kept = tokens.filter { !isCode($0) }.joined(separator: " ")
+        return letterCount(kept) >= 3 ? kept : text
+    }
+}
+
+/// Priced and unpriced lines that are no purchases: fields printed as "Label: value" and rated charges under a subtotal.
+extension ReceiptParser {
+    /// A field as tills print them, a label of one or two words, a colon and one value ("Current Term: touch3",
+    /// "GALLONS: 6.28", "Balance: 100.00"): a line of the receipt's form, not an item or an item's name.
+    static func isFieldLabel(_ text: String) -> Bool {
+        text.range(ofPattern: #"^\p{L}+(?: \p{L}+)?:\s*\S+$"#) != nil
+    }
+
+    /// A priced line under a printed subtotal whose text starts with a rate ("10% Svc Chg 29.10" under "Subtotal
+    /// 291.00"): a charge on the items, not a purchase, also when the items read do not add up to the subtotal. It is
+    /// kept as a charge the printed total may add (``addChargesUnderItems(_:)``).
+    func readRatedLineUnderSubtotal(_ line: ParseLine, _ s: inout ParseState) -> Bool {
+        guard let amount = line.amount, !amount.negative, !s.summaryLines.subtotals.isEmpty,
+              amount.rest.range(ofPattern: #"^\d{1,2}(?:[.,]\d{1,3})?\s?%"#) != nil else { return false }
+        s.linesUnderItems.append((line.i, amount.value))
+        return true
+    }
+}

@@ -78,6 +78,8 @@ public struct ReceiptParser: Sendable {
             if readDetail(line, &state) { continue }
             if readNameThenPrice(line, &state) { continue }
             if readPricingNote(line, &state) { continue }  // ItemBlock.swift
+            if readWeightUnderItem(line, &state) { continue }  // ItemBlock.swift
+            if readRatedLineUnderSubtotal(line, &state) { continue }  // ItemBlock.swift
             if readItem(line, &state) { continue }
             readPendingName(line, &state)
         }
@@ -383,10 +385,10 @@ public struct ReceiptParser: Sendable {
         // A product code (UPC-A/EAN-13, 12–13 digits) before the price marks an article line also before the first item.
         // A code line may carry a specks' letters or two ("bs 720873462272 4.99 T" under "CARD MDAY GRANDMOTHER").
         guard let amount = line.amount, let pending = s.pendingName,
-              Self.letterCount(amount.rest) < 2 || Self.hasProductCode(amount.rest)
+              Self.letterCount(amount.rest) < 2 || Self.isNumbersOnly(amount.rest) || Self.hasProductCode(amount.rest)
                 && Self.letterCount(Self.withoutArticleNumber(amount.rest)) <= 2,
               s.firstBodyLine != nil || s.receipt.date != nil || Self.isCountPriceTotal(amount, wholeUnits: s.wholeUnits)
-                || Self.hasProductCode(amount.rest)
+                || Self.hasProductCode(amount.rest) || Self.startsWithWeight(line.text)
         else { return false }
         // "GALLONS FUEL Totar" over "9.505 $19.00": a label ending in the total word, its amount on the line below.
         let label = Self.repairTotalWord(s.texts[pending.index].uppercased())
@@ -409,6 +411,7 @@ public struct ReceiptParser: Sendable {
         guard let amount = line.amount, Self.letterCount(amount.rest) >= 2 else { return false }
         s.firstBodyLine = s.firstBodyLine ?? i
         s.pendingName = nil
+        if Self.isFieldLabel(line.text) { return true }  // "GALLONS: 6.28", "Balance: 100.00": a field, no item
         // An indented zero-price line under an item is a modifier ("  Less Ice 0", "  Top Oreo 0").
         let box = s.input[i].box
         if amount.value == 0, let left = s.lastItemLeft,
@@ -469,7 +472,7 @@ public struct ReceiptParser: Sendable {
             if n > 1 { item.unitPrice = amount.value / Decimal(n) }
             description = String(description[count.upperBound...])
         }
-        item.description = Self.repairDescription(description)
+        item.description = Self.repairDescription(Self.withoutProductCode(description))
         return item
     }
 
@@ -479,10 +482,11 @@ public struct ReceiptParser: Sendable {
         if line.amount == nil, Self.letterCount(line.text) >= 3,
            Self.letterCount(Self.withoutArticleNumber(line.text)) < 3 {
             s.pendingName = nil  // an article number starts the next item
-        } else if line.amount == nil, Self.parseTime(line.upper) != nil {
-            s.pendingName = nil  // a header line with its time ("JANOS 9:03PM"): no item's name
+        } else if line.amount == nil, Self.parseTime(line.upper) != nil || Self.isFieldLabel(line.text) {
+            s.pendingName = nil  // a header line with its time ("JANOS 9:03PM") or a field ("Server: Lisa"): no item's name
         } else if line.amount == nil, Self.letterCount(line.text) >= 3 {
-            s.pendingName = (line.i, Self.repairDescription(Self.stripItemColumns(line.text, wholeUnits: s.wholeUnits).description))
+            let name = Self.stripItemColumns(Self.withoutProductCode(line.text), wholeUnits: s.wholeUnits).description
+            s.pendingName = (line.i, Self.repairDescription(name))
         }
     }
 

@@ -61,8 +61,10 @@ struct ParserTests {
         // garbled "/lb" into a last amount of its own. The weight times the price per pound is the item's price.
         let r = parser.parse(text: "1 PEPPER (GREEN) 0.56\n0.71 lbs @0.79 Ib TW 0.01\n1 CALABAZA (TROPICAL) 1.66\n"
                              + "1.29 lbs @1.29 1b TW 0.01\n1 YELLOW ONIONS 0.99\n0.50 lbs @0.59 Ib TW 0.01\nTOTAL 3.21")
-        // 0.50 lb at 0.59 is not the onions' 0.99: that line is left as read.
-        #expect(r.items.map(\.description) == ["PEPPER (GREEN)", "CALABAZA (TROPICAL)", "YELLOW ONIONS", "0.50 lbs @0.59 LB TW"])
+        // 0.50 lb at 0.59 is not the onions' 0.99: a weight line with no name is still no purchase, but it gives
+        // the onions no weight.
+        #expect(r.items.map(\.description) == ["PEPPER (GREEN)", "CALABAZA (TROPICAL)", "YELLOW ONIONS"])
+        #expect(r.items.last?.unit == nil)
         let pepper = try #require(r.items.first)
         #expect(pepper.quantity == Decimal(string: "0.71"))
         #expect(pepper.unit == "lb")
