@@ -11,7 +11,7 @@ line at all. Labelled items missed: the price is on the item's own OCR line but 
 price is on another line (name and price paired wrong); the price is in no OCR line while the name is (price lost
 or misread); neither is read. Extra items on receipts whose labels list every item: summary or payment words, no
 price, other (mostly misread prices). Items are taken from the trace's `item` lines (their last amount), so the
-counts approximate the evaluation's own matching. Standard library only.
+counts approximate the evaluation's own matching (with a trace that lists the scored items, `priced` lines, those are used, so repaired prices count). Standard library only.
 """
 import csv
 import difflib
@@ -61,7 +61,10 @@ for r in json.load(open(report))["receipts"]:
         else: c = "absent"
         add(tot, c, (rid[:24], T, p, intext[:2] or totlines[:2]))
     # items
-    preds = [(t, trailing(t)) for k, t in tr.get(rid, []) if k == "item"]
+    # The items as scored (`priced` lines: after the parser's price repairs) when the trace has them, else the
+    # item lines' last amounts.
+    priced = [t.split("\t") for k, t in tr.get(rid, []) if k == "priced"]
+    preds = [(n, float(p)) for n, p in priced] if priced else [(t, trailing(t)) for k, t in tr.get(rid, []) if k == "item"]
     used = [False]*len(preds)
     for li in lab.get("items", []) or []:
         price = round(float(li["price"]), 2) if li.get("price") not in (None, "") else None

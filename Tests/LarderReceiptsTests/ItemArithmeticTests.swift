@@ -38,6 +38,40 @@ struct ItemArithmeticTests {
         #expect(one?.index == 1 && one?.value == d("4.40"))
     }
 
+    /// Two equal prices, either of which one digit from the gap to a sum printed twice alike: the one whose word
+    /// OCR read clearly less surely is the misread one; read about as surely, neither is changed.
+    @Test func ofTwoCandidatesTheClearlyLessSureWordIsRepaired() {
+        func parse(_ first: Double, _ second: Double) -> [Decimal] {
+            ReceiptParser().parse(lines: [
+                OCRLine(text: "CAFE ROMA"), wordLine([("WATER", 90), ("5.00", first)]), wordLine([("SIDE", 90), ("5.00", second)]),
+                wordLine([("CAKE", 90), ("12.00", 90)]), wordLine([("SUBTOTAL", 90), ("20.00", 90)]),
+                wordLine([("TAX", 90), ("2.00", 90)]), wordLine([("TOTAL", 90), ("22.00", 90)]),
+            ]).items.map(\.total)
+        }
+        #expect(parse(40, 88) == [d("3.00"), d("5.00"), d("12.00")])
+        #expect(parse(88, 40) == [d("5.00"), d("3.00"), d("12.00")])
+        #expect(parse(85, 80) == [d("5.00"), d("5.00"), d("12.00")])
+    }
+
+    /// A subtotal printed once (no total read to confirm it) repairs nothing, however unsure the price's word: on
+    /// the scans a sum printed once picked the wrong one of two candidates (the right price read at 8, the other
+    /// misread at 46).
+    @Test func aSumPrintedOnceRepairsNothingEvenAgainstAnUnsurePrice() {
+        let items = ReceiptParser().parse(lines: [
+            OCRLine(text: "CORNER BISTRO"), wordLine([("LEMONADE", 90), ("4.80", 85)]), wordLine([("SODA", 90), ("2.90", 45)]),
+            wordLine([("SALAD", 90), ("6.20", 92)]), wordLine([("Subtotal:", 90), ("13.40", 95)]),
+        ]).items.map(\.total)
+        #expect(items == [d("4.80"), d("2.90"), d("6.20")])
+    }
+
+    @Test func leastSureNeedsAClearMargin() {
+        let found: [(index: Int, value: Decimal, how: String)] = [(0, d("3.00"), "subtotal"), (1, d("3.00"), "subtotal")]
+        #expect(ItemArithmetic.leastSure(found, confidences: [40, 60])?.index == 0)
+        #expect(ItemArithmetic.leastSure(found, confidences: [60, 55]) == nil)
+        // One price that could take two values: no choice.
+        #expect(ItemArithmetic.leastSure([(0, d("3.00"), "subtotal"), (0, d("8.00"), "total")], confidences: [10]) == nil)
+    }
+
     @Test func oneDigitApartCountsDigits() {
         #expect(ItemArithmetic.oneDigitApart(d("5.95"), d("5.35")))
         #expect(!ItemArithmetic.oneDigitApart(d("5.95"), d("6.03")))
