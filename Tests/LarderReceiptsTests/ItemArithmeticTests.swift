@@ -19,7 +19,7 @@ struct ItemArithmeticTests {
     }
 
     /// The total alone is one printing: an untaxed total over a tax printed as "included" elsewhere may be the
-    /// gap, so no price is changed by it.
+    /// gap, so no price read as surely as the total is changed by it.
     @Test func aTotalPrintedOnceRepairsNothing() {
         let receipt = ReceiptParser().parse(lines: ocrLines([
             ("BURGER BAR", 90), ("COKE 2.95", 90), ("BEEF EGG 3.00", 90), ("FLURRY 5.95", 90), ("TOTAL 11.98", 90),
@@ -53,15 +53,22 @@ struct ItemArithmeticTests {
         #expect(parse(85, 80) == [d("5.00"), d("5.00"), d("12.00")])
     }
 
-    /// A subtotal printed once (no total read to confirm it) repairs nothing, however unsure the price's word: on
-    /// the scans a sum printed once picked the wrong one of two candidates (the right price read at 8, the other
-    /// misread at 46).
-    @Test func aSumPrintedOnceRepairsNothingEvenAgainstAnUnsurePrice() {
-        let items = ReceiptParser().parse(lines: [
-            OCRLine(text: "CORNER BISTRO"), wordLine([("LEMONADE", 90), ("4.80", 85)]), wordLine([("SODA", 90), ("2.90", 45)]),
-            wordLine([("SALAD", 90), ("6.20", 92)]), wordLine([("Subtotal:", 90), ("13.40", 95)]),
-        ]).items.map(\.total)
-        #expect(items == [d("4.80"), d("2.90"), d("6.20")])
+    /// A subtotal printed once (no total read to confirm it) repairs the one price that closes the gap only when
+    /// that price's word was read clearly less surely than the subtotal's amount; of two such prices, none (the
+    /// confidences choose only against a sum printed twice).
+    @Test func aSumPrintedOnceRepairsOnlyTheOnePriceReadLessSurelyThanIt() {
+        func parse(subtotal: String, salad: Double, at confidence: Double) -> [Decimal] {
+            ReceiptParser().parse(lines: [
+                OCRLine(text: "CORNER BISTRO"), wordLine([("LEMONADE", 90), ("4.80", 85)]), wordLine([("SODA", 90), ("2.90", 45)]),
+                wordLine([("SALAD", 90), ("6.20", salad)]), wordLine([("Subtotal:", 90), (subtotal, confidence)]),
+            ]).items.map(\.total)
+        }
+        // 6.20 → 6.50 alone closes the gap to 14.20.
+        #expect(parse(subtotal: "14.20", salad: 50, at: 90) == [d("4.80"), d("2.90"), d("6.50")])
+        #expect(parse(subtotal: "14.20", salad: 50, at: 55) == [d("4.80"), d("2.90"), d("6.20")])
+        #expect(parse(subtotal: "14.20", salad: 88, at: 90) == [d("4.80"), d("2.90"), d("6.20")])
+        // 4.80 → 4.30 or 2.90 → 2.40 close the gap to 13.40: no choice against a sum printed once.
+        #expect(parse(subtotal: "13.40", salad: 92, at: 95) == [d("4.80"), d("2.90"), d("6.20")])
     }
 
     @Test func leastSureNeedsAClearMargin() {
