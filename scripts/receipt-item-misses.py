@@ -10,9 +10,9 @@ amount) is at most two digits off the label (misread in its printing); a total l
 line at all. Labelled items missed: the price is on the item's own OCR line but the line gave no matching item; the
 price is on another line (name and price paired wrong); the price is in no OCR line while the name is (price lost
 or misread); neither is read. Extra items on receipts whose labels list every item: summary or payment words, no
-price, other (mostly misread prices). Items are the trace's parsed items (its `-> item  name = total` lines; on an
-older trace, its `item` lines and their last amount), so the counts approximate the evaluation's own matching (its
-similarity is difflib's). Standard library only.
+price, other (mostly misread prices). Items are taken from the trace's `item` lines (their last amount), so the
+counts approximate the evaluation's own matching. A trace that lists the scored items (`priced` lines: two-line items
+and repaired prices included) is read for them. Standard library only.
 """
 import csv
 import difflib
@@ -36,9 +36,6 @@ cur = None
 for line in open(trace):
     if line.startswith("== "):
         cur = line.split()[1]; tr[cur] = []
-    elif cur and line.startswith("  -> item  "):
-        # The parsed items themselves (name = total), two-line items included.
-        d, _, t = line[11:].rstrip("\n").rpartition(" = "); tr[cur].append(("->", (d, float(t))))
     elif cur:
         k = line[2:11].strip(); t = line[12:].rstrip("\n"); tr[cur].append((k, t))
 idx = {}
@@ -65,8 +62,10 @@ for r in json.load(open(report))["receipts"]:
         else: c = "absent"
         add(tot, c, (rid[:24], T, p, intext[:2] or totlines[:2]))
     # items
-    parsed = [t for k, t in tr.get(rid, []) if k == "->"]
-    preds = parsed or [(t, trailing(t)) for k, t in tr.get(rid, []) if k == "item"]
+    # The items as scored (`priced` lines: after the parser's price repairs) when the trace has them, else the
+    # item lines' last amounts.
+    priced = [t.split("\t") for k, t in tr.get(rid, []) if k == "priced"]
+    preds = [(n, float(p)) for n, p in priced] if priced else [(t, trailing(t)) for k, t in tr.get(rid, []) if k == "item"]
     used = [False]*len(preds)
     for li in lab.get("items", []) or []:
         price = round(float(li["price"]), 2) if li.get("price") not in (None, "") else None

@@ -265,8 +265,10 @@ public enum ReceiptEvaluation {
                     let text = "== \(c.id) store \(receipt.store ?? "-") date \(receipt.date?.iso ?? "-") total \(receipt.total.map { "\($0)" } ?? "-") items \(receipt.items.count)"
                         + " (\(receipt.totalEvidence ?? "no total evidence"); \(receipt.reviewReasons.joined(separator: "; ")))\n"
                         + receipt.lines.map { "  \($0.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \($0.text)" }.joined(separator: "\n") + "\n"
-                        + receipt.items.map { "  -> item  \($0.description) = \($0.total)\n" }.joined()
-                    FileHandle.standardError.write(Data(text.utf8))
+                    // The items and discounts as scored (after the parser's repairs): "  priced    NAME<TAB>PRICE".
+                    let items = receipt.items.map { "  priced    \($0.description)\t\($0.total)\n" }.joined()
+                    let discounts = receipt.discounts.map { "  priced    \($0.description)\t-\($0.amount)\n" }.joined()
+                    FileHandle.standardError.write(Data((text + items + discounts).utf8))
                 }
             } catch {
                 errorText = "\(error)"

@@ -41,10 +41,11 @@ public enum ItemArithmetic {
     }
 
     /// The one price that, changed in one digit, makes `prices` add up to a target: its index, the new value
-    /// and the target's description; nil when the items already add up to a target, or no price or more than
-    /// one would. A price its line's quantity × unit price confirms (`quantityPrices`) is not changed.
-    static func singleDigitRepair(prices: [Decimal], net: Decimal, targets: [Target],
-                                  quantityPrices: [Decimal?]) -> (index: Int, value: Decimal, how: String)? {
+    /// and the target's description; nil when the items already add up to a target, or no price would, or more
+    /// than one would and `confidences` (the OCR confidence of each price's word) do not single one out. A price
+    /// its line's quantity × unit price confirms (`quantityPrices`) is not changed.
+    static func singleDigitRepair(prices: [Decimal], net: Decimal, targets: [Target], quantityPrices: [Decimal?],
+                                  confidences: [Double]? = nil) -> (index: Int, value: Decimal, how: String)? {
         var found: [(index: Int, value: Decimal, how: String)] = []
         for target in targets {
             let gap = target.value - net
@@ -58,8 +59,26 @@ public enum ItemArithmetic {
                 }
             }
         }
-        return found.count == 1 ? found[0] : nil
+        if found.count == 1 { return found[0] }
+        guard let confidences, confidences.count == prices.count else { return nil }
+        return leastSure(found, confidences: confidences)
     }
+
+    /// Of several prices that would each make the items add up, the one whose word OCR read clearly less surely
+    /// than every other's (by ``margin`` and more): "ACQUA PANNA 0 5L 5.00" read at 42 beside
+    /// "CONTORNO 5.00" at 87, where one of the two was printed 3.00. Nil when no price stands out so, or when one
+    /// price could take two values.
+    static func leastSure(_ found: [(index: Int, value: Decimal, how: String)], confidences: [Double]) -> (index: Int, value: Decimal, how: String)? {
+        guard let low = found.min(by: { confidences[$0.index] < confidences[$1.index] }),
+              found.filter({ $0.index == low.index }).count == 1,
+              found.allSatisfy({ $0.index == low.index || confidences[$0.index] >= confidences[low.index] + margin })
+        else { return nil }
+        return low
+    }
+
+    /// How much less surely (OCR confidence, 0–100) a price's word must be read than a rival price's or a sum's
+    /// amount to be taken as the misread one: twice ``TotalRepair/margin``, the noise between two readings of a print.
+    static let margin: Double = 2 * TotalRepair.margin
 
     /// Whether two amounts print with the same number of digits and differ in exactly one of them.
     static func oneDigitApart(_ a: Decimal, _ b: Decimal) -> Bool {
@@ -71,22 +90,51 @@ public enum ItemArithmetic {
 
 extension ReceiptParser {
     /// Replaces one item price that OCR misread by a digit when that makes the items add up to a sum printed
-    /// twice alike (``ItemArithmetic/confirmed(_:)``); the item is named for review with both amounts.
+    /// twice alike (``ItemArithmetic/confirmed(_:)``; of several such prices, the one read clearly less surely);
+    /// failing a sum printed twice, a sum printed once (a subtotal, or a total as read on its own line: not rounded
+    /// to the coin, repaired or made of several lines) when exactly one price does it and its word was read clearly
+    /// less surely than that sum's amounts. The item is named for review with both amounts.
     func repairItemPriceByArithmetic(_ s: inout ParseState) {
         let items = s.receipt.items
         guard items.count >= 2, !s.wholeUnits else { return }
-        let targets = ItemArithmetic.confirmed(ItemArithmetic.targets(s.receipt, totalInferred: s.totalInferred))
+        let all = ItemArithmetic.targets(s.receipt, totalInferred: s.totalInferred)
+        let confirmed = ItemArithmetic.confirmed(all)
+        let targets = !confirmed.isEmpty ? confirmed : all.filter { $0.how.hasPrefix("subtotal") || s.totalEvidence == "printed total" }
         guard !targets.isEmpty else { return }
         let quantityPrices: [Decimal?] = items.map { item in
             guard let q = item.quantity, let each = item.unitPrice, q > 0 else { return nil }
             return Self.cents(q * each)
         }
+        let confidences = items.map { priceConfidence(s, ($0.lineNumbers.last ?? 1) - 1) }
         guard let fix = ItemArithmetic.singleDigitRepair(prices: items.map(\.total), net: ItemArithmetic.net(s.receipt),
-                                                         targets: targets, quantityPrices: quantityPrices) else { return }
+                                                         targets: targets, quantityPrices: quantityPrices,
+                                                         confidences: confirmed.isEmpty ? nil : confidences) else { return }
+        if confirmed.isEmpty, confidences[fix.index] + ItemArithmetic.margin > sumConfidence(s, fix.how) { return }
         let old = items[fix.index].total
         s.receipt.items[fix.index].total = fix.value
         s.notes.append("price repaired on line \(items[fix.index].lineNumbers.last ?? 0) (\(items[fix.index].description)): "
             + "read \(Self.format(old)), \(Self.format(fix.value)) makes the items add up to the \(fix.how)")
+    }
+}
+
+extension ReceiptParser {
+    /// The lowest OCR confidence of the printed amounts a target (``ItemArithmetic/targets(_:totalInferred:)``)
+    /// was made of: the subtotal's, or the total's (and the tax's).
+    func sumConfidence(_ s: ParseState, _ how: String) -> Double {
+        let lines = s.summaryLines
+        if how.hasPrefix("subtotal") {
+            return lines.subtotals.last(where: { $0.value == s.receipt.subtotal }).map { amountConfidence(s, $0.line) } ?? 0
+        }
+        guard let total = lines.total else { return 0 }
+        return ([total] + (how.contains("tax") ? lines.tax : [])).map { amountConfidence(s, $0) }.min() ?? 0
+    }
+
+    /// The OCR confidence of an item line's price: its last word shaped like an amount ("20,00" in "20,00 0", not
+    /// the tax class after it), else ``amountConfidence(_:_:)``.
+    func priceConfidence(_ s: ParseState, _ line: Int) -> Double {
+        guard line >= 0, line < s.input.count else { return 0 }
+        return s.input[line].words?.last(where: { $0.text.range(ofPattern: #"\d[.,]\d\d"#) != nil })?.confidence
+            ?? amountConfidence(s, line)
     }
 }
 

@@ -19,7 +19,7 @@ struct ItemArithmeticTests {
     }
 
     /// The total alone is one printing: an untaxed total over a tax printed as "included" elsewhere may be the
-    /// gap, so no price is changed by it.
+    /// gap, so no price read as surely as the total is changed by it.
     @Test func aTotalPrintedOnceRepairsNothing() {
         let receipt = ReceiptParser().parse(lines: ocrLines([
             ("BURGER BAR", 90), ("COKE 2.95", 90), ("BEEF EGG 3.00", 90), ("FLURRY 5.95", 90), ("TOTAL 11.98", 90),
@@ -36,6 +36,47 @@ struct ItemArithmeticTests {
         let one = ItemArithmetic.singleDigitRepair(prices: [d("5.60"), d("4.90")], net: d("10.50"), targets: targets,
                                                    quantityPrices: [d("5.60"), nil])
         #expect(one?.index == 1 && one?.value == d("4.40"))
+    }
+
+    /// Two equal prices, either of which one digit from the gap to a sum printed twice alike: the one whose word
+    /// OCR read clearly less surely is the misread one; read about as surely, neither is changed.
+    @Test func ofTwoCandidatesTheClearlyLessSureWordIsRepaired() {
+        func parse(_ first: Double, _ second: Double) -> [Decimal] {
+            ReceiptParser().parse(lines: [
+                OCRLine(text: "CAFE ROMA"), wordLine([("WATER", 90), ("5.00", first)]), wordLine([("SIDE", 90), ("5.00", second)]),
+                wordLine([("CAKE", 90), ("12.00", 90)]), wordLine([("SUBTOTAL", 90), ("20.00", 90)]),
+                wordLine([("TAX", 90), ("2.00", 90)]), wordLine([("TOTAL", 90), ("22.00", 90)]),
+            ]).items.map(\.total)
+        }
+        #expect(parse(40, 88) == [d("3.00"), d("5.00"), d("12.00")])
+        #expect(parse(88, 40) == [d("5.00"), d("3.00"), d("12.00")])
+        #expect(parse(85, 80) == [d("5.00"), d("5.00"), d("12.00")])
+    }
+
+    /// A subtotal printed once (no total read to confirm it) repairs the one price that closes the gap only when
+    /// that price's word was read clearly less surely than the subtotal's amount; of two such prices, none (the
+    /// confidences choose only against a sum printed twice).
+    @Test func aSumPrintedOnceRepairsOnlyTheOnePriceReadLessSurelyThanIt() {
+        func parse(subtotal: String, salad: Double, at confidence: Double) -> [Decimal] {
+            ReceiptParser().parse(lines: [
+                OCRLine(text: "CORNER BISTRO"), wordLine([("LEMONADE", 90), ("4.80", 85)]), wordLine([("SODA", 90), ("2.90", 45)]),
+                wordLine([("SALAD", 90), ("6.20", salad)]), wordLine([("Subtotal:", 90), (subtotal, confidence)]),
+            ]).items.map(\.total)
+        }
+        // 6.20 → 6.50 alone closes the gap to 14.20.
+        #expect(parse(subtotal: "14.20", salad: 50, at: 90) == [d("4.80"), d("2.90"), d("6.50")])
+        #expect(parse(subtotal: "14.20", salad: 50, at: 55) == [d("4.80"), d("2.90"), d("6.20")])
+        #expect(parse(subtotal: "14.20", salad: 88, at: 90) == [d("4.80"), d("2.90"), d("6.20")])
+        // 4.80 → 4.30 or 2.90 → 2.40 close the gap to 13.40: no choice against a sum printed once.
+        #expect(parse(subtotal: "13.40", salad: 92, at: 95) == [d("4.80"), d("2.90"), d("6.20")])
+    }
+
+    @Test func leastSureNeedsAClearMargin() {
+        let found: [(index: Int, value: Decimal, how: String)] = [(0, d("3.00"), "subtotal"), (1, d("3.00"), "subtotal")]
+        #expect(ItemArithmetic.leastSure(found, confidences: [40, 60])?.index == 0)
+        #expect(ItemArithmetic.leastSure(found, confidences: [60, 55]) == nil)
+        // One price that could take two values: no choice.
+        #expect(ItemArithmetic.leastSure([(0, d("3.00"), "subtotal"), (0, d("8.00"), "total")], confidences: [10]) == nil)
     }
 
     @Test func oneDigitApartCountsDigits() {
