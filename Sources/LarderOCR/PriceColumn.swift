@@ -41,15 +41,18 @@ extension OCREngine {
     /// A re-read price cell is used only when tesseract's confidence in it is at least this.
     static let minimumCellConfidence = 60.0
 
-    /// Reads again, one at a time, item lines above the first total whose price is missing or garbled
-    /// (``isItemWithoutPrice(_:)``) when the receipt has a price column (``priceColumn(_:)``).
+    /// Reads again, one at a time, item lines between the header (``bodyStart(_:end:parsed:)``) and the first
+    /// total whose price is missing or garbled (``isItemWithoutPrice(_:)``) when the receipt has a price column
+    /// (``priceColumn(_:)``). `parsed`: the parse of `lines` when the caller has it.
     ///
     /// First the line's price cell alone: when the column's left edge is known (word boxes), the column is
     /// cropped at the height of the line's words that reach into it, scaled ×2 (then ×3) and read as one line of digits
-    /// and separators only; a reading that is an amount (``cellAmountPattern``) replaces the garbled words after
-    /// the name. Otherwise (or when that fails) the whole line, from its left edge to the column's right edge,
-    /// scaled ×2; kept when it ends in an amount. At most ``OCRPreprocessing/rereadMaxPriceLines`` lines per
-    /// image. Returns the lines and how many changed.
+    /// and separators only, then binarised with a `$` allowed when the grey cell gives no sure amount; a reading
+    /// that is an amount (``cellAmountPattern``) read with confidence ≥ ``minimumCellConfidence`` replaces the
+    /// garbled words after the name. Otherwise the whole line, from its left edge to the column's right edge,
+    /// scaled ×2; kept when it ends in an amount. An unsure cell reading, and any reading of a line above the first
+    /// priced line, is kept only when the items then add up (``readingsThatAddUp(_:_:)``). At most
+    /// ``OCRPreprocessing/rereadMaxPriceLines`` lines per image. Returns the lines and how many changed.
     func rereadMissingPrices(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?,
                              parsed: ParsedReceipt? = nil) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8, let column = Self.priceColumn(lines) else { return (lines, 0) }
