@@ -748,7 +748,7 @@ public final class OCREngine {
         }
         if receipt, preprocessing.rereadMaxPriceLines > 0 {
             if parsed().wantsPriceRereads {
-                take(rereadMissingPrices(reading.lines, in: reading.image), "reread-price", counted: true)
+                take(rereadMissingPrices(reading.lines, in: reading.image, parsed: parsed().receipt), "reread-price", counted: true)
             }
             costs.record("price-cells")
         }

@@ -69,7 +69,7 @@ struct ReadingCheck {
         !hasTotal || !hasDate || (paperFound && !addsUp)
     }
 
-    /// Whether to read price cells again (``OCREngine/rereadMissingPrices(_:in:)``): only when the items do not
+    /// Whether to read price cells again (``OCREngine/rereadMissingPrices(_:in:parsed:)``): only when the items do not
     /// already add up to the total.
     var wantsPriceRereads: Bool { !addsUp }
 }
