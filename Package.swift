@@ -70,7 +70,10 @@ let package = Package(
             resources: [.copy("Resources/lexicon.tsv")]),
 
         // MARK: Receipt OCR through tesseract + leptonica.
-        .target(name: "LarderOCR", dependencies: ["LarderReceipts", "CTesseract"]),
+        // Its executables export the libpng setter that LineImageCodec.swift defines, so that leptonica binds to it.
+        .target(
+            name: "LarderOCR", dependencies: ["LarderReceipts", "CTesseract"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=png_set_compression_level"])]),
 
         // MARK: Library: model, configuration, the stage contract and the stages' outputs the command reads (Contracts/),
         // the stage list, checkpoint store, work queue, schemas, review.

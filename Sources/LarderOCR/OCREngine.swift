@@ -338,6 +338,10 @@ public final class OCREngine {
     /// - Throws: ``ReceiptError`` naming the file: `.imageUnreadable`, `.imageTooLarge`, `.timedOut`,
     ///   `.recognitionFailed`.
     public func recognize(imageAt path: String, limits: OCRLimits = .default) throws -> OCRResult {
+        try LineImageCodec.withStoredLineImages { try recognizeFile(path, limits: limits) }
+    }
+
+    private func recognizeFile(_ path: String, limits: OCRLimits) throws -> OCRResult {
         let t0 = ContinuousClock.now
         var costs = StepCosts()
         let decoded = try Self.decode(imageAt: path, maxPixels: limits.maxPixels)
@@ -445,6 +449,14 @@ public final class OCREngine {
     public func recognize(
         _ image: GrayscaleImage, name: String, limits: OCRLimits = .default,
         pageSegmentation: PageSegmentation? = nil
+    ) throws -> OCRResult {
+        try LineImageCodec.withStoredLineImages {
+            try recognizeRendered(image, name: name, limits: limits, pageSegmentation: pageSegmentation)
+        }
+    }
+
+    private func recognizeRendered(
+        _ image: GrayscaleImage, name: String, limits: OCRLimits, pageSegmentation: PageSegmentation?
     ) throws -> OCRResult {
         let t0 = ContinuousClock.now
         let pixels = image.width * image.height
@@ -757,7 +769,7 @@ public final class OCREngine {
             costs.record("date-line")
         }
         if receipt, preprocessing.rereadMisreadDates {  // a date line the barcode above it garbled (BarcodeLine.swift)
-            take(rereadAtBarcode(reading.lines, in: reading.image), "reread-barcode-line")
+            take(rereadAtBarcode(reading.lines, in: reading.image, hasDate: parsed().hasDate), "reread-barcode-line")
             costs.record("barcode-line")
         }
         if receipt, preprocessing.rereadMisreadDates {  // no date at all: a line that may hold it (DateLine.swift)
@@ -769,7 +781,8 @@ public final class OCREngine {
                 costs.record("date-header")
             }
             if hasDate {  // a date whose digits tesseract was unsure of (DateLine.swift)
-                take(rereadUnsureDate(reading.lines, in: reading.image), "reread-unsure-date")
+                // The parse `hasDate` came from (the lines have not changed since).
+                take(rereadUnsureDate(reading.lines, in: reading.image, parsed: parsed().receipt), "reread-unsure-date")
                 costs.record("unsure-date")
             }
         }
