@@ -34,8 +34,8 @@ extension OCREngine {
     /// the whole width of the image, scaled so its lines are ~``headerLineHeight`` px high (×1 to ×3), is read
     /// as one block (PSM 6). The first block line on which the parser (with the receipt's own currency and
     /// evidence for day- or month-first) reads a date, not in the future, is added to the lines where it lies
-    /// (before the first page line below it); the page's own lines stay as they were read. Nil when none.
-    /// Returns the lines and how many were added (0 or 1).
+    /// (before the first page line below it); the page's own lines stay as they were read. Returns the lines and
+    /// how many were added (0, with `lines` unchanged, when no block line holds a date; else 1).
     func rereadDateHeader(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8, let candidate = readHeaderForDate(lines, in: pix) else { return (lines, 0) }
         return (candidate, 1)
