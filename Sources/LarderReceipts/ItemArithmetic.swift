@@ -3,7 +3,8 @@ import Foundation
 /// Item prices checked against the receipt's own arithmetic: the items (less discounts) add up to the printed
 /// subtotal, or to the printed total less tax and rounding (or less rounding alone, when the prices include the
 /// tax). When they do not, one misread price shows: ``ReceiptParser/repairItemPriceByArithmetic(_:)`` changes a
-/// single digit of one price when that alone makes the items add up to a sum printed twice alike.
+/// single digit of one price, or restores one digit it lost, when that alone makes the items add up to a sum
+/// printed twice alike.
 public enum ItemArithmetic {
     /// A sum of printed amounts that the items less discounts should equal, and how it was made.
     public struct Target: Sendable, Equatable {
@@ -40,10 +41,10 @@ public enum ItemArithmetic {
         targets.filter { t in targets.contains { $0.how != t.how && ReceiptParser.amountsAgree($0.value, t.value) } }
     }
 
-    /// The one price that, changed in one digit, makes `prices` add up to a target: its index, the new value
-    /// and the target's description; nil when the items already add up to a target, or no price would, or more
-    /// than one would and `confidences` (the OCR confidence of each price's word) do not single one out. A price
-    /// its line's quantity × unit price confirms (`quantityPrices`) is not changed.
+    /// The one price that, changed in one digit or given back one digit OCR lost, makes `prices` add up to a target:
+    /// its index, the new value and the target's description; nil when the items already add up to a target, or no
+    /// price would, or more than one would and `confidences` (the OCR confidence of each price's word) do not single
+    /// one out. A price its line's quantity × unit price confirms (`quantityPrices`) is not changed.
     static func singleDigitRepair(prices: [Decimal], net: Decimal, targets: [Target], quantityPrices: [Decimal?],
                                   confidences: [Double]? = nil) -> (index: Int, value: Decimal, how: String)? {
         var found: [(index: Int, value: Decimal, how: String)] = []
@@ -52,7 +53,7 @@ public enum ItemArithmetic {
             guard gap != 0 else { return nil }
             for (i, price) in prices.enumerated() {
                 let candidate = price + gap
-                guard candidate > 0, oneDigitApart(price, candidate) else { continue }
+                guard candidate > 0, oneDigitApart(price, candidate) || oneDigitLost(read: price, printed: candidate) else { continue }
                 if let product = quantityPrices[i], ReceiptParser.amountsAgree(product, price) { continue }
                 if !found.contains(where: { $0.index == i && $0.value == candidate }) {
                     found.append((i, candidate, target.how))
@@ -80,6 +81,14 @@ public enum ItemArithmetic {
     /// amount to be taken as the misread one: twice ``TotalRepair/margin``, the noise between two readings of a print.
     static let margin: Double = 2 * TotalRepair.margin
 
+    /// Whether `read` is `printed` with one digit lost ("9.00" read for "90.00", "2.00" for "25.00"): OCR dropped
+    /// a glyph of the print.
+    static func oneDigitLost(read: Decimal, printed: Decimal) -> Bool {
+        let x = Array(ReceiptParser.format(read).filter(\.isNumber)), y = Array(ReceiptParser.format(printed).filter(\.isNumber))
+        guard y.count == x.count + 1 else { return false }
+        return y.indices.contains { k in Array(y[..<k] + y[(k + 1)...]) == x }
+    }
+
     /// Whether two amounts print with the same number of digits and differ in exactly one of them.
     static func oneDigitApart(_ a: Decimal, _ b: Decimal) -> Bool {
         let x = Array(ReceiptParser.format(a).filter(\.isNumber)), y = Array(ReceiptParser.format(b).filter(\.isNumber))
@@ -89,11 +98,11 @@ public enum ItemArithmetic {
 }
 
 extension ReceiptParser {
-    /// Replaces one item price that OCR misread by a digit when that makes the items add up to a sum printed
-    /// twice alike (``ItemArithmetic/confirmed(_:)``; of several such prices, the one read clearly less surely);
-    /// failing a sum printed twice, a sum printed once (a subtotal, or a total as read on its own line: not rounded
-    /// to the coin, repaired or made of several lines) when exactly one price does it and its word was read clearly
-    /// less surely than that sum's amounts. The item is named for review with both amounts.
+    /// Replaces one item price that OCR misread by a digit (or read with a digit lost) when that makes the items add up
+    /// to a sum printed twice alike (``ItemArithmetic/confirmed(_:)``; of several such prices, the one read clearly
+    /// less surely); failing a sum printed twice, a sum printed once (a subtotal, or a total as read on its own line:
+    /// not rounded to the coin, repaired or made of several lines) when exactly one price does it and its word was read
+    /// clearly less surely than that sum's amounts. The item is named for review with both amounts.
     func repairItemPriceByArithmetic(_ s: inout ParseState) {
         let items = s.receipt.items
         guard items.count >= 2, !s.wholeUnits else { return }

@@ -84,6 +84,29 @@ struct ItemArithmeticTests {
         #expect(!ItemArithmetic.oneDigitApart(d("5.95"), d("6.03")))
         #expect(!ItemArithmetic.oneDigitApart(d("9.95"), d("10.95")))
     }
+
+    @Test func oneDigitLostNeedsTheReadingToBeThePrintWithOneDigitLess() {
+        #expect(ItemArithmetic.oneDigitLost(read: d("9.00"), printed: d("90.00")))
+        #expect(ItemArithmetic.oneDigitLost(read: d("2.00"), printed: d("25.00")))
+        #expect(ItemArithmetic.oneDigitLost(read: d("1.50"), printed: d("11.50")))
+        #expect(!ItemArithmetic.oneDigitLost(read: d("9.00"), printed: d("91.50")))
+        #expect(!ItemArithmetic.oneDigitLost(read: d("9.00"), printed: d("9.50")))
+        #expect(!ItemArithmetic.oneDigitLost(read: d("9.00"), printed: d("900.00")))
+    }
+
+    /// "1 Spritz 9.00" printed 90.00 (OCR lost a 0, read less surely than the subtotal): the one price that, with
+    /// the lost digit back, makes the items add up to the subtotal printed once; read as surely, nothing changes.
+    @Test func aPriceThatLostADigitIsRestoredByTheSubtotal() {
+        func parse(spritz: Double) -> [Decimal] {
+            ReceiptParser().parse(lines: [
+                OCRLine(text: "TRATTORIA"), wordLine([("1", 90), ("Burrata", 90), ("125.00", 90)]),
+                wordLine([("1", 90), ("Spritz", 90), ("9.00", spritz)]), wordLine([("1", 90), ("Water", 90), ("22.00", 90)]),
+                wordLine([("Subtotal", 90), ("237.00", 92)]),
+            ]).items.map(\.total)
+        }
+        #expect(parse(spritz: 40) == [d("125.00"), d("90.00"), d("22.00")])
+        #expect(parse(spritz: 90) == [d("125.00"), d("9.00"), d("22.00")])
+    }
     /// A line with its words, each with a confidence (the boxes do not matter here).
     func wordLine(_ words: [(String, Double)]) -> OCRLine {
         OCRLine(text: words.map(\.0).joined(separator: " "), confidence: 80,
