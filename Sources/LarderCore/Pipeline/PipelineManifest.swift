@@ -44,7 +44,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .ocr: "ocr@24"
         case .route: "route@5"
         case .recipe: "recipe@18"
-        case .receipt: "receipt@22"
+        case .receipt: "receipt@21"
         case .llm: "llm@1"
         case .result: "result@11"
         }
