@@ -41,9 +41,9 @@ extension OCREngine {
 
     /// Re-reads the lines against a barcode when the reading has no date (hook in ``rereadLines``); a re-read
     /// that holds a valid date replaces the line it overlaps, or is inserted where it is printed. Returns the
-    /// lines and how many changed. `hasDate`: whether the parse of `lines` has a date, when the caller made it.
-    func rereadAtBarcode(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?, hasDate: Bool? = nil) -> ([OCRLine], Int) {
-        guard pixGetDepth(pix) == 8, !(hasDate ?? ReadingCheck(lines).hasDate), let lineHeight = Self.medianLineHeight(lines) else { return (lines, 0) }
+    /// lines and how many changed. `hasDate`: whether the parse of `lines` has a date (the caller's parse).
+    func rereadAtBarcode(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?, hasDate: Bool) -> ([OCRLine], Int) {
+        guard pixGetDepth(pix) == 8, !hasDate, let lineHeight = Self.medianLineHeight(lines) else { return (lines, 0) }
         let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
         var binary: UnsafeMutablePointer<PIX>?
         guard pixOtsuAdaptiveThreshold(pix, Int32(width), Int32(height), 0, 0, 0.1, nil, &binary) == 0, binary != nil else { return (lines, 0) }

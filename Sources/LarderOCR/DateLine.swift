@@ -136,16 +136,14 @@ extension OCREngine {
     /// dropped: ``readLine(_:x:y:width:height:scale:characters:clean:)``), then as gray. The line is replaced only when
     /// two of these readings agree on another valid date (not in the future) and none reads the page's date: one
     /// re-read alone is no better than the page read (README: re-reading every date line did worse on SROIE).
-    /// Returns the lines and how many changed (0 or 1). `parsed`: the parse of `lines`, when the caller made it.
-    func rereadUnsureDate(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?,
-                          parsed given: ParsedReceipt? = nil) -> ([OCRLine], Int) {
+    /// Returns the lines and how many changed (0 or 1). `parsed`: the parse of `lines` (the caller's).
+    func rereadUnsureDate(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?, parsed: ParsedReceipt) -> ([OCRLine], Int) {
         // Only a line with an unsure date-shaped word costs a parse.
         guard pixGetDepth(pix) == 8, lines.contains(where: { line in
             Self.dateConfidence(line) < Self.unsureDateConfidence
                 && line.text.range(of: #"\d\s?[-/.]\s?\d"#, options: .regularExpression) != nil
         }) else { return (lines, 0) }
         let parser = ReceiptParser()
-        let parsed = given ?? parser.parse(lines: lines)
         guard let date = parsed.date, parsed.lines.count == lines.count,
               let i = parsed.lines.indices.first(where: { parsed.lines[$0].kind == .date }),
               Self.dateConfidence(lines[i]) < Self.unsureDateConfidence else { return (lines, 0) }

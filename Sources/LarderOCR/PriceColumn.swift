@@ -43,7 +43,7 @@ extension OCREngine {
 
     /// Reads again, one at a time, item lines between the header (``bodyStart(_:end:parsed:)``) and the first
     /// total whose price is missing or garbled (``isItemWithoutPrice(_:)``) when the receipt has a price column
-    /// (``priceColumn(_:)``). `parsed`: the parse of `lines` when the caller has it.
+    /// (``priceColumn(_:)``). `parsed`: the parse of `lines` (the caller's).
     ///
     /// First the line's price cell alone: when the column's left edge is known (word boxes), the column is
     /// cropped at the height of the line's words that reach into it, scaled ×2 (then ×3) and read as one line of digits
@@ -54,10 +54,10 @@ extension OCREngine {
     /// priced line, is kept only when the items then add up (``readingsThatAddUp(_:_:)``). At most
     /// ``OCRPreprocessing/rereadMaxPriceLines`` lines per image. Returns the lines and how many changed.
     func rereadMissingPrices(_ lines: [OCRLine], in pix: UnsafeMutablePointer<PIX>?,
-                             parsed: ParsedReceipt? = nil) -> ([OCRLine], Int) {
+                             parsed: ParsedReceipt) -> ([OCRLine], Int) {
         guard pixGetDepth(pix) == 8, let column = Self.priceColumn(lines) else { return (lines, 0) }
         let end = lines.firstIndex { ReceiptParser.isTotalLine($0.text) } ?? lines.count
-        let start = Self.bodyStart(lines, end: end, parsed: parsed ?? ReceiptParser().parse(lines: lines))
+        let start = Self.bodyStart(lines, end: end, parsed: parsed)
         var out = lines
         var changed = 0
         var budget = preprocessing.rereadMaxPriceLines

@@ -4,7 +4,7 @@ import Foundation
 /// subtotal, or to the printed total less tax and rounding (or less rounding alone, when the prices include the
 /// tax). When they do not, one misread price shows: ``ReceiptParser/repairItemPriceByArithmetic(_:)`` changes a
 /// single digit of one price, or restores one digit it lost, when that alone makes the items add up to a sum
-/// printed twice alike.
+/// printed twice alike, or to a sum printed once whose amounts OCR read clearly more surely than that price.
 public enum ItemArithmetic {
     /// A sum of printed amounts that the items less discounts should equal, and how it was made.
     public struct Target: Sendable, Equatable {
