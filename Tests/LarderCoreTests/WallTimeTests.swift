@@ -30,11 +30,14 @@ struct StoreLogRestartTests {
         }
         stop()
         // The frames in the log now: those written since it last started over. Each iteration wrote at least six
-        // (the 16 KB output's four overflow pages, its row's page, the mark's page), 3,600 in all.
+        // (the 16 KB output's four overflow pages, its row's page, the mark's page), 3,600 in all (7,560 measured
+        // without the catch-up checkpoint): a log holding fewer has started over on the way. (Half of that, the bound
+        // before, also asked when it last started over; with the tests running in parallel on two cores the
+        // checkpointer thread was once starved long enough to leave 1,827.)
         let count = try TestSupport.shell(
             "/usr/bin/python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(\"PRAGMA wal_checkpoint(PASSIVE)\").fetchone()[1])' \(path)")
         let frames = try #require(Int(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(count.stderr)")
-        #expect(frames < 6 * commits / 2, "the log holds \(frames) frames: it did not start over")
+        #expect(frames < 6 * commits, "the log holds \(frames) frames: it did not start over")
         #expect(try store.stages(of: 1).first?.output == output + String(commits - 1))
     }
 }
