@@ -7,7 +7,7 @@ import LarderRecipes
 struct Eval: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
-        abstract: "Measure accuracy (and speed) on labelled data; the README quotes these figures.",
+        abstract: "Measure accuracy (and speed) on labelled data; docs/accuracy.md quotes these figures.",
         subcommands: [
             EvalIngredients.self, EvalRecipes.self, EvalPages.self, EvalPDFs.self, EvalReceipts.self, EvalFormats.self,
         ])
@@ -36,7 +36,9 @@ struct EvalIngredients: ParsableCommand {
     var bench: Int?
 
     @Option(help: """
-        K-fold cross-validation over the --labels sentences (deterministic split): each fold is scored by a model         trained on the other folds plus --more, without any sentence whose text equals one in the scored fold.         Prints each fold and mean ± sd; the JSON keys hold the means, `sd` the deviations.
+        K-fold cross-validation over the --labels sentences (deterministic split): each fold is scored by a model \
+        trained on the other folds plus --more, without any sentence whose text equals one in the scored fold. \
+        Prints each fold and mean ± sd; the JSON keys hold the means, `sd` the deviations.
         """)
     var folds: Int?
 
@@ -44,7 +46,8 @@ struct EvalIngredients: ParsableCommand {
     var fold: Int?
 
     @Option(parsing: .upToNextOption, help: """
-        Extra training-only CSV files for --folds (default: the *.csv files in a `more` folder beside the first         labels file, when there is one).
+        Extra training-only CSV files for --folds (default: the *.csv files in a `more` folder beside the first \
+        labels file, when there is one).
         """)
     var more: [String] = []
 

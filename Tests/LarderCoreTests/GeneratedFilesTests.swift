@@ -54,16 +54,16 @@ struct EmbeddedPromptTests {
 }
 
 /// The documents that list the stages follow the one list (`StandardStage`): a stage added, moved or renamed there
-/// fails here until docs/pipeline.md and ARCHITECTURE.md say so, and each stage has its file in LarderStages.
+/// fails here until docs/design/pipeline.md and ARCHITECTURE.md say so, and each stage has its file in LarderStages.
 @Suite("stage list in the docs")
 struct StageListDocsTests {
     @Test func docsAndFilesFollowTheStageList() throws {
         let names = StandardStage.allCases.map(\.name)
-        let pipeline = try String(contentsOfFile: Repository.path("docs/pipeline.md"), encoding: .utf8)
-        #expect(pipeline.contains(names.joined(separator: " ──► ")), "the flow line in docs/pipeline.md")
+        let pipeline = try String(contentsOfFile: Repository.path("docs/design/pipeline.md"), encoding: .utf8)
+        #expect(pipeline.contains(names.joined(separator: " ──► ")), "the flow line in docs/design/pipeline.md")
         let rows = pipeline.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }
             .compactMap { $0.dropFirst(3).split(separator: "`").first.map(String.init) }
-        #expect(rows == names, "the stage table in docs/pipeline.md")
+        #expect(rows == names, "the stage table in docs/design/pipeline.md")
         let architecture = try String(contentsOfFile: Repository.path("ARCHITECTURE.md"), encoding: .utf8)
         #expect(
             architecture.contains("**" + names.joined(separator: " → ") + "**"), "the stage order in ARCHITECTURE.md")

@@ -359,7 +359,7 @@ private struct KeyReader {
     func unknownKey(_ key: Node, in place: String) -> LarderError {
         LarderError(
             .configuration, "unknown key '\(key.string ?? "?")' in \(place)",
-            hint: "see the keys documented in pipeline.yml and the README", path: path, line: line(key))
+            hint: "see the keys documented in pipeline.yml and docs/reference/configuration.md", path: path, line: line(key))
     }
 
     func badValue(_ node: Node, key: String, expected: String) -> LarderError {

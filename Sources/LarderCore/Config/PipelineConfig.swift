@@ -3,7 +3,7 @@ import LarderReceipts
 
 /// Everything `pipeline.yml` can set, with the defaults used when a key is absent.
 ///
-/// Reading the file lives in `PipelineConfig+YAML.swift`, which documents every key; the README lists them too.
+/// Reading the file lives in `PipelineConfig+YAML.swift`, which documents every key; docs/reference/configuration.md lists them too.
 public struct PipelineConfig: Sendable, Equatable {
     /// The checkpoint database. Relative paths are resolved against the config file's folder.
     public var database: String = "larder.sqlite"

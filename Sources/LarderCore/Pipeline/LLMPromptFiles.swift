@@ -9,7 +9,7 @@ import LarderJSON
 /// the stage: nothing is copied by hand. The stage's `PromptLibrary` parses the same files with the same hash.
 public enum LLMPromptFiles {
     /// The prompt version the `recipe` task uses. A changed prompt gets a new file and version
-    /// (docs/llm-internals.md): change it here then.
+    /// (docs/design/llm-internals.md): change it here then.
     public static let recipe = "recipe-v1"
     /// The prompt version the `receipt` task uses.
     public static let receipt = "receipt-v1"
