@@ -1,1 +1,1 @@
-public enum LarderInfo { public static let version = "0.1.0" }
+public enum LarderInfo { public static let version = "0.2.0" }
