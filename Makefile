@@ -1,10 +1,13 @@
 # Larder's two commands (see README): `make demo` and `make test`. Both install the system packages first.
-# For development: `make unit` (the fast tier) and `make format-check` (see CONTRIBUTING.md).
+# `make install PREFIX=…` installs the release build (docs/install.md).
+# For development: `make unit` (the fast tier), `make format-check` and `make cli-reference` (see CONTRIBUTING.md).
 SWIFT ?= swift
 LARDER := .build/release/larder
+PREFIX ?= /usr/local
+CONFIGURATION ?= release
 DEMO_DB := .build/demo/larder.sqlite
 
-.PHONY: setup build demo test unit format-check bench bench-receipts clean
+.PHONY: setup build demo test unit format-check cli-reference install uninstall bench bench-receipts clean
 
 setup:
 	bash scripts/setup.sh
@@ -47,6 +50,28 @@ unit: format-check
 # swift-format lint with .swift-format (lint only: changes no file); see scripts/format-check.sh for its scope.
 format-check:
 	bash scripts/format-check.sh
+
+# docs/reference/cli.md from the built `larder`'s command tree (DocumentationTests fails when it is stale).
+cli-reference:
+	$(SWIFT) build --product larder
+	python3 scripts/dev/cli-reference.py --larder "$$($(SWIFT) build --show-bin-path)/larder"
+
+# Both executables and their resource bundles (the tagger's weights, the food lexicon) into PREFIX/bin: `larder`
+# starts the `larder-worker` beside it, and each finds its bundles beside itself. Builds nothing it does not need:
+# `swift build -c release` first (or CONFIGURATION=debug). Needs no system packages beyond the build's.
+install:
+	$(SWIFT) build -c $(CONFIGURATION) --product larder && $(SWIFT) build -c $(CONFIGURATION) --product larder-worker
+	bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)" && \
+	install -d "$(DESTDIR)$(PREFIX)/bin" && \
+	install -m 755 "$$bin/larder" "$$bin/larder-worker" "$(DESTDIR)$(PREFIX)/bin/" && \
+	for bundle in "$$bin"/*.resources; do \
+		rm -rf "$(DESTDIR)$(PREFIX)/bin/$$(basename "$$bundle")" && \
+		cp -R "$$bundle" "$(DESTDIR)$(PREFIX)/bin/" && chmod -R a+rX "$(DESTDIR)$(PREFIX)/bin/$$(basename "$$bundle")" || exit 1; \
+	done
+	"$(DESTDIR)$(PREFIX)/bin/larder-worker" --version
+
+uninstall:
+	rm -rf "$(DESTDIR)$(PREFIX)/bin/larder" "$(DESTDIR)$(PREFIX)/bin/larder-worker" "$(DESTDIR)$(PREFIX)/bin/"Larder_*.resources "$(DESTDIR)$(PREFIX)/bin/"GRDB_*.resources
 
 # Speed and memory against pdftotext (not part of the tests: this machine is shared and noisy).
 bench: build
