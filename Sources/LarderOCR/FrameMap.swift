@@ -63,7 +63,7 @@ struct FrameMap: Equatable {
     /// elimination with partial pivoting); nil when the points are degenerate.
     static func homography(from source: [PixelPoint], to target: [PixelPoint]) -> [Double]? {
         guard source.count == 4, target.count == 4 else { return nil }
-        var a = [[Double]]()
+        var a: [[Double]] = []
         for (s, t) in zip(source, target) {
             a.append([s.x, s.y, 1, 0, 0, 0, -s.x * t.x, -s.y * t.x, t.x])
             a.append([0, 0, 0, s.x, s.y, 1, -s.x * t.y, -s.y * t.y, t.y])

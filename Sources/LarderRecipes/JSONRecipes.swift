@@ -130,7 +130,7 @@ enum JSONRecipes {
                 let c = b[i] >= 0x41 && b[i] <= 0x5A ? b[i] | 0x20 : b[i]
                 defer { previous = c }
                 guard c == 0x68 || c == 0x6D || c == 0x73 || c == 0x64 else { continue }  // h m s d
-                if (c == 0x68 || c == 0x6D), (previous >= 0x30 && previous <= 0x39) || previous >= 0x80 { return true }
+                if c == 0x68 || c == 0x6D, (previous >= 0x30 && previous <= 0x39) || previous >= 0x80 { return true }
                 func next(_ word: StaticString) -> Bool {
                     let n = word.utf8CodeUnitCount
                     guard i + n <= b.count else { return false }

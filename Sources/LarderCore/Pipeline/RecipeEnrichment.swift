@@ -30,9 +30,9 @@ public struct RecipeEnrichment: Sendable {
         self.allergenCache = allergenCache
         let judge = DietClassifier(allergens: allergens) { Self.tags(for: $0, allergens, allergenCache) }
         let judgementCache = Locked([String: [(DietStatus, String)]]())
-        diets = DietClassifier(allergens: allergens, tags: { Self.tags(for: $0, allergens, allergenCache) }) { name in
-            Self.cached(name, in: judgementCache) { judge.judgements(of: $0) }
-        }
+        diets = DietClassifier(
+            allergens: allergens, tags: { Self.tags(for: $0, allergens, allergenCache) },
+            judgements: { name in Self.cached(name, in: judgementCache) { judge.judgements(of: $0) } })
     }
 
     /// `make(name)`, remembered in `cache` (bounded like the others).
