@@ -75,11 +75,11 @@ uninstall:
 
 # Speed and memory against pdftotext (not part of the tests: this machine is shared and noisy).
 bench: build
-	bash scripts/bench-ingest.sh
+	bash scripts/bench/bench-ingest.sh
 
 # Receipts per minute against the tesseract CLI on the same images (samples/receipts + ../shared SROIE receipts).
 bench-receipts: build
-	bash scripts/bench-receipts.sh
+	bash scripts/bench/bench-receipts.sh
 
 clean:
 	rm -rf .build

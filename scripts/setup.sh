@@ -17,7 +17,7 @@ PACKAGES=(
   time                                       # /usr/bin/time -v for the memory benchmark
   tesseract-ocr                              # tesseract CLI: checks the receipt samples are readable
   python3-pil                                # receipt samples (make-samples.py), the scanned-PDF fixture (make-fixtures.py)
-  qpdf                                       # encrypts Tests/Fixtures/encrypted.pdf (scripts/make-fixtures.py)
+  qpdf                                       # encrypts Tests/Fixtures/encrypted.pdf (scripts/data/make-fixtures.py)
   g++ make python3-venv                      # scripts/llm-server.sh builds llama-server (the LLM integration test)
 )
 

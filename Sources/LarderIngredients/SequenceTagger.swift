@@ -394,11 +394,11 @@ struct SequenceTagger: Sendable {
             return v
         }
         guard try u32() == Self.magic, try u32() == Self.fileVersion else {
-            throw FormatError(description: "not a tagger weights file (version \(Self.fileVersion)): retrain with scripts/train-ingredients.sh")
+            throw FormatError(description: "not a tagger weights file (version \(Self.fileVersion)): retrain with scripts/data/train-ingredients.sh")
         }
         let fv = try u32()
         guard fv == TaggerFeatures.version else {
-            throw FormatError(description: "weights use feature set \(fv), the code has \(TaggerFeatures.version): retrain with scripts/train-ingredients.sh")
+            throw FormatError(description: "weights use feature set \(fv), the code has \(TaggerFeatures.version): retrain with scripts/data/train-ingredients.sh")
         }
         let bits = Int(try u32()), L = Int(try u32())
         guard L == Self.labelCount, (8...24).contains(bits) else { throw FormatError(description: "weights have \(L) labels and \(bits) bits") }
@@ -428,7 +428,7 @@ struct SequenceTagger: Sendable {
     /// The weights shipped with the package (`Resources/ingredient-tagger.bin`), loaded once per process.
     static let bundled: SequenceTagger = {
         guard let url = Bundle.module.url(forResource: "ingredient-tagger", withExtension: "bin") else {
-            fatalError("LarderIngredients: Resources/ingredient-tagger.bin is missing from the bundle; run scripts/train-ingredients.sh")
+            fatalError("LarderIngredients: Resources/ingredient-tagger.bin is missing from the bundle; run scripts/data/train-ingredients.sh")
         }
         do {
             loadCount += 1

@@ -3,7 +3,7 @@ import Foundation
 /// The CPU time each step of one image's recognition took: the calling thread's CPU clock
 /// (`CLOCK_THREAD_CPUTIME_ID`), which other work on a busy machine barely moves, where wall time doubles. Tesseract
 /// runs on the calling thread (`OMP_THREAD_LIMIT=1`), so its work is counted too. Recorded as the last step of an
-/// ``OCRResult`` (`cpu-ms(decode 12, deskew 30, read 410, …)`), which `scripts/receipt-step-costs.sh` sums up.
+/// ``OCRResult`` (`cpu-ms(decode 12, deskew 30, read 410, …)`), which `scripts/dev/receipt-step-costs.sh` sums up.
 struct StepCosts {
     private(set) var entries: [(name: String, milliseconds: Double)] = []
     private var mark = StepCosts.now()

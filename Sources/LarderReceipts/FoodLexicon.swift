@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The bundled one (`Resources/lexicon.tsv`, ~4,800 terms, ~310 KB) is derived from the Open Food Facts
 /// ingredients taxonomy (ODbL: attribution and share-alike, see `LEXICON-LICENSE.md`), USDA FoodData
-/// Central (public domain) and a curated list, by `scripts/build-lexicon.py`. A value type: `Sendable`.
+/// Central (public domain) and a curated list, by `scripts/data/build-lexicon.py`. A value type: `Sendable`.
 public struct FoodLexicon: Sendable {
     /// One term.
     public struct Entry: Sendable, Equatable, Codable {
@@ -103,7 +103,7 @@ public struct FoodLexicon: Sendable {
     public static func bundled() throws -> FoodLexicon {
         if let cached = bundledLexicon { return cached }
         throw ReceiptError(.lexiconUnavailable, path: "lexicon.tsv", message: "the bundled lexicon resource is missing or empty",
-                           hint: "Rebuild it with scripts/build-lexicon.py and check Package.swift declares the resource.")
+                           hint: "Rebuild it with scripts/data/build-lexicon.py and check Package.swift declares the resource.")
     }
 
     private static let bundledLexicon: FoodLexicon? = {

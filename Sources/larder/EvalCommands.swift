@@ -289,7 +289,7 @@ struct EvalPages: ParsableCommand {
             expected_json/<host>/<name>.json: title right (case and punctuation aside), ingredient-line and step F1 \
             (lines lower-cased, letters and digits kept), exact (both F1s 1), yields (first number) and total time \
             (stated, else prep + cook) right, and pages per second on one core (pages per CPU second of the reading \
-            thread: reading and parsing, files already in memory). --predictions scores another reader's output with the same code (scripts/compare-pages.sh). \
+            thread: reading and parsing, files already in memory). --predictions scores another reader's output with the same code (scripts/bench/compare-pages.sh). \
             Runs in larder-worker, which links libxml2.
             """)
 

@@ -17,7 +17,7 @@ struct TrainIngredients: ParsableCommand {
         discussion: """
             Labels: CSV files with columns input,name,quantity,unit,size,preparation,comment,purpose (the format of \
             shared/data/ingredients). Each sentence's fields are aligned to its tokens; sentences that do not align \
-            cleanly are left out and counted. Deterministic for a given seed. scripts/train-ingredients.sh runs \
+            cleanly are left out and counted. Deterministic for a given seed. scripts/data/train-ingredients.sh runs \
             this on the shared data and writes Sources/LarderIngredients/Resources/ingredient-tagger.bin.
             """)
 

@@ -93,7 +93,7 @@ struct CLIIntegrationTests {
     @Test func nativeCrashIsContainedAndQuarantined() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
-        try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) 12 \(folder)/in --seed 7")
+        try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/data/make-corpus.py")) 12 \(folder)/in --seed 7")
         try FileManager.default.copyItem(
             atPath: TestSupport.repoPath("samples/recipes/pancakes.pdf"), toPath: folder + "/in/poison.pdf")
         let run = try TestSupport.larder(
@@ -174,7 +174,7 @@ struct ResumeTests {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let corpus = folder + "/corpus"
-        let made = try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) \(Self.documentCount) \(corpus) --seed 3")
+        let made = try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/data/make-corpus.py")) \(Self.documentCount) \(corpus) --seed 3")
         #expect(made.status == 0, "\(made.stderr)")
         let stagesPerDocument = try Pipeline.standard(for: PipelineConfig()).stages.count
         let total = Self.documentCount * stagesPerDocument
@@ -233,7 +233,7 @@ struct ResumeTests {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
         let corpus = folder + "/corpus"
-        let made = try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) 300 \(corpus) --seed 5")
+        let made = try TestSupport.shell("/usr/bin/python3 \(TestSupport.repoPath("scripts/data/make-corpus.py")) 300 \(corpus) --seed 5")
         #expect(made.status == 0, "\(made.stderr)")
         let database = folder + "/db.sqlite"
         let started = try TestSupport.start(["ingest", "--json", "--db", database, corpus])

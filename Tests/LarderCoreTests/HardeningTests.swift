@@ -26,7 +26,7 @@ struct HardeningTests {
     static func corpus(_ count: Int, in folder: String, seed: Int = 11) throws -> String {
         let path = folder + "/corpus"
         let made = try TestSupport.shell(
-            "/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) \(count) \(path) --seed \(seed)")
+            "/usr/bin/python3 \(TestSupport.repoPath("scripts/data/make-corpus.py")) \(count) \(path) --seed \(seed)")
         #expect(made.status == 0, "\(made.stderr)")
         return path
     }
@@ -549,7 +549,7 @@ struct HardeningTests {
         let count = 6
         let corpus = try Self.corpus(count, in: folder, seed: 14)
         let made = try TestSupport.shell(
-            "/usr/bin/python3 \(TestSupport.repoPath("scripts/make-hostile.py")) slow-pdf \(corpus)/slow.pdf 6000000")
+            "/usr/bin/python3 \(TestSupport.repoPath("scripts/data/make-hostile.py")) slow-pdf \(corpus)/slow.pdf 6000000")
         #expect(made.status == 0, "\(made.stderr)")
         try String(repeating: "flour sugar butter ", count: 3_200).write(
             toFile: corpus + "/one-line.txt", atomically: true, encoding: .utf8)

@@ -167,7 +167,7 @@ struct PDFLayoutTests {
         #expect(lines == steps + notes)
     }
 
-    /// The PDFs of scripts/make-layout-fixtures.py (one per layout) with their truth files: every title, ingredient
+    /// The PDFs of scripts/data/make-layout-fixtures.py (one per layout) with their truth files: every title, ingredient
     /// line and step read exactly.
     @Test(arguments: ["ingredient-table", "side-box", "box-per-step", "two-column-page", "running-header-title", "german"])
     func ownLayoutFixturesAreReadExactly(_ name: String) throws {

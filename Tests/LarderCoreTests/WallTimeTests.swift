@@ -49,7 +49,7 @@ struct PipelineEarlyWorkerTests {
     static func corpus(_ count: Int, in folder: String) throws -> String {
         let corpus = folder + "/corpus"
         let made = try TestSupport.shell(
-            "/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) \(count) \(corpus) --seed 11")
+            "/usr/bin/python3 \(TestSupport.repoPath("scripts/data/make-corpus.py")) \(count) \(corpus) --seed 11")
         #expect(made.status == 0, "\(made.stderr)")
         return corpus
     }
@@ -91,7 +91,7 @@ struct PipelineEarlyWorkerTests {
         #expect(lines.filter { $0[2] == "thread" }.count == 2)
         #expect(lines.filter { $0[2] == "commit" && $0[3] == "complete" }.count == 8 * stages.count)
         let summary = try TestSupport.shell(
-            "/usr/bin/python3 \(TestSupport.repoPath("scripts/trace-summary.py")) \(trace)")
+            "/usr/bin/python3 \(TestSupport.repoPath("scripts/dev/trace-summary.py")) \(trace)")
         #expect(summary.status == 0, "\(summary.stderr)")
         #expect(summary.stdout.contains("work threads' utilisation"), "\(summary.stdout)")
 
@@ -121,7 +121,7 @@ struct PipelineEarlyWorkerTests {
         #expect(!FileManager.default.fileExists(atPath: marker), "the re-run started a worker")
 
         let added = try TestSupport.shell(
-            "/usr/bin/python3 \(TestSupport.repoPath("scripts/make-corpus.py")) 1 \(corpus)/added --seed 12")
+            "/usr/bin/python3 \(TestSupport.repoPath("scripts/data/make-corpus.py")) 1 \(corpus)/added --seed 12")
         #expect(added.status == 0, "\(added.stderr)")
         let third = try TestSupport.larder(["ingest", "--db", database, corpus])
         #expect(third.status == 0, "\(third.stderr)")

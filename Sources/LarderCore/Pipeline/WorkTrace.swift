@@ -12,8 +12,8 @@ import Foundation
 /// document), `lock` (waiting for SQLite's write lock), `write` (a write transaction's statements; label = the
 /// store call), `commit` (its COMMIT), `thread` (a work-queue thread from start to end), `runqueue` (how long
 /// that thread waited for a core while runnable, from the kernel's schedstat: start = 0, end = the wait).
-/// `scripts/trace-ingest.sh`
-/// runs an ingest with it and prints each thread's busy and idle time (`scripts/trace-summary.py`).
+/// `scripts/dev/trace-ingest.sh`
+/// runs an ingest with it and prints each thread's busy and idle time (`scripts/dev/trace-summary.py`).
 ///
 /// Recording costs four clock reads, two `getrusage` calls and an array append under a lock per interval (about 20 per document); with
 /// the variable unset, ``shared`` is nil and nothing is recorded.

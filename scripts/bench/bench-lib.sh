@@ -1,5 +1,5 @@
-# Shared by scripts/bench-*.sh (sourced, not run). The caller sets BENCH (its name, for messages) and, before
-# `ensure_larder`, LARDER and DEFAULT_LARDER; `make_tmp` sets TMP.
+# Usage:  . scripts/bench/bench-lib.sh   (sourced by scripts/bench/*.sh and scripts/dev/*.sh, not run). The caller sets
+# BENCH (its name, for messages) and, before `ensure_larder`, LARDER and DEFAULT_LARDER; `make_tmp` sets TMP.
 
 die() { echo "$BENCH: error: $*" >&2; exit 1; }
 

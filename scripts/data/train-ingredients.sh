@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
+# Usage:  scripts/data/train-ingredients.sh
 # Trains the ingredient-line tagger on all labelled sentences in ../shared/data/ingredients (the 36,320 dev
 # sentences and the 80,778 in more/) and writes the shipped weights. Deterministic (fixed seed); a few minutes
 # on one core in a release build. Needs ../shared/data (or LARDER_SHARED_DATA).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 DATA="${LARDER_SHARED_DATA:-$ROOT/../shared/data}"
 [ -d "$DATA/ingredients" ] || { echo "train-ingredients: $DATA/ingredients not found (set LARDER_SHARED_DATA)" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes N distinct recipe-like text-layer PDFs for the benchmark and the crash/resume tests.
 
-Usage:  scripts/make-corpus.py N OUTDIR [--seed S]
+Usage:  scripts/data/make-corpus.py N OUTDIR [--seed S]
 
 Each file has 1-3 A4 pages of generated recipe text (title, yield, times,
 ingredients, numbered method steps) in the standard Helvetica fonts, with a
@@ -11,6 +11,8 @@ is deterministic for a given (N, seed): same bytes on every run.
 
 Files are named recipe-00000.pdf, recipe-00001.pdf, ... directly in OUTDIR.
 Only the Python standard library is used; 2,000 files take a few seconds.
+The files it writes name it by its former path, scripts/make-corpus.py, so that moving it to scripts/data/ changed no byte
+of its output.
 """
 import argparse
 import os

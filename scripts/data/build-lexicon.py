@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds Sources/LarderReceipts/Resources/lexicon.tsv, the food lexicon IngredientNormalizer matches against.
 
-Usage: python3 scripts/build-lexicon.py [LEXICONS_DIR]
+Usage: python3 scripts/data/build-lexicon.py [LEXICONS_DIR]
   LEXICONS_DIR defaults to $LARDER_SHARED_DATA/lexicons or the first shared/data/lexicons found walking up.
 
 Inputs (see LEXICONS_DIR/README.md):
@@ -35,7 +35,7 @@ import csv, json, os, re, sys
 from collections import OrderedDict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "Sources", "LarderReceipts", "Resources", "lexicon.tsv")
+OUT = os.path.join(HERE, "..", "..", "Sources", "LarderReceipts", "Resources", "lexicon.tsv")
 
 # Common grocery products the two sources miss or map to a base we don't want.
 CURATED = [

@@ -1,4 +1,4 @@
-"""Saved web pages for samples/recipes (written by make-samples.py). Original text, written for Larder."""
+"""Saved web pages for samples/recipes. Usage: imported by scripts/data/make-samples.py (not run). Original text, written for Larder."""
 
 SHAKSHUKA_HTML = """<!DOCTYPE html>
 <html lang="en">

@@ -2,9 +2,9 @@
 """Scores recipe-scrapers' generic schema.org reader on the saved pages `larder eval pages` reads, with Larder's
 own scorer, and prints both side by side (same pages, same run, same metrics).
 
-Usage: scripts/compare-pages.sh [DATA]   (DATA: the recipes-scraped folder; default ../shared/data/recipes-scraped)
+Usage: scripts/bench/compare-pages.sh [DATA]   (DATA: the recipes-scraped folder; default ../shared/data/recipes-scraped)
 
-This file is run by scripts/compare-pages.sh inside a throwaway virtualenv holding PyPI `recipe-scrapers`; it
+This file is run by scripts/bench/compare-pages.sh inside a throwaway virtualenv holding PyPI `recipe-scrapers`; it
 writes that reader's predictions as JSON {"host/name": {title, ingredients, instructions_list, yields,
 total_time, recipes}} for `larder eval pages --predictions`. recipe-scrapers is never a dependency of Larder.
 """

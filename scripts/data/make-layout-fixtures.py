@@ -2,7 +2,7 @@
 """Writes the cookbook-layout test PDFs in Tests/Fixtures/layout/, each with a <name>.truth.json in the format of
 shared/data/recipes-pdf (title, ingredients [{text}], steps, language), so `PDFRecipeEvaluation` scores them.
 
-Usage:  scripts/make-layout-fixtures.py
+Usage:  scripts/data/make-layout-fixtures.py
 
   ingredient-table.pdf       qty | unit | name table set in two columns (two records per row), numbered method
   side-box.pdf               method on the left, a narrow "Ingredients" box to its right
@@ -13,13 +13,15 @@ Usage:  scripts/make-layout-fixtures.py
                              numbers
 
 Made with python3-cairo (DejaVu Sans), fixed metadata dates, so reruns give the same layout.
+The files it writes name it by its former path, scripts/make-layout-fixtures.py, so that moving it to scripts/data/ changed no byte
+of its output.
 """
 import json
 import os
 
 import cairo
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "Tests", "Fixtures", "layout")
 FIXED_DATE = "2026-01-01T00:00:00Z"
 

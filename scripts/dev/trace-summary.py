@@ -3,7 +3,7 @@
 went, phase by phase and, while documents ran, thread by thread.
 
 Usage: trace-summary.py TRACE [--start T0 --end T1 --cpu SECONDS]
-  --start/--end: the outer wall-clock times of `larder ingest` (seconds since 1970), as scripts/trace-ingest.sh
+  --start/--end: the outer wall-clock times of `larder ingest` (seconds since 1970), as scripts/dev/trace-ingest.sh
   passes them; without them the first and last traced instants are used.
   --cpu: user + system CPU seconds of the run (larder and its worker), for CPU per wall second.
 """

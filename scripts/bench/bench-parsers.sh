@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
+# Usage:  scripts/bench/bench-parsers.sh
 # Parser speed on one core, release build: ingredient lines per second (goal >= 50,000/s; the CRF parser manages
 # about 650/s), best pass in the thread's CPU time and in wall-clock time (on a shared machine the CPU figure is
 # the one to quote), and recipes per second parsed from text. Needs ../shared/data (or LARDER_SHARED_DATA).
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 DATA="${LARDER_SHARED_DATA:-$ROOT/../shared/data}"
 [ -d "$DATA/ingredients" ] || { echo "bench-parsers: $DATA/ingredients not found (set LARDER_SHARED_DATA)" >&2; exit 1; }

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Benchmarks `larder ingest` against plain pdftotext on a generated PDF corpus.
 #
-# Usage:  scripts/bench-ingest.sh [N]            (default N=500)
+# Usage:  scripts/bench/bench-ingest.sh [N]            (default N=500)
 #
 # Environment:
 #   LARDER=path         larder binary (default .build/release/larder, with larder-worker beside it;
 #                       when the default is missing both are built with `swift build -c release`)
 #   WORKERS=W           parallelism for both tools (default: nproc)
 #   RUNS=3              timed runs per measurement; the best (lowest) is reported
-#   SEED=1              corpus seed (scripts/make-corpus.py --seed)
+#   SEED=1              corpus seed (scripts/data/make-corpus.py --seed)
 #   BENCH_SKIP_LARDER=1 only make the corpus and time pdftotext (for testing this script)
 #   KEEP=1              keep the temp dir (corpora, databases, logs)
 #
@@ -25,7 +25,7 @@ set -euo pipefail
 N="${1:-500}"
 case "$N" in ''|*[!0-9]*) echo "usage: $0 [N]  (N = number of PDFs, default 500)" >&2; exit 2;; esac
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 PY=/usr/bin/python3
 W="${WORKERS:-$(nproc)}"
@@ -36,7 +36,7 @@ LARDER="${LARDER:-$DEFAULT_LARDER}"
 SKIP_LARDER="${BENCH_SKIP_LARDER:-0}"
 
 BENCH=bench-ingest
-. "$ROOT/scripts/bench-lib.sh"
+. "$ROOT/scripts/bench/bench-lib.sh"
 need_tools pdftotext "$PY" /usr/bin/time xargs find awk
 [ "$SKIP_LARDER" = "1" ] || ensure_larder
 make_tmp
@@ -48,7 +48,7 @@ verdict() {  # value op limit -> ok / MISSED
 }
 
 make_corpus() {  # n dir
-  "$PY" scripts/make-corpus.py "$1" "$2" --seed "$SEED"
+  "$PY" scripts/data/make-corpus.py "$1" "$2" --seed "$SEED"
 }
 
 # --- (a) corpus ------------------------------------------------------------------

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the bad-input test fixtures in Tests/Fixtures/.
 
-Usage:  scripts/make-fixtures.py [--check] [--force]
+Usage:  scripts/data/make-fixtures.py [--check] [--force]
 
   encrypted.pdf       small text PDF, AES-256 encrypted with user password "userpw"
                       (owner password "ownerpw") by qpdf
@@ -20,6 +20,8 @@ when missing, when it no longer decrypts to the expected text, or with --force.
 --check runs pdfinfo/pdftotext on the PDFs and prints what they do.
 
 Needs Debian's python (python3-cairo, python3-pil) and qpdf; see scripts/setup.sh.
+The files it writes name it by its former path, scripts/make-fixtures.py, so that moving it to scripts/data/ changed no byte
+of its output.
 """
 import os
 import subprocess
@@ -32,7 +34,7 @@ import math
 import cairo
 from PIL import Image
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "Tests", "Fixtures")
 FIXED_DATE = "2026-01-01T00:00:00Z"
 MAX_SIZE = 20 * 1024

@@ -2,7 +2,7 @@
 """Writes everything a Larder run stored about its documents, minus times, as sorted text lines, so two runs of the
 same corpus can be compared byte for byte with `diff` (a speed change must not change any stored output).
 
-Usage:  scripts/dump-outputs.py DB OUT
+Usage:  scripts/dev/dump-outputs.py DB OUT
 
 Lines: every stage_run row (document file name, stage, status, version, output, violations), every result_version
 (number, origin, JSON, violations) and every row of the other tables (search index, recipe entries, pantry,

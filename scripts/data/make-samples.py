@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the committed sample inputs in samples/ (recipes and receipt photos).
 
-Usage:  scripts/make-samples.py [--check]
+Usage:  scripts/data/make-samples.py [--check]
 
 All recipe and receipt text below is original, written for Larder; no
 third-party data is used. Output is deterministic: PDF creation/modification
@@ -12,6 +12,8 @@ rerunning the script rewrites identical bytes (for a given cairo/Pillow build).
 images and prints what they read.
 
 Needs Debian's python (python3-cairo, python3-pil); see scripts/setup.sh.
+The files it writes name it by its former path, scripts/make-samples.py, so that moving it to scripts/data/ changed no byte
+of its output.
 """
 import json
 import os
@@ -21,7 +23,7 @@ import sys
 import cairo
 from PIL import Image
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = os.path.join(ROOT, "samples")
 RECIPES = os.path.join(SAMPLES, "recipes")
 RECEIPTS = os.path.join(SAMPLES, "receipts")
@@ -702,7 +704,7 @@ def main():
     write_text(os.path.join(RECIPES, "tomato-soup.txt"), TOMATO_SOUP)
     write_text(os.path.join(RECIPES, "banana-bread.txt"), BANANA_BREAD)
     write_text(os.path.join(RECIPES, "lemon-drizzle-cake.md"), LEMON_DRIZZLE)
-    for name, html in SAVED_PAGES.items():  # saved web pages (scripts/sample_pages.py)
+    for name, html in SAVED_PAGES.items():  # saved web pages (scripts/data/sample_pages.py)
         write_text(os.path.join(RECIPES, name), html)
     write_text(os.path.join(RECIPES, "red-lentil-soup.txt"), RED_LENTIL_SOUP)
     write_text(os.path.join(RECIPES, "overnight-oats.md"), OVERNIGHT_OATS)

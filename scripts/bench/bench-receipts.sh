@@ -2,7 +2,7 @@
 # Receipts per minute: `larder ingest` (preprocessing, OCR, parsing, pantry, SQLite) against the bare `tesseract`
 # CLI over the same receipt images at the same parallelism, in the same run.
 #
-# Usage:  scripts/bench-receipts.sh [N]          (default: every image found)
+# Usage:  scripts/bench/bench-receipts.sh [N]          (default: every image found)
 #
 # Images: samples/receipts (always) and ../shared/data/receipts-sroie/img (skipped with a message when absent);
 # N takes the first N of them, in that order. They are copied into a temp folder first (Larder registers by
@@ -29,7 +29,7 @@ set -euo pipefail
 N="${1:-0}"
 case "$N" in ''|*[!0-9]*) echo "usage: $0 [N]  (N = number of receipt images, default all)" >&2; exit 2;; esac
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 W="${WORKERS:-$(nproc)}"
 RUNS="${RUNS:-3}"
@@ -46,7 +46,7 @@ DEFAULT_LARDER=".build/release/larder"
 LARDER="${LARDER:-$DEFAULT_LARDER}"
 
 BENCH=bench-receipts
-. "$ROOT/scripts/bench-lib.sh"
+. "$ROOT/scripts/bench/bench-lib.sh"
 need_tools tesseract xargs find awk /usr/bin/time
 ensure_larder
 make_tmp

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Mutation probe (issue 11): N mutated copies of the sample PDFs and receipt photos (scripts/make-hostile.py
+# Mutation probe (issue 11): N mutated copies of the sample PDFs and receipt photos (scripts/data/make-hostile.py
 # mutate: bit flips, overwritten runs, truncation, duplicated chunks, inflated numbers) through the whole pipeline
 # in one batch. Prints done / failed with a message / quarantined / hangs (documents stopped by
 # limits.stage_seconds) / worker crashes, and how many of the crashes were Swift traps in Larder's own code
 # ("Fatal error" from the Swift runtime on the worker's standard error). The corpus is generated, never committed.
 #
-# Usage: scripts/probe-mutations.sh [N] [SEED]     (default 300, 1)
+# Usage: scripts/dev/probe-mutations.sh [N] [SEED]     (default 300, 1)
 # LARDER=path/to/larder (default .build/debug/larder); STAGE_SECONDS (default 60); KEEP=1 keeps the temp folder.
 set -euo pipefail
 BENCH=probe
@@ -13,12 +13,12 @@ DEFAULT_LARDER=.build/debug/larder
 LARDER="${LARDER:-$DEFAULT_LARDER}"
 N="${1:-300}"
 SEED="${2:-1}"
-cd "$(dirname "$0")/.."
-source scripts/bench-lib.sh
+cd "$(dirname "$0")/../.."
+source scripts/bench/bench-lib.sh
 need_tools python3
 [ -x "$LARDER" ] || die "$LARDER is missing: swift build first (or set LARDER)"
 make_tmp
-python3 scripts/make-hostile.py mutate samples/recipes/*.pdf samples/receipts/* --out "$TMP/corpus" --count "$N" --seed "$SEED"
+python3 scripts/data/make-hostile.py mutate samples/recipes/*.pdf samples/receipts/* --out "$TMP/corpus" --count "$N" --seed "$SEED"
 printf 'limits:\n  stage_seconds: %s\n' "${STAGE_SECONDS:-60}" > "$TMP/pipeline.yml"
 start=$(now)
 set +e

@@ -3,11 +3,11 @@
 # worker (`larder-worker`, which runs every stage) under `valgrind --tool=callgrind`, one worker, so the counts
 # repeat from run to run whatever else the machine is doing (wall time on this shared machine does not).
 #
-# Usage:  scripts/profile-ingest.sh [N]          (default N=60 PDFs; callgrind runs ~50x slower than native)
+# Usage:  scripts/dev/profile-ingest.sh [N]          (default N=60 PDFs; callgrind runs ~50x slower than native)
 #
 # Environment:
 #   LARDER=path   larder binary (default .build/release/larder, larder-worker beside it; built when missing)
-#   SEED=1        corpus seed (scripts/make-corpus.py --seed), as in scripts/bench-ingest.sh
+#   SEED=1        corpus seed (scripts/data/make-corpus.py --seed), as in scripts/bench/bench-ingest.sh
 #   TOP=25        functions listed per table
 #   KEEP=1        keep the temp dir (the callgrind.out file, for callgrind_annotate or kcachegrind)
 #
@@ -18,7 +18,7 @@ set -euo pipefail
 N="${1:-60}"
 case "$N" in ''|*[!0-9]*) echo "usage: $0 [N]  (N = number of PDFs, default 60)" >&2; exit 2;; esac
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 PY=/usr/bin/python3
 SEED="${SEED:-1}"
@@ -27,7 +27,7 @@ DEFAULT_LARDER=".build/release/larder"
 LARDER="${LARDER:-$DEFAULT_LARDER}"
 
 BENCH=profile-ingest
-. "$ROOT/scripts/bench-lib.sh"
+. "$ROOT/scripts/bench/bench-lib.sh"
 need_tools valgrind callgrind_annotate objcopy swift "$PY"
 ensure_larder
 make_tmp
@@ -49,7 +49,7 @@ exec valgrind --tool=callgrind --callgrind-out-file="$OUT" --dump-instr=no --col
 EOF
 chmod +x "$TMP/worker.sh"
 
-"$PY" scripts/make-corpus.py "$N" "$TMP/corpus" --seed "$SEED" >/dev/null
+"$PY" scripts/data/make-corpus.py "$N" "$TMP/corpus" --seed "$SEED" >/dev/null
 echo "profile-ingest: $N PDFs (seed $SEED), 1 worker under callgrind; this takes a few minutes"
 rc=0
 LARDER_WORKER="$TMP/worker.sh" "$LARDER" ingest --db "$TMP/profile.sqlite" --workers 1 "$TMP/corpus" \

@@ -1,4 +1,4 @@
-// libFuzzer entry point for Larder's parsers (issue 11). Built by scripts/fuzz-parsers.sh with
+// libFuzzer entry point for Larder's parsers (issue 11). Built by scripts/dev/fuzz-parsers.sh with
 // `swiftc -sanitize=fuzzer` together with the parser modules; not part of the Swift package.
 //
 // One binary, one target per run: `FUZZ_TARGET` names the parser, the input is its text (or bytes). A Swift trap

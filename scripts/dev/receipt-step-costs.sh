@@ -5,8 +5,8 @@
 # machine barely moves it, where wall time doubles). Prints, per step, on how many images it ran, its mean cost
 # per image over all images, and its median and maximum where it ran; and how often each further reading ran.
 #
-# Usage:  scripts/receipt-step-costs.sh DIR [larder eval receipts options...]
-#         e.g. scripts/receipt-step-costs.sh ../shared/data/receipts-sroie
+# Usage:  scripts/dev/receipt-step-costs.sh DIR [larder eval receipts options...]
+#         e.g. scripts/dev/receipt-step-costs.sh ../shared/data/receipts-sroie
 #
 # Environment:
 #   LARDER=path   larder binary (default .build/release/larder, larder-worker beside it; built when missing)
@@ -14,14 +14,14 @@
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 DIR [larder eval receipts options...]" >&2; exit 2; }
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DIR="$(cd "$1" && pwd)"
 shift
 cd "$ROOT"
 DEFAULT_LARDER=".build/release/larder"
 LARDER="${LARDER:-$DEFAULT_LARDER}"
 BENCH=receipt-step-costs
-. "$ROOT/scripts/bench-lib.sh"
+. "$ROOT/scripts/bench/bench-lib.sh"
 need_tools python3
 ensure_larder
 make_tmp

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Times `larder search` and `larder cook` over a generated corpus of recipes ingested through the real pipeline.
 #
-# Usage:  scripts/bench-plate.sh [N]            (default N=10000 recipe PDFs)
+# Usage:  scripts/bench/bench-plate.sh [N]            (default N=10000 recipe PDFs)
 #
 # Environment:
 #   LARDER=path   larder binary (default .build/release/larder, with larder-worker beside it; built when missing)
 #   WORKERS=W     ingest parallelism (default: nproc)
 #   RUNS=5        timed runs per command; the best (lowest) and the median wall time, and the median CPU time
 #                 (user + system: what the command costs, whatever else the machine is doing), are reported
-#   SEED=1        corpus seed (scripts/make-corpus.py --seed)
+#   SEED=1        corpus seed (scripts/data/make-corpus.py --seed)
 #   KEEP=1        keep the temp dir (corpus, database)
 #   REUSE_DB=path time the commands on a database a previous run kept (KEEP=1), without making and ingesting again
 #   CACHE=dir     where the ingested database is kept for the next run (default .build/bench-plate; CACHE= to
@@ -16,7 +16,7 @@
 #                 Sources), so a rerun with the same pipeline skips making and ingesting the corpus (about 25 minutes
 #                 for 10,000 PDFs on 2 cores) and only times the commands
 #
-# Steps: scripts/make-corpus.py N text PDFs (one generated recipe each, 1-3 pages), `larder ingest` of them plus
+# Steps: scripts/data/make-corpus.py N text PDFs (one generated recipe each, 1-3 pages), `larder ingest` of them plus
 # samples/receipts (the pantry), then each timed command as a whole process (start, open, query, print), with
 # the process start alone, an empty search, and the bare FTS5 query through sqlite3 as baselines.
 # Goals (issue 17): search < 50 ms, cook < 1 s. Reported, not enforced.
@@ -24,7 +24,7 @@ set -euo pipefail
 
 N="${1:-10000}"
 case "$N" in ''|*[!0-9]*) echo "usage: $0 [N]" >&2; exit 2;; esac
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 PY=/usr/bin/python3
 W="${WORKERS:-$(nproc)}"
@@ -34,7 +34,7 @@ DEFAULT_LARDER=".build/release/larder"
 LARDER="${LARDER:-$DEFAULT_LARDER}"
 
 BENCH=bench-plate
-. "$ROOT/scripts/bench-lib.sh"
+. "$ROOT/scripts/bench/bench-lib.sh"
 need_tools "$PY" awk sort cksum
 ensure_larder
 make_tmp
@@ -53,7 +53,7 @@ elif [ -n "$CACHED" ] && [ -s "$CACHED" ]; then
   echo "bench-plate: the ingested corpus from $CACHED (delete it to ingest again)"
 else
   DB="$TMP/larder.sqlite"
-  "$PY" scripts/make-corpus.py "$N" "$CORPUS" --seed "$SEED" >/dev/null
+  "$PY" scripts/data/make-corpus.py "$N" "$CORPUS" --seed "$SEED" >/dev/null
   start=$(now)
   "$LARDER" ingest --db "$DB" --workers "$W" "$CORPUS" samples/receipts >"$TMP/ingest.log" 2>&1 || true
   echo "bench-plate: $N PDFs and the demo receipts ingested in $(sub "$(now)" "$start") s"

@@ -4,7 +4,7 @@
 # Issue 11 item 6: this grew quadratically with the batch (15.4 s at 20,000 files) while the duplicate check
 # searched by batch; it looks documents up by key now.
 #
-# Usage: scripts/bench-rerun.sh [N ...]     (default: 2500 10000 20000)
+# Usage: scripts/bench/bench-rerun.sh [N ...]     (default: 2500 10000 20000)
 # Prints wall-clock time and CPU time (user + system) of the re-run: on a loaded machine the CPU time is the
 # figure that compares.
 # LARDER=path/to/larder picks the binary (default .build/release/larder, built when missing); KEEP=1 keeps the

@@ -4,16 +4,16 @@
 # schema compiled and applied), recipe-app exports (MealMaster, Cooklang, MasterCook, CSV, JSON apps, YAML),
 # the pipeline.yml loader, and the saved-page reader (libxml2's HTML parser, JSON-LD, microdata).
 #
-# Builds scripts/fuzz/FuzzParsers.swift with `swiftc -sanitize=fuzzer` together with the parser modules (Yams,
+# Builds scripts/dev/fuzz/FuzzParsers.swift with `swiftc -sanitize=fuzzer` together with the parser modules (Yams,
 # libyaml and libxml2 are linked uninstrumented), seeds one corpus per target from samples/, then runs each target
 # in turn for RUNS inputs or SECONDS seconds, whichever ends first. A Swift trap or a hang (over 10 s on one
 # input) stops that target with the input saved as $OUT/<target>-crash-… (or timeout-…); the others still run.
 # Prints one line per target (inputs, corpus, crash/hang) and a total.
 #
-# Usage: scripts/fuzz-parsers.sh [RUNS] [SECONDS] [TARGET ...]   (defaults 2000000 180, every target)
+# Usage: scripts/dev/fuzz-parsers.sh [RUNS] [SECONDS] [TARGET ...]   (defaults 2000000 180, every target)
 # OUT=folder keeps the build and the corpora there (default .build/fuzz). Run it with `nice -n 10`.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 RUNS="${1:-2000000}"
 SECONDS_PER_TARGET="${2:-180}"
 shift $(( $# > 2 ? 2 : $# ))
@@ -59,7 +59,7 @@ build_module LarderPages yes -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 Sou
 build_module LarderConfigFuzz yes -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" \
   Sources/LarderCore/Config/*.swift Sources/LarderCore/Model/LarderError.swift Sources/LarderCore/Support/FilePath.swift
 swiftc "${flags[@]}" -sanitize=fuzzer -module-name FuzzParsers -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 \
-  -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" scripts/fuzz/FuzzParsers.swift \
+  -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" scripts/dev/fuzz/FuzzParsers.swift \
   "$OUT"/obj/*.o -lxml2 -o "$OUT/fuzz-parsers"
 
 # Seeds, one corpus per target, from the samples and a few lines written here.

@@ -2,10 +2,10 @@
 """Hostile inputs for Larder's hardening tests and the mutation probe (issue 11).
 
 Usage:
-  scripts/make-hostile.py slow-pdf OUT [N]        a small PDF (about 60 bytes per 1,000 operators, compressed)
+  scripts/data/make-hostile.py slow-pdf OUT [N]        a small PDF (about 60 bytes per 1,000 operators, compressed)
                                                   whose one page holds N text-show operators (default 1,500,000):
                                                   seconds of work for poppler from ~90 KB
-  scripts/make-hostile.py mutate SRC... --out DIR [--count N] [--seed S]
+  scripts/data/make-hostile.py mutate SRC... --out DIR [--count N] [--seed S]
                                                   N mutated copies of the given PDFs and images (bit flips, byte
                                                   runs overwritten, truncation, chunk duplication, number
                                                   inflation in PDF operators), deterministic for a seed
