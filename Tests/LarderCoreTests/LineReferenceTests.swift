@@ -89,8 +89,20 @@ struct LineReferenceTests {
     ])
     func edgeTextsAreStoredAsParsingStoresThem(_ json: String) throws {
         let (fast, reference) = try Self.both(json, Self.lines)
-        if let fast { #expect(fast == reference) }
+        if Self.formsTheEncoderDoesNotWrite.contains(json) {
+            #expect(fast == nil, "the rewrite gives up and the stage parses: \(json)")
+        } else {
+            #expect(fast == reference, "the rewrite agrees with parsing (nil: it gave up): \(json)")
+        }
     }
+
+    /// The edge texts above that the encoder never writes (a key the encoder does not write, a space after a colon,
+    /// a fractional page): on these the rewrite must give up; on every other one it must agree with parsing.
+    static let formsTheEncoderDoesNotWrite: Set<String> = [
+        #"{"provenance":{"page":1,"lineStart":2,"lineEnd":2},"text":"Whisk the eggs and the sugar until","textAt":[0,1]}"#,
+        #"{"provenance": {"page":1,"lineStart":2,"lineEnd":2},"text":"Whisk the eggs and the sugar until"}"#,
+        #"{"provenance":{"page":1.5,"lineStart":2,"lineEnd":2},"text":"Whisk the eggs and the sugar until"}"#,
+    ]
 
     /// The rewrite gives up (and the stage parses) on what the encoder does not write; it does not give up on what
     /// it does.

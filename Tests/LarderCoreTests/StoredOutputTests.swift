@@ -59,7 +59,7 @@ struct StoredOutputTests {
         let resultJSON = try #require(stages.first { $0.stage == "result" }?.output, "read from its version")
         let result = try JSONDecoder().decode(DocumentResult.self, from: Data(resultJSON.utf8))
         let steps = try #require(result.recipes.first?.steps)
-        #expect(steps.count == 70)
+        try #require(steps.count == 70)
         #expect(steps.allSatisfy { $0.text.count > 500 }, "each step's text is whole in the result")
         let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false)[11]
         #expect(steps.first.map { firstLine.hasPrefix("1. ") && firstLine.hasSuffix($0.text) } == true)
