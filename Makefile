@@ -5,6 +5,7 @@ SWIFT ?= swift
 LARDER := .build/release/larder
 PREFIX ?= /usr/local
 CONFIGURATION ?= release
+BIN := .build/$(CONFIGURATION)
 DEMO_DB := .build/demo/larder.sqlite
 
 .PHONY: setup build demo test unit format-check cli-reference install uninstall bench bench-receipts clean
@@ -57,16 +58,17 @@ cli-reference:
 	python3 scripts/dev/cli-reference.py --larder "$$($(SWIFT) build --show-bin-path)/larder"
 
 # Both executables and their resource bundles (the tagger's weights, the food lexicon) into PREFIX/bin: `larder`
-# starts the `larder-worker` beside it, and each finds its bundles beside itself. Builds nothing it does not need:
-# `swift build -c release` first (or CONFIGURATION=debug). Needs no system packages beyond the build's.
+# starts the `larder-worker` beside it, and each finds its bundles beside itself. Builds nothing (so `sudo make
+# install` needs no Swift on root's PATH): run `swift build -c release` first (or CONFIGURATION=debug).
 install:
-	$(SWIFT) build -c $(CONFIGURATION) --product larder && $(SWIFT) build -c $(CONFIGURATION) --product larder-worker
-	bin="$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)" && \
-	install -d "$(DESTDIR)$(PREFIX)/bin" && \
-	install -m 755 "$$bin/larder" "$$bin/larder-worker" "$(DESTDIR)$(PREFIX)/bin/" && \
-	for bundle in "$$bin"/*.resources; do \
+	@[ -x "$(BIN)/larder" ] && [ -x "$(BIN)/larder-worker" ] || \
+		{ echo "make install: $(BIN)/larder or larder-worker is missing: run swift build -c $(CONFIGURATION) first" >&2; exit 1; }
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$(BIN)/larder" "$(BIN)/larder-worker" "$(DESTDIR)$(PREFIX)/bin/"
+	for bundle in "$(BIN)"/*.resources; do \
 		rm -rf "$(DESTDIR)$(PREFIX)/bin/$$(basename "$$bundle")" && \
-		cp -R "$$bundle" "$(DESTDIR)$(PREFIX)/bin/" && chmod -R a+rX "$(DESTDIR)$(PREFIX)/bin/$$(basename "$$bundle")" || exit 1; \
+		cp -R "$$bundle" "$(DESTDIR)$(PREFIX)/bin/" && \
+		chmod -R a+rX "$(DESTDIR)$(PREFIX)/bin/$$(basename "$$bundle")" || exit 1; \
 	done
 	"$(DESTDIR)$(PREFIX)/bin/larder-worker" --version
 

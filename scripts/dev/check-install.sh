@@ -10,8 +10,10 @@ cd "$(dirname "$0")/../.."
 configuration=${1:-release}
 SWIFT=${SWIFT:-swift}
 
+$SWIFT build -c "$configuration" --product larder
+$SWIFT build -c "$configuration" --product larder-worker
 work=$(mktemp -d "${TMPDIR:-/tmp}/larder-install-check.XXXXXX")
-bin=$($SWIFT build -c "$configuration" --show-bin-path)
+bin=".build/$configuration"
 hidden=()
 restore() {
     for bundle in "${hidden[@]}"; do mv "$bundle.hidden-by-check-install" "$bundle"; done
@@ -19,7 +21,7 @@ restore() {
 }
 trap restore EXIT
 
-make install PREFIX="$work/prefix" CONFIGURATION="$configuration" SWIFT="$SWIFT"
+make install PREFIX="$work/prefix" CONFIGURATION="$configuration"
 for bundle in "$bin"/*.resources; do
     mv "$bundle" "$bundle.hidden-by-check-install"
     hidden+=("$bundle")
