@@ -96,9 +96,11 @@ struct LineReferenceTests {
         }
     }
 
-    /// The edge texts above that the encoder never writes (a key the encoder does not write, a space after a colon,
-    /// a fractional page): on these the rewrite must give up; on every other one it must agree with parsing.
+    /// The edge texts above that the encoder never writes (`\u0009` and `\/` escapes, a key the encoder does not
+    /// write, a space after a colon, a fractional page): on these the rewrite must give up; on every other one it
+    /// must agree with parsing.
     static let formsTheEncoderDoesNotWrite: Set<String> = [
+        #"{"a":{"provenance":{"lineEnd":1,"lineStart":1,"page":2},"text":"Tab\u0009here and a back\/slash in one line"}}"#,
         #"{"provenance":{"page":1,"lineStart":2,"lineEnd":2},"text":"Whisk the eggs and the sugar until","textAt":[0,1]}"#,
         #"{"provenance": {"page":1,"lineStart":2,"lineEnd":2},"text":"Whisk the eggs and the sugar until"}"#,
         #"{"provenance":{"page":1.5,"lineStart":2,"lineEnd":2},"text":"Whisk the eggs and the sugar until"}"#,
