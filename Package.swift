@@ -32,14 +32,20 @@ let package = Package(
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // MARK: What several targets share and that needs nothing else: `Locked` (a value behind a lock) and the
+        // thread CPU clock. No dependencies.
+        .target(name: "LarderSupport"),
+
         // MARK: JSON values, JSON Pointer, JSON Patch (RFC 6902) and a JSON Schema 2020-12 validator. No dependencies.
         .target(name: "LarderJSON"),
 
-        // MARK: Ingredient lines ("1 1/2 cups flour, sifted") → quantity, unit, name, preparation… No dependencies.
+        // MARK: Ingredient lines ("1 1/2 cups flour, sifted") → quantity, unit, name, preparation… Depends only on
+        // LarderSupport.
         // The tagger's weights are trained from strangetom/ingredient-parser's labelled data (MIT): see
         // Sources/LarderIngredients/Resources/MODEL-CARD.md.
         .target(
             name: "LarderIngredients",
+            dependencies: ["LarderSupport"],
             exclude: ["Resources/MODEL-CARD.md"],
             resources: [.copy("Resources/ingredient-tagger.bin")]),
 
@@ -48,7 +54,7 @@ let package = Package(
 
         // MARK: Saved web pages: libxml2's HTML parser behind an owning wrapper, then schema.org Recipe (JSON-LD,
         // microdata) and the visible page as a `WebPage` that LarderRecipes maps. No I/O.
-        .target(name: "LarderPages", dependencies: ["CLibXML2", "LarderRecipes"]),
+        .target(name: "LarderPages", dependencies: ["CLibXML2", "LarderRecipes", "LarderSupport"]),
 
         // MARK: Recipe-app exports (Paprika, Nextcloud, Mealie, Tandoor, Chowdown, CSV, MealMaster, MasterCook,
         // Cooklang) → recipe drafts, and Larder recipes → schema.org / Cooklang / Paprika. Pure Swift: archives are
@@ -81,7 +87,7 @@ let package = Package(
         .target(
             name: "LarderCore",
             dependencies: [
-                "LarderJSON", "LarderRecipes", "LarderReceipts", "LarderFormats",
+                "LarderSupport", "LarderJSON", "LarderRecipes", "LarderReceipts", "LarderFormats",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import Foundation
+import LarderSupport
 
 /// Evaluation of ``IngredientParser`` against labelled CSV data
 /// (columns `input,name,quantity,unit,size,preparation,comment,purpose`, as in strangetom/ingredient-parser).
@@ -438,10 +439,9 @@ public enum IngredientEvaluation {
                                       parser: IngredientParser = IngredientParser()) -> (wall: Double, cpu: Double) {
         guard !inputs.isEmpty else { return (0, 0) }
         func now() -> (wall: Double, cpu: Double) {
-            var w = timespec(), c = timespec()
+            var w = timespec()
             clock_gettime(CLOCK_MONOTONIC, &w)
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c)
-            return (Double(w.tv_sec) + Double(w.tv_nsec) / 1e9, Double(c.tv_sec) + Double(c.tv_nsec) / 1e9)
+            return (Double(w.tv_sec) + Double(w.tv_nsec) / 1e9, ThreadCPUClock.seconds())
         }
         var best = (wall: 0.0, cpu: 0.0)
         var sink = 0

@@ -1,5 +1,6 @@
 import Foundation
 import LarderRecipes
+import LarderSupport
 
 /// Reads a saved web page (bytes only; no I/O): its address, title, structured data (every JSON-LD script and
 /// every microdata `Recipe` item) and visible text, for ``RecipeParser/parse(page:source:)``.
@@ -79,11 +80,7 @@ struct PageIndex {
 
     var url: String? { canonical ?? ogURL }
 
-    static func cpuSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func cpuSeconds() -> Double { ThreadCPUClock.seconds() }
 
     /// Scans `e` and everything below it; inside a microdata recipe only elements are counted and groups found
     /// (a recipe's nested items, scripts and headings are its own).

@@ -354,15 +354,17 @@ public final class WorkQueue: @unchecked Sendable {
 
 /// The documents with work left, in id order, fetched a page at a time and handed out one by one to whichever
 /// worker thread asks (the page fetch happens under the lock, once per 64 documents).
-private final class DocumentFeed: @unchecked Sendable {
-    // @unchecked: every mutable field is read and written under `lock`.
+private final class DocumentFeed: Sendable {
+    private struct Position: Sendable {
+        var page: [DocumentRecord] = []
+        var index = 0
+        var after: Int64 = 0
+        var exhausted = false
+    }
+
     private let store: any CheckpointStore
     private let pipelineVersion: String
-    private let lock = NSLock()
-    private var page: [DocumentRecord] = []
-    private var position = 0
-    private var after: Int64 = 0
-    private var exhausted = false
+    private let position = Locked(Position())
 
     init(store: any CheckpointStore, pipelineVersion: String) {
         self.store = store
@@ -371,19 +373,19 @@ private final class DocumentFeed: @unchecked Sendable {
 
     /// The next document, or nil when none is left.
     func next() throws -> DocumentRecord? {
-        lock.lock()
-        defer { lock.unlock() }
-        if position == page.count {
-            guard !exhausted else { return nil }
-            page = try store.documentsNeedingWork(pipelineVersion: pipelineVersion, after: after, limit: 64)
-            position = 0
-            guard let last = page.last else {
-                exhausted = true
-                return nil
+        try position.withLock { p in
+            if p.index == p.page.count {
+                guard !p.exhausted else { return nil }
+                p.page = try store.documentsNeedingWork(pipelineVersion: pipelineVersion, after: p.after, limit: 64)
+                p.index = 0
+                guard let last = p.page.last else {
+                    p.exhausted = true
+                    return nil
+                }
+                p.after = last.id
             }
-            after = last.id
+            defer { p.index += 1 }
+            return p.page[p.index]
         }
-        defer { position += 1 }
-        return page[position]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LarderSupport
 
 /// Where an ingest's wall time goes, thread by thread: off unless `LARDER_TRACE=FILE` is set.
 ///
@@ -17,11 +18,9 @@ import Foundation
 ///
 /// Recording costs four clock reads, two `getrusage` calls and an array append under a lock per interval (about 20 per document); with
 /// the variable unset, ``shared`` is nil and nothing is recorded.
-public final class WorkTrace: @unchecked Sendable {
-    // @unchecked: `lines` is read and written only under `lock`; `path` is immutable.
+public final class WorkTrace: Sendable {
     private let path: String
-    private let lock = NSLock()
-    private var lines: [String] = []
+    private let lines = Locked<[String]>([])
 
     /// The process's trace, when `LARDER_TRACE` names a file.
     public static let shared: WorkTrace? = {
@@ -49,13 +48,10 @@ public final class WorkTrace: @unchecked Sendable {
         public var blocks: Int
 
         public static func now() -> Stamp {
-            var time = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            let cpu = ThreadCPUClock.seconds()
             var usage = rusage()
             getrusage(__rusage_who_t(1), &usage)  // 1 = RUSAGE_THREAD (Glibc does not export the name)
-            return Stamp(
-                wall: WorkTrace.now(), cpu: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9,
-                blocks: Int(usage.ru_nvcsw))
+            return Stamp(wall: WorkTrace.now(), cpu: cpu, blocks: Int(usage.ru_nvcsw))
         }
     }
 
@@ -81,9 +77,7 @@ public final class WorkTrace: @unchecked Sendable {
         let line =
             "\(getpid())\t\(pthread_self())\t\(kind)\t\(label)\t\(document.map(String.init) ?? "-")\t"
             + "\(start)\t\(end)\t\(cpu)\t\(blocks)\n"
-        lock.lock()
-        lines.append(line)
-        lock.unlock()
+        lines.withLock { $0.append(line) }
     }
 
     /// An instant of this process (`spawn`, `main`, …).
@@ -103,7 +97,7 @@ public final class WorkTrace: @unchecked Sendable {
 
     /// Appends what was recorded to the file (one `O_APPEND` write) and forgets it.
     public func flush() {
-        let text = lock.withLock {
+        let text = lines.withLock { lines in
             defer { lines.removeAll() }
             return lines.joined()
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LarderSupport
 import Logging
 
 /// Runs the work queue in a child process and restarts it if it crashes, so a native crash on one malicious
