@@ -3,6 +3,7 @@ import LarderTestSupport
 import Testing
 
 @testable import LarderCore
+@testable import LarderStages
 
 /// Issue 36, "intake knows its own files": the database inside the folder being ingested, a `..` symlink, a
 /// symlink to a file outside the folder. Inputs are made by the test.
@@ -43,5 +44,27 @@ struct HostileIntakeTests {
         let summary = try TestSupport.decode(BatchSummary.self, from: followed)
         #expect(summary.newDocuments == 1, "the outside file, once: \(summary)")
         #expect(!(summary.skipped ?? []).contains { $0.reason == .symlinkOutside })
+    }
+}
+
+@Suite("hostile: the database as a document")
+struct HostileOwnFileTests {
+    /// A database an older Larder registered as one of its own documents is refused by `detect`, never opened:
+    /// closing a descriptor of it would drop SQLite's locks in the worker.
+    @Test func detectRefusesTheDatabaseRegisteredByAnOlderLarder() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        var config = PipelineConfig()
+        config.database = folder + "/o.db"
+        let store = try SQLiteCheckpointStore(path: config.database)
+        let pipeline = try Pipeline.standard(for: config)
+        let batch = try store.beginBatch(command: "older", inputs: [])
+        _ = try store.register(
+            [RegisteredFile(path: config.database, sha256: String(repeating: "0", count: 64), byteCount: 1, modifiedAt: 0)],
+            batchID: batch, stages: pipeline.manifest.stageNames)
+        try WorkQueue(store: store, pipeline: pipeline, config: config, logger: TestSupport.logger).run()
+        let problems = try store.problems(batchID: nil, limit: 10)
+        #expect(problems.count == 1 && problems[0].stage == "detect")
+        #expect(problems.first?.error?.message.contains("Larder's own checkpoint database") == true, "\(problems)")
     }
 }

@@ -64,6 +64,14 @@ public struct Intake: Sendable {
 
     private static let chunkSize = 128
 
+    /// Whether `path` is one of Larder's own files for `config` (the database, the LLM cache, their side files):
+    /// `detect` refuses to read one a database registered before intake knew them.
+    public static func isLarderFile(_ path: String, config: PipelineConfig) -> Bool {
+        var info = stat()
+        guard FilePath.withCString(path, { stat($0, &info) }) == 0 else { return false }
+        return OwnFiles(config: config).contains(path, info)
+    }
+
     /// `firstNew` runs once, right after the first chunk that registered a new document (`larder ingest` starts
     /// its worker there when nothing else could be waiting for it).
     public func ingest(paths: [String], batchID: Int64, firstNew: () -> Void = {}) throws -> Report {
