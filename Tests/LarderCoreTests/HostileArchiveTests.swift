@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 36, findings 3–5: archives whose entries lie about their size, share one stream, or nest gigabytes of
 /// leaves. Each ZIP is built by `scripts/data/make-hostile-zips.py` in a temporary folder (a few KB to 170 KB).
-@Suite("hostile: archives", .serialized)
+@Suite("hostile: archives", .serialized, .slow)
 struct HostileArchiveTests {
     static func make(_ kind: String, in folder: String) throws -> String {
         let path = folder + "/\(kind).zip"

@@ -303,7 +303,7 @@ struct HostileReviewTests {
         #expect(try store.resultVersions(of: soup).count == 2)
     }
 
-    @Test func fiftyThousandOperationsAreLinear() throws {
+    @Test(.slow) func fiftyThousandOperationsAreLinear() throws {
         let operations = (0..<50_000).map { #"{"op": "add", "path": "/warnings/-", "value": "w\#($0)"}"# }
         let patch = try JSONValue(parsing: Data(("[" + operations.joined(separator: ",") + "]").utf8))
         let started = Date()
