@@ -29,6 +29,15 @@ public struct ArchiveLimits: Sendable, Equatable {
     }
 }
 
+extension ArchiveLimits {
+    /// What the worker's `extract` allows: members of at most 64 MiB (a recipe export's largest entries — a
+    /// Paprika recipe with its photos — are a few MiB), so an archive nested three deep holds at most a few hundred
+    /// MiB at once, inside the worker's memory limit; the rest as ``init(maxTotalBytes:maxEntryBytes:maxEntries:maxRatio:ratioFloorBytes:maxDepth:)``.
+    public static func worker(maxEntryBytes: UInt64 = 64 << 20) -> ArchiveLimits {
+        ArchiveLimits(maxEntryBytes: maxEntryBytes)
+    }
+}
+
 /// An archive that cannot be read, or one member of it that cannot.
 public struct ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     public var archive: String
@@ -58,30 +67,47 @@ public enum Archives {
     /// The members of a ZIP or gzip archive named `name`, and the members that could not be read. Throws only
     /// when the archive itself cannot be opened or is over the entry-count limit.
     public static func read(_ data: Data, name: String, limits: ArchiveLimits = .init()) throws(ArchiveError) -> (members: [ArchiveMember], errors: [ArchiveError]) {
-        var budget = Budget(remaining: limits.maxTotalBytes)
         var members: [ArchiveMember] = []
+        let errors = try forEachMember(data, name: name, limits: limits) { members.append($0) }
+        return (members, errors)
+    }
+
+    /// Hands each member of a ZIP or gzip archive to `visit` as soon as it is read (so a caller that keeps only what
+    /// it needs holds one member at a time), and returns the members that could not be read. Every limit is
+    /// enforced while the bytes are inflated, never after: a member stops at its declared size (one that inflates
+    /// past it is lying, the shape of a bomb whose entries share one stream), at `maxEntryBytes`, and at what is
+    /// left of `maxTotalBytes`, which every inflated byte is charged to — read or refused. Entries whose compressed
+    /// data overlap another's are refused unread (a known bomb shape); the others are still read.
+    public static func forEachMember(
+        _ data: Data, name: String, limits: ArchiveLimits = .init(), _ visit: (ArchiveMember) -> Void
+    ) throws(ArchiveError) -> [ArchiveError] {
+        var budget = Budget(remaining: limits.maxTotalBytes)
         var errors: [ArchiveError] = []
         switch format(of: data) {
         case .gzip:
             do {
                 let stem = ((name as NSString).lastPathComponent as NSString).deletingPathExtension
-                members.append(ArchiveMember(path: stem, data: try gunzip(data, limit: min(limits.maxEntryBytes, limits.maxTotalBytes))))
+                visit(ArchiveMember(path: stem, data: try gunzip(data, limit: min(limits.maxEntryBytes, limits.maxTotalBytes))))
             } catch {
                 throw ArchiveError(archive: name, member: nil, message: error.message)
             }
         case .zip:
-            try readZip(data, name: name, prefix: "", depth: 0, limits: limits, budget: &budget, members: &members, errors: &errors)
+            try readZip(data, name: name, prefix: "", depth: 0, limits: limits, budget: &budget, visit: visit, errors: &errors)
         case nil:
             throw ArchiveError(archive: name, member: nil, message: "not a ZIP or gzip archive")
         }
-        return (members, errors)
+        return errors
     }
 
-    struct Budget { var remaining: UInt64 }
+    struct Budget {
+        var remaining: UInt64
+
+        mutating func charge(_ bytes: UInt64) { remaining -= min(remaining, bytes) }
+    }
 
     static func readZip(
         _ data: Data, name: String, prefix: String, depth: Int, limits: ArchiveLimits, budget: inout Budget,
-        members: inout [ArchiveMember], errors: inout [ArchiveError]
+        visit: (ArchiveMember) -> Void, errors: inout [ArchiveError]
     ) throws(ArchiveError) {
         let zip: ZipArchive
         do { zip = try ZipArchive(data) } catch {
@@ -90,6 +116,7 @@ public enum Archives {
         if zip.count > limits.maxEntries {
             throw ArchiveError(archive: name, member: nil, message: "\(zip.count) entries, over the limit of \(limits.maxEntries): split the export")
         }
+        let overlapping = ZipArchive.overlappingEntries(in: data)
         for index in 0..<zip.count {
             guard let entry = zip.entry(index), !entry.isDirectory else { continue }
             let path = prefix + entry.name
@@ -99,28 +126,36 @@ public enum Archives {
                 fail("unsafe path (absolute or with ..): skipped; nothing is written to disk")
                 continue
             }
-            if let problem = check(entry, limits: limits, budget: budget) { fail(problem); continue }
-            var bytes: Data
-            do { bytes = try zip.read(entry, limit: min(limits.maxEntryBytes, budget.remaining)) } catch {
-                fail("cannot be read (\(error)): a damaged or oversized entry")
+            if overlapping.contains(index) {
+                fail("shares its compressed data with another entry (a known ZIP-bomb shape): skipped")
                 continue
             }
-            budget.remaining -= UInt64(bytes.count)
+            if let problem = check(entry, limits: limits, budget: budget) { fail(problem); continue }
+            var inflated: UInt64 = 0
+            var bytes: Data
+            do {
+                bytes = try zip.read(entry, limit: min(limits.maxEntryBytes, budget.remaining), inflated: &inflated)
+                budget.charge(inflated)
+            } catch {
+                budget.charge(inflated)
+                fail("cannot be read (\(error)): a damaged, oversized or hostile entry; skipped")
+                continue
+            }
             if format(of: bytes) == .gzip {
                 do { bytes = try gunzip(bytes, limit: min(limits.maxEntryBytes, budget.remaining)) } catch {
                     fail("its gzip data cannot be read (\(error.message))")
                     continue
                 }
-                budget.remaining -= min(budget.remaining, UInt64(bytes.count))
+                budget.charge(UInt64(bytes.count))
             }
             if format(of: bytes) == .zip, entry.name.lowercased().hasSuffix(".zip") {
                 guard depth + 1 <= limits.maxDepth else { fail("archives nested deeper than \(limits.maxDepth)"); continue }
                 do {
-                    try readZip(bytes, name: name, prefix: path + "/", depth: depth + 1, limits: limits, budget: &budget, members: &members, errors: &errors)
+                    try readZip(bytes, name: name, prefix: path + "/", depth: depth + 1, limits: limits, budget: &budget, visit: visit, errors: &errors)
                 } catch { errors.append(error) }
                 continue
             }
-            members.append(ArchiveMember(path: path, data: bytes))
+            visit(ArchiveMember(path: path, data: bytes))
         }
     }
 

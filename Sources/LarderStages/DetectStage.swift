@@ -16,6 +16,12 @@ public struct DetectStage: Stage {
 
     public func run(_ input: StageInput) throws -> StageOutput {
         let path = input.document.path
+        // Never opened as a document: closing a descriptor of the database drops SQLite's locks in this process.
+        if Intake.isLarderFile(path, config: input.config) {
+            throw LarderError(
+                .badInput, "this is Larder's own checkpoint database (or its LLM cache, or one of their -wal/-shm/-journal files)",
+                hint: "it is never read as a document; an older Larder registered it, `larder ingest` no longer does", path: path)
+        }
         let data = try Self.readRegisteredBytes(of: input.document)
         var output = try Self.detect(data, fileName: path)
         try TextLimits.check(data, format: output.format, limits: input.config.limits, path: path)

@@ -37,7 +37,7 @@ public struct ExtractStage: Stage {
         case .text, .markdown, .json:
             return try StageOutput(TextExtraction.extract(input.document, format: detected.format))
         case .archive:
-            return try StageOutput(Self.extractArchive(input.document))
+            return try StageOutput(Self.extractArchive(input.document, limits: input.config.limits))
         }
     }
 
@@ -70,27 +70,46 @@ public struct ExtractStage: Stage {
         return ExtractOutput(format: .html, pages: [page], needsOCR: false, webPage: reading.page)
     }
 
-    /// The archive's text members as pages (binary members such as photos are left out).
-    public static func extractArchive(_ document: DocumentRecord, limits: ArchiveLimits = .init()) throws -> ExtractOutput {
+    /// The archive's text members as pages (binary members such as photos are left out), read one member at a time
+    /// (``Archives/forEachMember(_:name:limits:_:)``), so memory holds one member and the text kept so far. A member
+    /// over `limits.max_text_bytes`, or past the archive's share of `limits.max_stage_output_bytes`, is skipped with
+    /// an entry error naming it; the other members are still imported.
+    public static func extractArchive(_ document: DocumentRecord, limits: PipelineConfig.Limits = .init()) throws -> ExtractOutput {
         let path = document.path
         let data = try DetectStage.readRegisteredBytes(of: document)  // the registered bytes, or "changed"
         let name = URL(fileURLWithPath: path).lastPathComponent
-        let read: (members: [ArchiveMember], errors: [ArchiveError])
+        var pages: [PDFPageText] = []
+        var skipped: [String] = []
+        var kept = 0
+        let maxText = Int(clamping: limits.maxTextBytes)
+        let errors: [ArchiveError]
         do {
-            read = try Archives.read(data, name: name, limits: limits)
+            errors = try Archives.forEachMember(data, name: name, limits: .worker()) { member in
+                guard !RecipeImport.isJunk(member.path) && !Self.isBinary(member.data) else { return }
+                if member.data.count > maxText {
+                    skipped.append("\(member.path): \(member.data.count) bytes, over limits.max_text_bytes (\(maxText)): skipped")
+                    return
+                }
+                // An HTML export (Copy Me That, Recipe Keeper) is read here, where libxml2 is linked, into schema.org.
+                let data = HTMLExports.isHTML(member.path) ? HTMLExports.schemaOrgJSON(member.data) ?? member.data : member.data
+                if kept + data.count > limits.maxStageOutputBytes / 2 {
+                    skipped.append(
+                        "\(member.path): the archive's text passed half of limits.max_stage_output_bytes (\(limits.maxStageOutputBytes)): skipped")
+                    return
+                }
+                kept += data.count
+                var page = PDFPageText(number: pages.count + 1, width: 0, height: 0, text: TextBytes.decode(data), spans: [])
+                page.member = member.path
+                pages.append(page)
+            }
         } catch {
             throw LarderError(.badInput, error.message, hint: "check the archive is a complete recipe-app export; re-export it", path: path)
         }
-        var pages: [PDFPageText] = []
-        for member in read.members where !RecipeImport.isJunk(member.path) && !Self.isBinary(member.data) {
-            // An HTML export (Copy Me That, Recipe Keeper) is read here, where libxml2 is linked, into schema.org.
-            let data = HTMLExports.isHTML(member.path) ? HTMLExports.schemaOrgJSON(member.data) ?? member.data : member.data
-            var page = PDFPageText(number: pages.count + 1, width: 0, height: 0, text: TextBytes.decode(data), spans: [])
-            page.member = member.path
-            pages.append(page)
-        }
         var output = ExtractOutput(format: .archive, pages: pages, needsOCR: false)
-        output.memberErrors = read.errors.map { "\($0.member ?? name): \($0.message)" }
+        var messages = errors.map { "\($0.member ?? name): \($0.message)" } + skipped
+        // A bomb of 19,000 entries gives 19,000 errors: the first 200 say enough.
+        if messages.count > 200 { messages = Array(messages.prefix(200)) + ["… and \(messages.count - 200) more entries not read"] }
+        output.memberErrors = messages
         return output
     }
 

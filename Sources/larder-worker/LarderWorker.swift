@@ -17,6 +17,8 @@ import Logging
 struct LarderWorker: ParsableCommand {
     /// Usage errors exit 2, as `larder`'s do (see `Larder.main`).
     static func main() {
+        // Past `ulimit -f` a write fails (EFBIG) with a message naming the file, instead of killing the process.
+        SafeFile.ignoreFileSizeSignal()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -66,13 +68,14 @@ struct Work: ParsableCommand {
             WorkTrace.shared?.mark("end")
             WorkTrace.shared?.flush()
         }
-        var logger = Logger(label: "larder-worker") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "larder-worker") { TerminalLogHandler(label: $0) }
         logger.logLevel = verbose ? .debug : .notice
         do {
             try WorkerOptions.validate(workers: workers)
             var configuration = try ConfigLocator.resolve(configPath: config, databasePath: db)
             if let workers { configuration.workers = workers }
             WorkerChild.exitWhenSupervisorDies()
+            try WorkerChild.limitMemory(configuration.limits.workerMemory)
             try WorkerChild.lockDatabase(configuration.database, logger: logger)
             let store = try SQLiteCheckpointStore(path: configuration.database)
             // A restarted worker counts what the batch already spent against the LLM token budget.
@@ -114,7 +117,7 @@ struct Work: ParsableCommand {
             let stoppedBy = WorkerChild.stopSignal.withLock { $0 }
             if stoppedBy != 0 { throw ExitCode(128 + stoppedBy) }
         } catch let error as LarderError {
-            FileHandle.standardError.write(Data("larder-worker: error: \(error)\n".utf8))
+            FileHandle.standardError.write(Data((TerminalText.safe("larder-worker: error: \(error)") + "\n").utf8))
             throw ExitCode(error.kind == .configuration ? 2 : error.kind == .database ? 3 : 1)
         }
     }

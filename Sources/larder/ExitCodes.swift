@@ -45,5 +45,5 @@ func reportingErrors(_ body: () throws -> Void) throws {
 }
 
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.safe(text) + "\n").utf8))
 }

@@ -28,14 +28,20 @@ func exportRecipes(format: String, out: String, options: CommonOptions) throws {
     }
     let config = try options.loadConfig()
     let store = try options.openReadOnly(config)
-    let report = try RecipeExport(store: store).export(chosen, to: out, gzip: Archives.gzip) { entries, path in
-        try ZipWriter.write(entries, to: path)
+    let report = try RecipeExport(store: store).export(chosen, to: out, gzip: Archives.gzip) { entries in
+        try ZipWriter.data(entries)
     }
-    if options.json { return try printJSON(report) }
-    print("wrote \(report.recipes) recipe(s) as \(report.format) into \(report.files.count) file(s) in \(report.directory)")
-    if report.skippedDocuments > 0 {
-        print("skipped \(report.skippedDocuments) document(s) without an exportable result (see `larder status`)")
+    if options.json {
+        try printJSON(report)
+    } else {
+        print("wrote \(report.recipes) recipe(s) as \(report.format) into \(report.files.count) file(s) in \(report.directory)")
+        for invalid in report.invalidResults { printError("larder: \(invalid)") }
+        if report.skippedDocuments > 0 {
+            print("skipped \(report.skippedDocuments) document(s) without an exportable result (see `larder status`)")
+        }
     }
+    // Nothing dropped silently: a result that breaks its schema was named, and the export exits 1.
+    if !report.invalidResults.isEmpty { throw LarderExit.partial }
 }
 
 struct EvalFormats: ParsableCommand {

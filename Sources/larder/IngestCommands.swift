@@ -10,13 +10,18 @@ struct Ingest: ParsableCommand {
         discussion: """
             Running the same command again after a crash or kill finishes the batch: stages already done are not \
             run again. Exits 0 when everything was ingested, 1 when some inputs failed (the summary says which \
-            and why), 130 when interrupted.
+            and why), 130 when interrupted. Larder's own files (the database, the LLM cache, their -wal/-shm/-journal \
+            files) are never ingested. A symlink inside a folder is followed only when it leads to a place inside \
+            the paths given; the others are skipped and listed (--follow-symlinks follows them).
             """)
 
     @OptionGroup var options: CommonOptions
 
     @Option(help: "Documents processed at once (default: `workers` in pipeline.yml; 0 = one per core).")
     var workers: Int?
+
+    @Flag(help: "Follow symlinks inside the folders given even when they lead outside them.")
+    var followSymlinks = false
 
     @Argument(help: "Files and folders to ingest.")
     var paths: [String]
@@ -45,7 +50,7 @@ struct Ingest: ParsableCommand {
             if (try? store.mayHaveWorkBeforeRegistering(pipelineVersion: manifest.version)) ?? true { startEarly() }
             let intake: Intake.Report
             do {
-                intake = try Intake(store: store, manifest: manifest, config: config)
+                intake = try Intake(store: store, manifest: manifest, config: config, followSymlinks: followSymlinks)
                     .ingest(paths: paths, batchID: batchID) { if early == nil { startEarly() } }
             } catch {
                 early?.cancel()
@@ -141,9 +146,12 @@ func runWorkersAndSummarize(
         ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
         : try workerProcess(arguments: arguments, store: store).run(logger: logger, early: early)
     // What this command's worker settled, not the database's change: another batch may share the database.
-    let settled = try store.settledCounts(batchID: batchID, since: runStarted).values.reduce(0, +)
+    let settledCounts = try store.settledCounts(batchID: batchID, since: runStarted)
+    let settled = settledCounts.values.reduce(0, +)
+    // The progress line's "failed" counts the same documents: those this run settled failed or quarantined.
+    let settledFailed = (settledCounts[.failed] ?? 0) + (settledCounts[.quarantined] ?? 0)
     let summary = try BatchSummary.collect(
-        store: store, batchID: batchID, intake: intake, processed: settled,
+        store: store, batchID: batchID, intake: intake, processed: settled, processedFailed: settledFailed,
         elapsed: Date().timeIntervalSince(started), crashes: outcome.crashes, interrupted: outcome.interrupted)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]

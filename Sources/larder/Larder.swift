@@ -23,6 +23,8 @@ struct Larder: ParsableCommand {
     /// ArgumentParser's own usage errors (an unknown option, a value that is not a number) exit 2, the code the
     /// README documents for a bad option, instead of its default 64.
     static func main() {
+        // Past `ulimit -f` a write fails (EFBIG) with a message naming the file, instead of killing the process.
+        SafeFile.ignoreFileSizeSignal()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -66,7 +68,7 @@ struct CommonOptions: ParsableArguments {
     }
 
     func makeLogger() -> Logger {
-        var logger = Logger(label: "larder") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "larder") { TerminalLogHandler(label: $0) }
         logger.logLevel = verbose ? .debug : .notice
         return logger
     }

@@ -6,7 +6,8 @@ import LarderRecipes
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Counts per stage and status, then every failed or quarantined document with its error.")
+        abstract: "Counts per stage and status, then every failed or quarantined document with its error.",
+        discussion: "Exits 1 when a document is failed or quarantined (a result that breaks its schema is failed), else 0.")
 
     @OptionGroup var options: CommonOptions
 
@@ -32,24 +33,33 @@ struct Status: ParsableCommand {
                 },
                 problems: try store.problems(batchID: nil, limit: 100_000),
                 inputErrors: try store.latestBatchID().map { try store.inputErrors(batchID: $0) } ?? [])
-            if options.json { return try printJSON(report) }
-            print("database: \(report.database)")
-            let total = documents.values.reduce(0, +)
-            print(
-                "documents: \(total) (" + DocumentState.allCases.map { "\(documents[$0] ?? 0) \($0.rawValue)" }
-                    .joined(separator: ", ") + ")")
-            for stage in PipelineManifest.standardStageNames {
-                let counts = report.stages.filter { $0.stage == stage }.map { "\($0.count) \($0.status.rawValue)" }
-                print("  \(stage.padding(toLength: 8, withPad: " ", startingAt: 0)) \(counts.joined(separator: ", "))")
+            if options.json {
+                try printJSON(report)
+            } else {
+                printStatus(report, documents: documents)
             }
-            if !report.problems.isEmpty { print("failed or quarantined:") }
-            for problem in report.problems {
-                let error = problem.error.map { LarderError(record: $0).description } ?? "no error recorded"
-                print("  [\(problem.state.rawValue)] doc \(problem.documentID) \(problem.stage) (attempts \(problem.attempts)): \(error)")
-            }
-            if !report.inputErrors.isEmpty { print("not ingested in the last batch:") }
-            for input in report.inputErrors { print("  \(LarderError(record: input.error))") }
+            // Nothing silent: a failed or quarantined document makes `status` exit 1, after the report.
+            if !report.problems.isEmpty { throw LarderExit.partial }
         }
+    }
+
+    private func printStatus(_ report: Report, documents: [DocumentState: Int]) {
+        print("database: \(report.database)")
+        let total = documents.values.reduce(0, +)
+        print(
+            "documents: \(total) (" + DocumentState.allCases.map { "\(documents[$0] ?? 0) \($0.rawValue)" }
+                .joined(separator: ", ") + ")")
+        for stage in PipelineManifest.standardStageNames {
+            let counts = report.stages.filter { $0.stage == stage }.map { "\($0.count) \($0.status.rawValue)" }
+            print("  \(stage.padding(toLength: 8, withPad: " ", startingAt: 0)) \(counts.joined(separator: ", "))")
+        }
+        if !report.problems.isEmpty { print("failed or quarantined:") }
+        for problem in report.problems {
+            let error = problem.error.map { LarderError(record: $0).description } ?? "no error recorded"
+            print("  [\(problem.state.rawValue)] doc \(problem.documentID) \(problem.stage) (attempts \(problem.attempts)): \(error)")
+        }
+        if !report.inputErrors.isEmpty { print("not ingested in the last batch:") }
+        for input in report.inputErrors { print("  \(LarderError(record: input.error))") }
     }
 }
 
@@ -170,15 +180,19 @@ struct Export: ParsableCommand {
             let config = try options.loadConfig()
             let store = try options.openReadOnly(config)
             let report = try Exporter(store: store, scaler: try scaling.scaler()).export(to: out)
-            if options.json { return try printJSON(report) }
-            print("wrote \(report.written) result(s) to \(report.directory)")
-            if report.invalid > 0 {
-                print("skipped \(report.invalid) result(s) that break their schema (see `larder review`)")
+            if options.json {
+                try printJSON(report)
+                if !report.invalidResults.isEmpty { throw LarderExit.partial }
+                return
             }
+            print("wrote \(report.written) result(s) to \(report.directory)")
+            for invalid in report.invalidResults { printError("larder: \(invalid)") }
             if report.rejected > 0 { print("skipped \(report.rejected) rejected result(s)") }
             if report.withoutResult > 0 {
                 print("skipped \(report.withoutResult) document(s) without a result (see `larder status`)")
             }
+            // Nothing dropped silently: a result that breaks its schema was named above, and the export exits 1.
+            if !report.invalidResults.isEmpty { throw LarderExit.partial }
         }
     }
 }
@@ -223,9 +237,7 @@ struct PantryCommand: ParsableCommand {
                 throw LarderError(.configuration, "unknown export format '\(other)'", hint: "use --export csv or --export json")
             }
             if let out {
-                do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch {
-                    throw LarderError(.configuration, "cannot write the pantry export", hint: "check --out", path: out)
-                }
+                try SafeFile.write(Data(text.utf8), to: out, what: "the pantry export")
                 print("wrote \(items.count) pantry item(s) to \(out)")
             } else {
                 print(text, terminator: "")

@@ -107,7 +107,7 @@ struct ReviewEdit: ParsableCommand {
                 let current = try reviewer.currentResult(for: id)
                 let file = NSTemporaryDirectory() + "larder-review-\(id)-\(UUID().uuidString.prefix(6)).json"
                 let pretty = try JSONValue(parsing: Data(current.json.utf8)).serialized(options: [.prettyPrinted, .sortedKeys])
-                try (pretty + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+                try SafeFile.write(Data((pretty + "\n").utf8), to: file, what: "the file to edit")
                 let editor = ProcessInfo.processInfo.environment["VISUAL"] ?? ProcessInfo.processInfo.environment["EDITOR"] ?? "vi"
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -43,12 +43,7 @@ struct TrainIngredients: ParsableCommand {
             }
             let settings = IngredientTraining.Settings(epochs: epochs, seed: seed, ensemble: ensemble)
             let (weights, _) = try IngredientTraining.train(files: labels, settings: settings, log: printError)
-            do {
-                try weights.write(to: URL(fileURLWithPath: out))
-            } catch {
-                throw LarderError(.unreadable, "cannot write the weights: \(error.localizedDescription)",
-                                  hint: "check that the folder exists and is writable", path: out)
-            }
+            try SafeFile.write(weights, to: out, what: "the weights")
             printError("wrote \(weights.count) bytes to \(out)")
         }
     }

@@ -73,13 +73,13 @@ struct AppExportPipelineTests {
         // Export: schema.org (validated as it is written), Cooklang and Paprika, which reads back the same recipes.
         let out = folder + "/out"
         let exporter = RecipeExport(store: store)
-        let schemaOrg = try exporter.export(.schemaOrg, to: out + "/s", gzip: Archives.gzip) { try ZipWriter.write($0, to: $1) }
+        let schemaOrg = try exporter.export(.schemaOrg, to: out + "/s", gzip: Archives.gzip) { try ZipWriter.data($0) }
         #expect(schemaOrg.recipes == 3)
         #expect(schemaOrg.files.map { URL(fileURLWithPath: $0).lastPathComponent }.sorted() == ["omelette.json", "porridge.json", "quick-flatbread.json"])
-        let cook = try exporter.export(.cooklang, to: out + "/c", gzip: Archives.gzip) { try ZipWriter.write($0, to: $1) }
+        let cook = try exporter.export(.cooklang, to: out + "/c", gzip: Archives.gzip) { try ZipWriter.data($0) }
         let porridge = try String(contentsOfFile: try #require(cook.files.first { $0.hasSuffix("porridge.cook") }), encoding: .utf8)
         #expect(porridge.contains("@oats{1%cup}") && porridge.contains("~{5%minutes}"))
-        let paprika = try exporter.export(.paprika, to: out + "/p", gzip: Archives.gzip) { try ZipWriter.write($0, to: $1) }
+        let paprika = try exporter.export(.paprika, to: out + "/p", gzip: Archives.gzip) { try ZipWriter.data($0) }
         let back = try Archives.read(try Data(contentsOf: URL(fileURLWithPath: paprika.files[0])), name: "recipes.paprikarecipes")
         #expect(back.members.count == 3 && back.errors.isEmpty)
     }

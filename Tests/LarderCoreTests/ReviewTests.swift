@@ -158,9 +158,15 @@ struct ReviewTests {
         #expect(queue.count == 2)
         #expect(queue.allSatisfy { $0.urgency == 100 && $0.reasons.first?.code == .validation })
         #expect(queue.first?.reasons.first?.message.contains("/document/sha256") == true)
+        // Issue 36: never `done`: failed, the violation named with what to do.
+        let problems = try store.problems(batchID: nil, limit: 10)
+        #expect(problems.count == 2)
+        #expect(problems.allSatisfy { $0.state == .failed && $0.error?.message.contains("breaks result.schema.json") == true })
+        #expect(problems.allSatisfy { $0.error?.hint?.contains("larder review edit") == true })
         let report = try Exporter(store: store).export(to: folder + "/out")
         #expect(report.written == 0)
         #expect(report.invalid == 2)
+        #expect(report.invalidResults.count == 2 && report.invalidResults[0].violation.contains("/document/sha256"))
         // An invalid result cannot be accepted as it is.
         let soup = try #require(try store.document(matching: folder + "/in/soup.txt")).id
         #expect(throws: LarderError.self) { try reviewer.accept(documentID: soup) }
@@ -253,5 +259,58 @@ struct ReviewCLITests {
         #expect(invalid.stdout.contains("/purchaseDate"))
         let annotationOnly = try TestSupport.larder(["validate", "--schema", "pantry-item", folder + "/item.json"])
         #expect(!annotationOnly.stdout.contains("/purchaseDate"))
+    }
+}
+
+/// Issue 36, finding 6: review patches edit results, not identity; finding 16: a long patch is not quadratic.
+@Suite("hostile: review patches", .serialized)
+struct HostileReviewTests {
+    @Test func patchesCannotRewriteIdentityVersionsOrProvenance() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        try Data(HostileExportTests.recipe("Thin Pancakes").utf8).write(to: URL(fileURLWithPath: folder + "/in/soup.txt"))
+        let pipeline = try Pipeline.standard(for: PipelineConfig())
+        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
+        _ = try Intake(store: store, manifest: pipeline.manifest, config: PipelineConfig())
+            .ingest(paths: [folder + "/in"], batchID: store.beginBatch(command: "i", inputs: []))
+        try WorkQueue(store: store, pipeline: pipeline, config: PipelineConfig(), logger: TestSupport.logger).run()
+        let reviewer = Reviewer(store: store, schemas: try SchemaCatalog.embedded.get())
+        let soup = try #require(try store.document(matching: folder + "/in/soup.txt")).id
+        let current = try JSONValue(parsing: Data(try reviewer.currentResult(for: soup).json.utf8))
+        let forged = String(repeating: "0", count: 64)
+        for (patch, member) in [
+            (#"[{"op": "replace", "path": "/document/sha256", "value": "\#(forged)"}]"#, "/document"),
+            (#"[{"op": "replace", "path": "/document/file", "value": "other.txt"}]"#, "/document"),
+            (#"[{"op": "replace", "path": "/schemaVersion", "value": 99}]"#, "/schemaVersion"),
+            (#"[{"op": "replace", "path": "/pipelineVersion", "value": "detect@1"}]"#, "/pipelineVersion"),
+        ] {
+            let refused = #expect(throws: LarderError.self) {
+                try reviewer.applyPatch(documentID: soup, patch: patch, source: "p.json")
+            }
+            #expect(refused?.message.contains("\(member) is read-only") == true, "\(refused?.message ?? "")")
+        }
+        // A provenance can be neither changed nor written; the whole item holding it can be deleted.
+        let (pointer, _) = try #require(Reviewer.provenances(in: current).first, "the soup's result has provenance")
+        let changed = #expect(throws: LarderError.self) {
+            try reviewer.applyPatch(
+                documentID: soup, patch: #"[{"op": "replace", "path": "\#(pointer)", "value": {"forged": true}}]"#, source: "p.json")
+        }
+        #expect(changed?.message.contains("read-only") == true, "\(changed?.message ?? "")")
+        #expect(try store.resultVersions(of: soup).count == 1, "nothing was saved")
+        let parent = String(pointer[..<pointer.range(of: "/provenance", options: .backwards)!.lowerBound])
+        _ = try reviewer.applyPatch(documentID: soup, patch: #"[{"op": "remove", "path": "\#(parent)"}]"#, source: "p.json")
+        #expect(try store.resultVersions(of: soup).count == 2)
+    }
+
+    @Test(.slow) func fiftyThousandOperationsAreLinear() throws {
+        let operations = (0..<50_000).map { #"{"op": "add", "path": "/warnings/-", "value": "w\#($0)"}"# }
+        let patch = try JSONValue(parsing: Data(("[" + operations.joined(separator: ",") + "]").utf8))
+        let started = Date()
+        let patched = try JSONPatch.apply(patch, to: ["warnings": [], "kind": "recipe"])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(patched["warnings"].map { if case .array(let a) = $0 { a.count } else { 0 } } == 50_000)
+        // Quadratic (a copy of the array per operation) took 26 s; in place it is well under a second.
+        #expect(seconds < 5, "\(seconds) s")
     }
 }

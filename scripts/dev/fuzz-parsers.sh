@@ -2,7 +2,8 @@
 # Fuzzes Larder's parsers in-process with libFuzzer (no worker, no database): ingredient lines, recipe documents
 # (text and Markdown), receipts (text and OCR lines), JSON (parse → serialise → parse), JSON Schema (a fuzzed
 # schema compiled and applied), recipe-app exports (MealMaster, Cooklang, MasterCook, CSV, JSON apps, YAML),
-# the pipeline.yml loader, and the saved-page reader (libxml2's HTML parser, JSON-LD, microdata).
+# the pipeline.yml loader, the saved-page reader (libxml2's HTML parser, JSON-LD, microdata), and the archive
+# reader (libzip and zlib behind LarderArchives: nested ZIPs, gzip members, the bomb checks; target `zip`).
 #
 # Builds scripts/dev/fuzz/FuzzParsers.swift with `swiftc -sanitize=fuzzer` together with the parser modules (Yams,
 # libyaml and libxml2 are linked uninstrumented), seeds one corpus per target from samples/, then runs each target
@@ -18,7 +19,7 @@ RUNS="${1:-2000000}"
 SECONDS_PER_TARGET="${2:-180}"
 shift $(( $# > 2 ? 2 : $# ))
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(json schema config ingredient formats receipt-text receipt-ocr recipe-text recipe-markdown html)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(json schema config ingredient formats receipt-text receipt-ocr recipe-text recipe-markdown html zip)
 OUT="${OUT:-.build/fuzz}"
 YAMS=.build/checkouts/Yams/Sources
 [ -d "$YAMS" ] || { echo "fuzz-parsers: run 'swift package resolve' first (needs $YAMS)" >&2; exit 2; }
@@ -51,16 +52,17 @@ build_module Yams no -D SWIFT_PACKAGE -Xcc -fmodule-map-file="$YAMS/CYaml/includ
   -I "$YAMS/CYaml/include" "$YAMS"/Yams/*.swift
 build_module LarderJSON yes Sources/LarderJSON/*.swift
 build_module LarderIngredients yes Sources/LarderIngredients/*.swift "$OUT/Bundle-LarderIngredients.swift"
-build_module LarderRecipes yes Sources/LarderRecipes/*.swift
-build_module LarderReceipts yes Sources/LarderReceipts/*.swift "$OUT/Bundle-LarderReceipts.swift"
+build_module LarderRecipes yes Sources/LarderRecipes/*.swift Sources/LarderRecipes/Contracts/*.swift
+build_module LarderReceipts yes Sources/LarderReceipts/*.swift Sources/LarderReceipts/Contracts/*.swift "$OUT/Bundle-LarderReceipts.swift"
 build_module LarderFormats yes -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" Sources/LarderFormats/*.swift
 build_module LarderPages yes -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 Sources/LarderPages/*.swift
+build_module LarderArchives yes -I Sources/CZip -I Sources/CZlib Sources/LarderArchives/*.swift
 # The pipeline.yml loader: LarderCore's Config folder and LarderError, without the store, GRDB and the stages.
 build_module LarderConfigFuzz yes -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" \
   Sources/LarderCore/Config/*.swift Sources/LarderCore/Model/LarderError.swift Sources/LarderCore/Support/FilePath.swift
 swiftc "${flags[@]}" -sanitize=fuzzer -module-name FuzzParsers -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 \
-  -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" scripts/dev/fuzz/FuzzParsers.swift \
-  "$OUT"/obj/*.o -lxml2 -o "$OUT/fuzz-parsers"
+  -I Sources/CZip -I Sources/CZlib -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" \
+  scripts/dev/fuzz/FuzzParsers.swift "$OUT"/obj/*.o -lxml2 -lzip -lz -o "$OUT/fuzz-parsers"
 
 # Seeds, one corpus per target, from the samples and a few lines written here.
 seed() {  # target file...
@@ -96,6 +98,22 @@ printf '\x01>> servings: 2\nCrack @eggs{2} into a #bowl{} and whisk for ~{2%%min
 printf '\x03name,ingredients,directions,servings\nToast,"1 slice bread\n1 tsp butter",Toast it.,1\n' \
   > "$OUT/corpus/formats/seed-csv"
 printf '\x05name: Tea\nrecipeIngredient: [1 tea bag, water]\nrecipeInstructions: [Steep.]\n' > "$OUT/corpus/formats/seed-yaml"
+# Small ZIPs (stored, deflated, nested, a gzip member) and the shapes of scripts/data/make-hostile-zips.py cut short.
+mkdir -p "$OUT/corpus/zip"
+/usr/bin/python3 - "$OUT/corpus/zip" <<'PY'
+import gzip, io, sys, zipfile
+def make(name, entries, method=zipfile.ZIP_DEFLATED):
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", method) as z:
+        for entry, data in entries:
+            z.writestr(entry, data)
+    open(f"{sys.argv[1]}/seed-{name}", "wb").write(out.getvalue())
+    return out.getvalue()
+cook = b"---\ntitle: Toast\n---\nToast the @bread{2%slices}.\n"
+make("stored", [("toast.cook", cook), ("dir/", b"")], zipfile.ZIP_STORED)
+inner = make("deflated", [("toast.cook", cook), ("notes.txt", b"1 cup flour\n" * 20)])
+make("nested", [("inner.zip", inner), ("r.paprikarecipe", gzip.compress(b'{"name":"Tea"}'))])
+PY
 seed html samples/recipes/*.html
 printf '<html><script type="application/ld+json">{"@type":"Recipe","name":"x","recipeIngredient":["1 egg"]}</script></html>' \
   > "$OUT/corpus/html/seed-ld"

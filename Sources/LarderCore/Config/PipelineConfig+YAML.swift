@@ -52,15 +52,7 @@ import Yams
 extension PipelineConfig {
     /// Loads the file at `path`. Relative paths inside it are resolved against its folder.
     public static func load(path: String) throws -> PipelineConfig {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw LarderError(
-                .configuration, "cannot read the configuration file", hint: "check the path given to --config",
-                path: path)
-        }
-        var config = try parse(yaml: text, path: path)
+        var config = try parse(yaml: try configurationText(path), path: path)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !config.database.hasPrefix("/") {
             config.database = folder + "/" + config.database
@@ -69,6 +61,35 @@ extension PipelineConfig {
             config.llm.cachePath = folder + "/" + cache
         }
         return config
+    }
+
+    /// The file's text, or an error that says precisely why it is not a configuration file: missing, unreadable,
+    /// a folder, larger than any configuration, binary (a NUL byte), or not UTF-8 — each with its offset.
+    static func configurationText(_ path: String) throws -> String {
+        let data: Data
+        do { data = try FilePath.readAll(path) } catch let error as LarderError {
+            throw LarderError(
+                .configuration, "cannot read the configuration file: \(error.message)", hint: "check the path given to --config",
+                path: path)
+        }
+        if data.count > 1 << 20 {
+            throw LarderError(
+                .configuration, "the configuration file is \(data.count) bytes: pipeline.yml is a few hundred bytes of YAML",
+                hint: "check the path given to --config", path: path)
+        }
+        if let nul = data.firstIndex(of: 0) {
+            throw LarderError(
+                .configuration, "not a text file: a NUL byte at offset \(nul - data.startIndex) (a binary file, not YAML)",
+                hint: "check the path given to --config; pipeline.yml is UTF-8 YAML", path: path)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let valid = String(decoding: data, as: UTF8.self).prefix { $0 != "\u{FFFD}" }
+            let line = valid.unicodeScalars.filter { $0 == "\n" }.count + 1
+            throw LarderError(
+                .configuration, "not UTF-8 text: line \(line) holds a byte that is not UTF-8 (a binary file, or another encoding)",
+                hint: "save pipeline.yml as UTF-8", path: path, line: line)
+        }
+        return text
     }
 
     /// Parses YAML text; `path` only labels errors.
@@ -121,6 +142,11 @@ extension PipelineConfig {
                             limitValue, key: "limits.max_html_elements", range: 100...Int.max)
                     case "html_seconds":
                         config.limits.htmlSeconds = try reader.double(limitValue, key: "limits.html_seconds", range: 0.1...3600)
+                    case "worker_memory":
+                        // 0 (no limit), or enough for the worker's libraries and one page's OCR: at least 256 MiB.
+                        let bytes = try reader.int(limitValue, key: "limits.worker_memory", range: 0...Int.max)
+                        config.limits.workerMemory = Int64(
+                            bytes == 0 ? 0 : try reader.int(limitValue, key: "limits.worker_memory", range: 256 << 20...Int.max))
                     default: throw reader.unknownKey(limitKey, in: "limits")
                     }
                 }

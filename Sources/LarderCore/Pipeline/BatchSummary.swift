@@ -12,6 +12,9 @@ public struct BatchSummary: Codable, Sendable, Equatable {
     public var duplicates: [Intake.Report.Duplicate]
     /// Paths that never became documents.
     public var inputErrors: [LarderError.Record]
+    /// Paths left out on purpose (Larder's own database files, symlinks leading outside the folders given); nil
+    /// in summaries stored before they were listed.
+    public var skipped: [Intake.Report.Skipped]?
     /// States of the batch's documents after the run.
     public var done: Int
     public var failed: Int
@@ -21,6 +24,9 @@ public struct BatchSummary: Codable, Sendable, Equatable {
     public var failures: [Problem]
     /// Documents processed by this run, and how long it took.
     public var processed: Int
+    /// Of `processed`, those that failed or were quarantined: what the progress line counted as failed (it counts
+    /// every document this run's worker settled, of this batch or one left pending before). nil in old summaries.
+    public var processedFailed: Int?
     public var elapsedSeconds: Double
     public var documentsPerSecond: Double
     /// Worker crashes survived.
@@ -31,17 +37,18 @@ public struct BatchSummary: Codable, Sendable, Equatable {
 
     /// Builds the summary from the store after the workers stopped.
     public static func collect(
-        store: any CheckpointStore, batchID: Int64, intake: Intake.Report?, processed: Int, elapsed: Double,
-        crashes: Int, interrupted: Bool
+        store: any CheckpointStore, batchID: Int64, intake: Intake.Report?, processed: Int, processedFailed: Int = 0,
+        elapsed: Double, crashes: Int, interrupted: Bool
     ) throws -> BatchSummary {
         let states = try store.documentCounts(batchID: batchID)
         let inputErrors = try intake?.errors ?? store.inputErrors(batchID: batchID).map(\.error)
         return BatchSummary(
             batchID: batchID, files: intake?.files ?? 0, newDocuments: intake?.new ?? 0,
             alreadyKnown: intake?.known ?? 0, duplicates: intake?.duplicates ?? [], inputErrors: inputErrors,
+            skipped: intake?.skipped,
             done: states[.done] ?? 0, failed: states[.failed] ?? 0, quarantined: states[.quarantined] ?? 0,
             pending: states[.pending] ?? 0, failures: try store.problems(batchID: batchID, limit: 10_000),
-            processed: processed, elapsedSeconds: elapsed,
+            processed: processed, processedFailed: processedFailed, elapsedSeconds: elapsed,
             documentsPerSecond: elapsed > 0 ? Double(processed) / elapsed : 0, crashes: crashes,
             interrupted: interrupted, llm: try LLMBatchReport.collect(store: store, batchID: batchID))
     }
@@ -61,7 +68,8 @@ public struct BatchSummary: Codable, Sendable, Equatable {
                 + (interrupted ? " (interrupted: run `larder resume` to finish)" : ""))
         lines.append(
             String(
-                format: "processed %d documents in %.2f s (%.1f docs/s)%@", processed, elapsedSeconds,
+                format: "processed %d documents%@ in %.2f s (%.1f docs/s)%@", processed,
+                (processedFailed ?? 0) > 0 ? " (\(processedFailed ?? 0) failed)" as NSString : "" as NSString, elapsedSeconds,
                 documentsPerSecond, crashes > 0 ? ", survived \(crashes) worker crash(es)" as NSString : "" as NSString))
         if let llm { lines.append(llm.text) }
         for duplicate in duplicates.prefix(20) {
@@ -69,6 +77,14 @@ public struct BatchSummary: Codable, Sendable, Equatable {
                 "  duplicate: \(LarderError.displayPath(duplicate.path)) has the same bytes as \(LarderError.displayPath(duplicate.sameAs))")
         }
         if duplicates.count > 20 { lines.append("  … and \(duplicates.count - 20) more duplicates") }
+        let links = (skipped ?? []).filter { $0.reason == .symlinkOutside }
+        for link in links.prefix(20) {
+            lines.append(
+                "  skipped: \(LarderError.displayPath(link.path)) is a symlink to \(LarderError.displayPath(link.target ?? "?")), outside the folders given (--follow-symlinks follows it)")
+        }
+        if links.count > 20 { lines.append("  … and \(links.count - 20) more symlinks leading outside") }
+        let own = (skipped ?? []).filter { $0.reason == .larderFile }.count
+        if own > 0 { lines.append("  skipped \(own) of Larder's own files (the checkpoint database, the LLM cache and their -wal/-shm/-journal files)") }
         for error in inputErrors {
             lines.append("  not ingested: \(LarderError(record: error))")
         }

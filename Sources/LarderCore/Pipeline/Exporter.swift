@@ -1,7 +1,7 @@
 import Foundation
 import LarderRecipes
 
-/// Writes each document's result to a folder as `<name>.<sha256 prefix>.json`, atomically.
+/// Writes each document's result to a folder as `<name>.<sha256 prefix>.json`, whole or not at all (``SafeFile``).
 ///
 /// Which version: the one a person accepted if there is one; otherwise the latest machine version if it is valid
 /// (its `review` field says whether it still waits for a person). Rejected documents, documents whose result
@@ -20,10 +20,24 @@ public struct Exporter: Sendable {
         public var written: Int
         /// Results that break their schema: fix them with `larder review edit`.
         public var invalid: Int
+        /// Each of them, with its first violation: `larder export` names them and exits 1.
+        public var invalidResults: [Invalid] = []
         public var rejected: Int
         /// Documents without a result: failed, quarantined or still pending.
         public var withoutResult: Int
         public var directory: String
+    }
+
+    /// A document whose result breaks its schema, so it was not exported.
+    public struct Invalid: Codable, Sendable, Equatable, CustomStringConvertible {
+        public var documentID: Int64
+        public var path: String
+        public var violation: String
+
+        public var description: String {
+            "not exported: \(LarderError.displayPath(path)) (doc \(documentID)): its result breaks result.schema.json: "
+                + "\(LarderError.displayPath(violation)) — fix it with `larder review edit \(documentID)`"
+        }
     }
 
     public func export(to directory: String) throws -> Report {
@@ -33,24 +47,26 @@ public struct Exporter: Sendable {
             throw LarderError(.configuration, "cannot create the export folder", hint: "check --out", path: directory)
         }
         var report = Report(written: 0, invalid: 0, rejected: 0, withoutResult: 0, directory: directory)
+        var names = SafeFile.UniqueNames()
         for state in DocumentState.allCases {
             try store.forEachDocument(in: state) { document in
                 switch try exportable(document.id) {
                 case .none: report.withoutResult += 1
-                case .invalid: report.invalid += 1
+                case .invalid(let version):
+                    report.invalid += 1
+                    report.invalidResults.append(
+                        Invalid(documentID: document.id, path: document.path, violation: version.violations.first?.description ?? "?"))
                 case .rejected: report.rejected += 1
                 case .version(let version):
-                    // A name that is not UTF-8 or holds control characters gets `_` for those in its export name.
-                    let stem = String(
-                        String.UnicodeScalarView(
-                            URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
-                                .unicodeScalars.map { FilePath.rawByte($0) != nil || $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
-                    let file = "\(directory)/\(stem).\(document.sha256.prefix(12)).json"
+                    // A name that is not UTF-8 or holds control characters gets `_` for those; a long one is cut
+                    // to the file system's 255 bytes; a leading dot becomes `_` (SafeFile.fileName).
+                    let stem = URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
+                    let file = directory + "/" + names.claim(stem: stem, suffix: ".\(document.sha256.prefix(12)).json")
                     let json = try scaler.map { try Self.scaled(version.json, by: $0) } ?? version.json
                     let pretty = try JSONSerialization.data(
                         withJSONObject: try Self.stamped(json, pipelineVersion: try pipelineVersion(of: document.id)),
                         options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-                    try Self.write(pretty, to: file)
+                    try SafeFile.write(pretty, to: file)
                     report.written += 1
                 }
             }
@@ -98,7 +114,8 @@ public struct Exporter: Sendable {
     }
 
     enum Exportable {
-        case none, invalid, rejected
+        case none, rejected
+        case invalid(ResultVersion)
         case version(ResultVersion)
     }
 
@@ -110,41 +127,6 @@ public struct Exporter: Sendable {
         if let number = state.acceptedVersion, let accepted = versions.first(where: { $0.number == number }) {
             return .version(accepted)
         }
-        return latest.isValid ? .version(latest) : .invalid
-    }
-
-    /// Writes a file whole or not at all (a temporary file renamed into place), saying in Larder's words why not.
-    static func write(_ data: Data, to path: String) throws {
-        let temporary = path + ".part"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        var failure = fd < 0 ? errno : 0
-        if fd >= 0 {
-            data.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    offset += written
-                }
-            }
-            if failure == 0 && fsync(fd) != 0 { failure = errno }
-            if close(fd) != 0 && failure == 0 { failure = errno }
-        }
-        if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        guard failure != 0 else { return }
-        unlink(temporary)
-        if failure == ENOSPC || failure == EDQUOT {
-            throw LarderError(
-                .database, "the disk is full: cannot write the export file",
-                hint: "free some space where --out points (df -h), or export elsewhere; then run `larder export` again",
-                path: path)
-        }
-        throw LarderError(
-            .configuration, "cannot write the export file: \(String(cString: strerror(failure)))",
-            hint: "check that --out is a folder you can write to", path: path)
+        return latest.isValid ? .version(latest) : .invalid(latest)
     }
 }

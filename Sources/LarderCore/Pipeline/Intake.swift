@@ -3,7 +3,11 @@ import Foundation
 /// Turns the paths given to `larder ingest` into registered documents.
 ///
 /// Folders are walked recursively in name order (hidden entries, whose names start with ".", are skipped);
-/// each regular file is hashed and registered by its SHA-256. A file whose path, size and modification time
+/// each regular file is hashed and registered by its SHA-256. Larder's own files — the checkpoint database, the LLM
+/// cache and their `-wal`, `-shm` and `-journal` files — are never registered (recognised by device and inode, so a
+/// link or another name for them is recognised too) and never opened. A symlink inside a folder is followed only when
+/// its target lies inside one of the folders given (`followSymlinks` follows every one); the others are skipped and
+/// listed in the report. A path given directly is always followed. A file whose path, size and modification time
 /// match its last registration is not hashed again (the `detect` stage re-checks the hash if they differ
 /// from the document's). Paths that cannot become documents (missing,
 /// unreadable, symlink loops, over `limits.max_file_bytes`, not regular files) are recorded as input errors with
@@ -13,11 +17,14 @@ public struct Intake: Sendable {
     /// The stages a new document gets a checkpoint row for.
     public let stages: [String]
     public let config: PipelineConfig
+    /// Follow symlinks inside the folders given even when they lead outside them (`larder ingest --follow-symlinks`).
+    public var followSymlinks: Bool
 
-    public init(store: any CheckpointStore, manifest: PipelineManifest, config: PipelineConfig) {
+    public init(store: any CheckpointStore, manifest: PipelineManifest, config: PipelineConfig, followSymlinks: Bool = false) {
         self.store = store
         self.stages = manifest.stageNames
         self.config = config
+        self.followSymlinks = followSymlinks
     }
 
     /// What registration found.
@@ -32,6 +39,22 @@ public struct Intake: Sendable {
         public var duplicates: [Duplicate] = []
         /// Paths that could not become documents.
         public var errors: [LarderError.Record] = []
+        /// Paths left out on purpose: Larder's own files, symlinks leading outside the folders given.
+        public var skipped: [Skipped] = []
+
+        public struct Skipped: Sendable, Codable, Equatable {
+            public enum Reason: String, Sendable, Codable {
+                /// The checkpoint database, the LLM cache, or one of their `-wal`/`-shm`/`-journal` files.
+                case larderFile = "larder-file"
+                /// A symlink whose target lies outside every folder given (`--follow-symlinks` follows it).
+                case symlinkOutside = "symlink-outside"
+            }
+
+            public var path: String
+            public var reason: Reason
+            /// Where the symlink leads, for `symlinkOutside`.
+            public var target: String?
+        }
 
         public struct Duplicate: Sendable, Codable, Equatable {
             public var path: String
@@ -41,12 +64,22 @@ public struct Intake: Sendable {
 
     private static let chunkSize = 128
 
+    /// Whether `path` is one of Larder's own files for `config` (the database, the LLM cache, their side files):
+    /// `detect` refuses to read one a database registered before intake knew them.
+    public static func isLarderFile(_ path: String, config: PipelineConfig) -> Bool {
+        var info = stat()
+        guard FilePath.withCString(path, { stat($0, &info) }) == 0 else { return false }
+        return OwnFiles(config: config).contains(path, info)
+    }
+
     /// `firstNew` runs once, right after the first chunk that registered a new document (`larder ingest` starts
     /// its worker there when nothing else could be waiting for it).
     public func ingest(paths: [String], batchID: Int64, firstNew: () -> Void = {}) throws -> Report {
         var report = Report()
         var pending: [FileIdentity] = []
-        var walker = Walker(maxFileBytes: config.limits.maxFileBytes)
+        var walker = Walker(
+            maxFileBytes: config.limits.maxFileBytes, ownFiles: OwnFiles(config: config),
+            roots: followSymlinks ? nil : paths.compactMap(Walker.realPath))
         var announced = false
         func registerPending() throws {
             try register(pending, batchID: batchID, into: &report)
@@ -65,6 +98,8 @@ public struct Intake: Sendable {
                 case .error(let error):
                     try store.recordInputError(batchID: batchID, path: error.path ?? path, error: error)
                     report.errors.append(error.record)
+                case .skipped(let skipped):
+                    report.skipped.append(skipped)
                 }
             }
         }
@@ -121,22 +156,48 @@ struct Walker {
     enum Event {
         case file(FileIdentity)
         case error(LarderError)
+        case skipped(Intake.Report.Skipped)
     }
 
     let maxFileBytes: Int64
+    let ownFiles: OwnFiles
+    /// The real paths of the paths given: a symlink met inside a folder is followed only into these; nil follows all.
+    let roots: [String]?
     /// (device, inode) of folders entered, to stop at symlinked folder loops.
     private var visited = Set<[UInt64]>()
 
-    init(maxFileBytes: Int64) {
+    init(maxFileBytes: Int64, ownFiles: OwnFiles = OwnFiles(), roots: [String]? = nil) {
         self.maxFileBytes = maxFileBytes
+        self.ownFiles = ownFiles
+        self.roots = roots
     }
 
     /// Walks a path given by the user (made absolute and standardised first).
     mutating func walk(_ path: String, _ visit: (Event) throws -> Void) throws {
-        try walkAbsolute(URL(fileURLWithPath: path).standardizedFileURL.path, visit)
+        try walkAbsolute(URL(fileURLWithPath: path).standardizedFileURL.path, given: true, visit)
     }
 
-    private mutating func walkAbsolute(_ absolute: String, _ visit: (Event) throws -> Void) throws {
+    /// A path with every symlink resolved, or nil when it cannot be (missing, a loop).
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = FilePath.withCString(path, { realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FilePath.string(fromBytes: UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
+    }
+
+    /// Whether a symlink met inside a folder may be followed: its target lies inside a folder given.
+    private func mayFollow(_ path: String, _ visit: (Event) throws -> Void) throws -> Bool {
+        guard let roots else { return true }
+        var link = stat()
+        guard FilePath.withCString(path, { lstat($0, &link) }) == 0, link.st_mode & S_IFMT == S_IFLNK else { return true }
+        // A broken link or a loop: `stat` below says so.
+        guard let target = Self.realPath(path) else { return true }
+        if roots.contains(where: { target == $0 || target.hasPrefix($0 == "/" ? "/" : $0 + "/") }) { return true }
+        try visit(.skipped(.init(path: path, reason: .symlinkOutside, target: target)))
+        return false
+    }
+
+    private mutating func walkAbsolute(_ absolute: String, given: Bool, _ visit: (Event) throws -> Void) throws {
+        if !given, try !mayFollow(absolute, visit) { return }
         var info = stat()
         guard FilePath.withCString(absolute, { stat($0, &info) }) == 0 else {
             try visit(.error(Self.statError(path: absolute, errno: errno)))
@@ -162,9 +223,13 @@ struct Walker {
                 return
             }
             for name in names where !name.hasPrefix(".") {
-                try walkAbsolute(absolute == "/" ? "/" + name : absolute + "/" + name, visit)
+                try walkAbsolute(absolute == "/" ? "/" + name : absolute + "/" + name, given: false, visit)
             }
         case S_IFREG:
+            if ownFiles.contains(absolute, info) {
+                try visit(.skipped(.init(path: absolute, reason: .larderFile)))
+                return
+            }
             if Int64(info.st_size) > maxFileBytes {
                 try visit(
                     .error(
@@ -213,5 +278,38 @@ struct Walker {
             return LarderError(
                 .unreadable, "cannot read it: \(String(cString: strerror(code)))", hint: "check the path", path: path)
         }
+    }
+}
+
+/// Larder's own files, which intake never registers nor opens: the checkpoint database and the LLM cache with their
+/// `-wal`, `-shm` and `-journal` files. Known by device and inode (any name or link for them), and, for the
+/// SQLite side files that may appear after the walk began, by their real path.
+struct OwnFiles {
+    private var identities = Set<[UInt64]>()
+    private var realPaths = Set<String>()
+
+    init() {}
+
+    init(config: PipelineConfig) {
+        for base in [config.database, config.llmCachePath] {
+            for path in [base, base + "-wal", base + "-shm", base + "-journal"] {
+                var info = stat()
+                if FilePath.withCString(path, { stat($0, &info) }) == 0 {
+                    identities.insert([UInt64(info.st_dev), UInt64(info.st_ino)])
+                }
+            }
+            // The folder's real path and the name: the side files need not exist yet.
+            let folder = (base as NSString).deletingLastPathComponent
+            if let real = Walker.realPath(folder.isEmpty ? "." : folder) {
+                let name = (base as NSString).lastPathComponent
+                for suffix in ["", "-wal", "-shm", "-journal"] { realPaths.insert(real + "/" + name + suffix) }
+            }
+        }
+    }
+
+    func contains(_ path: String, _ info: stat) -> Bool {
+        if identities.contains([UInt64(info.st_dev), UInt64(info.st_ino)]) { return true }
+        guard ["-wal", "-shm", "-journal"].contains(where: { path.hasSuffix($0) }) else { return false }
+        return Walker.realPath(path).map { realPaths.contains($0) } ?? false
     }
 }

@@ -6,8 +6,9 @@ import LarderRecipes
 /// `larder export --format schema-org|cooklang|paprika`: the recipes of every exportable result (the version
 /// ``Exporter`` would write) in a format other apps read. schema.org: one `<name>.json` JSON-LD file per recipe,
 /// each validated against `schema-org-recipe.schema.json` (an invalid one is an error, not a file). Cooklang: one
-/// `<name>.cook` per recipe. Paprika: one `recipes.paprikarecipes` (a ZIP of gzip JSON entries), written by the
-/// caller's `writeArchive` (the ZIP and gzip code lives in `LarderArchives`, which links libzip and zlib).
+/// `<name>.cook` per recipe. Paprika: one `recipes.paprikarecipes` (a ZIP of gzip JSON entries), made in memory by
+/// the caller's `zip` (the ZIP and gzip code lives in `LarderArchives`, which links libzip and zlib). Every file is
+/// written by ``SafeFile`` (a unique temporary file, never through a planted symlink, renamed into place).
 public struct RecipeExport: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case schemaOrg = "schema-org", cooklang, paprika
@@ -19,6 +20,8 @@ public struct RecipeExport: Sendable {
         public var files: [String] = []
         /// Documents without an exportable result (failed, pending, rejected, invalid).
         public var skippedDocuments = 0
+        /// The documents skipped because their result breaks its schema: `larder export` names them and exits 1.
+        public var invalidResults: [Exporter.Invalid] = []
         public var directory: String
     }
 
@@ -30,38 +33,44 @@ public struct RecipeExport: Sendable {
 
     /// Every exportable document's recipes, in document order.
     public func recipes() throws -> (recipes: [(document: DocumentRecord, recipe: Recipe)], skipped: Int) {
+        let (recipes, skipped, _) = try recipesAndInvalid()
+        return (recipes, skipped)
+    }
+
+    /// Every exportable document's recipes, the count of documents skipped, and those skipped as invalid.
+    func recipesAndInvalid() throws -> (recipes: [(document: DocumentRecord, recipe: Recipe)], skipped: Int, invalid: [Exporter.Invalid]) {
         let exporter = Exporter(store: store)
         var out: [(document: DocumentRecord, recipe: Recipe)] = []
         var skipped = 0
+        var invalid: [Exporter.Invalid] = []
         for state in DocumentState.allCases {
             try store.forEachDocument(in: state) { document in
-                guard case .version(let version) = try exporter.exportable(document.id) else { skipped += 1; return }
+                let exportable = try exporter.exportable(document.id)
+                if case .invalid(let version) = exportable {
+                    invalid.append(.init(documentID: document.id, path: document.path, violation: version.violations.first?.description ?? "?"))
+                }
+                guard case .version(let version) = exportable else { skipped += 1; return }
                 let result = try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
                 out += result.recipes.map { (document, $0) }
             }
         }
-        return (out, skipped)
+        return (out, skipped, invalid)
     }
 
     public func export(
         _ format: Format, to directory: String, gzip: (Data) -> Data,
-        writeArchive: ([(path: String, data: Data)], String) throws -> Void
+        zip: ([(path: String, data: Data)]) throws -> Data
     ) throws -> Report {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw LarderError(.configuration, "cannot create the export folder", hint: "check --out", path: directory)
         }
-        let (all, skipped) = try recipes()
-        var report = Report(format: format.rawValue, skippedDocuments: skipped, directory: directory)
-        var used = Set<String>()
+        let (all, skipped, invalid) = try recipesAndInvalid()
+        var report = Report(format: format.rawValue, skippedDocuments: skipped, invalidResults: invalid, directory: directory)
+        var names = SafeFile.UniqueNames()
         func uniqueName(_ r: Recipe, ext: String) -> String {
-            let stem = Self.slug(r.title)
-            var name = "\(stem).\(ext)"
-            var n = 2
-            while used.contains(name) { name = "\(stem)-\(n).\(ext)"; n += 1 }
-            used.insert(name)
-            return name
+            names.claim(stem: Self.slug(r.title), suffix: "." + ext, fallback: "recipe")
         }
         switch format {
         case .schemaOrg:
@@ -90,9 +99,7 @@ public struct RecipeExport: Sendable {
                 names.insert(name)
                 entries.append((name, gzip(try PaprikaWriter.json(recipe))))
             }
-            let path = directory + "/recipes.paprikarecipes"
-            try writeArchive(entries, path)
-            report.files.append(path)
+            try write(try zip(entries), name: "recipes.paprikarecipes", in: directory, report: &report)
         }
         report.recipes = all.count
         return report
@@ -100,11 +107,7 @@ public struct RecipeExport: Sendable {
 
     private func write(_ data: Data, name: String, in directory: String, report: inout Report) throws {
         let path = directory + "/" + name
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw LarderError(.configuration, "cannot write the export file", hint: "check --out", path: path)
-        }
+        try SafeFile.write(data, to: path)
         report.files.append(path)
     }
 

@@ -294,13 +294,17 @@ public final class WorkQueue: @unchecked Sendable {
                             ?? schemas.validate(json: output.json, against: schema)
                     }?.map(SchemaViolation.init) ?? []
                     if !violations.isEmpty {
-                        logger.warning("\(stage.name) output breaks \(stage.outputSchema!): \(violations[0]); sent to review")
+                        logger.warning("\(stage.name) output breaks \(stage.outputSchema!): \(violations[0]); the document fails")
                     }
                     if let checkStart { WorkTrace.shared?.record("check", stage.name, document: document.id, since: checkStart) }
                     // One transaction stores the output and marks the next stage running (or settles the document).
                     let finishedAt = Date().timeIntervalSince1970
                     let then: AfterCompletion =
-                        index + 1 == pipeline.stages.count
+                        !violations.isEmpty
+                        ? .fail(
+                            error: Self.schemaFailure(violations, schema: stage.outputSchema!, document: document, stage: stage.name),
+                            pipelineVersion: pipeline.version, batchID: batchID)
+                        : index + 1 == pipeline.stages.count
                         ? .settle(state: .done, pipelineVersion: pipeline.version, batchID: batchID)
                         : stopRequested
                             ? .nothing
@@ -315,6 +319,7 @@ public final class WorkQueue: @unchecked Sendable {
                     case .markRunning: marked = (finishedAt, nextAttempt ?? 1)
                     case .settle: settled = true
                     case .nothing: break
+                    case .fail: return .failed
                     }
                     outputs[stage.name] = output.json
                     decoded.seed(stage: stage.name, output: output)
@@ -349,6 +354,19 @@ public final class WorkQueue: @unchecked Sendable {
             try store.settle(documentID: document.id, state: .done, pipelineVersion: pipeline.version, batchID: batchID)
         }
         return .done
+    }
+}
+
+extension WorkQueue {
+    /// A stage output that breaks its schema fails the document (never `done`), naming the first violation and
+    /// what to do; the output is kept, so `larder review edit` can fix it.
+    static func schemaFailure(_ violations: [SchemaViolation], schema: String, document: DocumentRecord, stage: String) -> LarderError {
+        let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+        return LarderError(
+            .badInput, "the \(stage) output breaks \(schema): \(violations[0])\(more)",
+            hint: "see it with `larder show \(document.id)`; fix it with `larder review edit \(document.id)` (the fixed "
+                + "version is what `larder export` writes), or report the bug with the file",
+            path: document.path, documentID: document.id, stage: stage)
     }
 }
 

@@ -231,7 +231,7 @@ public struct WorkerProcess: Sendable {
                         hint: "run `larder status` to see which documents were in flight, then `larder resume`")
                 }
                 logger.warning(
-                    "worker process died of signal \(signo) (\(String(cString: strsignal(signo))))\(oomKilled ? " (out of memory)" : ""); restarting: the documents it was working on run again, one at a time"
+                    "worker process died of signal \(signo) (\(String(cString: strsignal(signo))))\(oomKilled ? " (out of memory)" : " (a native crash, or past limits.worker_memory)"); restarting: the documents it was working on run again, one at a time"
                 )
             }
         }
@@ -285,6 +285,21 @@ public struct WorkerProcess: Sendable {
 /// The child's side: one worker process per database at a time, stop cleanly on SIGINT/SIGTERM, abort on a
 /// second SIGINT, and exit if the supervising `larder ingest` dies.
 public enum WorkerChild {
+    /// Puts this process under `bytes` of data memory (`limits.worker_memory`): RLIMIT_DATA counts the heap and
+    /// every private writable mapping — what a runaway parser or decoder grows — but not the shared libraries,
+    /// mapped files or address space reserved and never touched (RLIMIT_AS counts those, and glibc reserves 64 MiB
+    /// per malloc arena). Past it an allocation fails and the worker dies; `larder` blames the documents it had in
+    /// flight as after any crash (retried one at a time, quarantined after `max_attempts`). 0: no limit.
+    public static func limitMemory(_ bytes: Int64) throws {
+        guard bytes > 0 else { return }
+        var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+        guard setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &limit) == 0 else {
+            throw LarderError(
+                .configuration, "cannot limit the worker's memory to \(bytes) bytes: \(String(cString: strerror(errno)))",
+                hint: "lower or remove limits.worker_memory in pipeline.yml (0: no limit)")
+        }
+    }
+
     /// Takes the database's worker lock, waiting while another worker holds it. The lock lasts until exit.
     ///
     /// The lock is an `flock` on the database file itself, so it belongs to the file (its inode), not to the path

@@ -95,8 +95,9 @@ public struct GoldenCheck: Sendable {
         }
         let value = try JSONValue(parsing: Data(result.json.utf8))
         if update {
-            try (value.serialized(options: [.prettyPrinted, .sortedKeys]) + "\n")
-                .write(toFile: goldenPath, atomically: true, encoding: .utf8)
+            try SafeFile.write(
+                Data((value.serialized(options: [.prettyPrinted, .sortedKeys]) + "\n").utf8), to: goldenPath,
+                what: "the golden file")
             outcome.status = .updated
             return outcome
         }

@@ -131,6 +131,9 @@ public struct Reviewer: Sendable {
                 .badInput, "not valid JSON: \(error.message)", hint: "nothing was saved; fix the JSON and try again",
                 path: source, line: error.line)
         }
+        // Identity first: a forged hash is refused as read-only, not as a schema detail.
+        try Self.checkReadOnly(
+            value, current: try JSONValue(parsing: Data(currentResult(for: documentID).json.utf8)), source: source)
         let violations = try schemas.validate(value, against: resultSchema)
         if !violations.isEmpty {
             throw LarderError(
@@ -140,6 +143,45 @@ public struct Reviewer: Sendable {
         }
         return try store.addHumanVersion(
             documentID: documentID, json: value.serialized(options: [.sortedKeys]), note: note)
+    }
+
+    /// Members of a result that say what it is and where it came from, not what was read: review cannot change them.
+    static let readOnlyMembers = ["document", "schemaVersion", "pipelineVersion", "llm"]
+
+    /// Review edits results, not identity: `/document/*`, the version fields and the LLM's record must stay as they
+    /// are, and every `provenance` in the edit must be one the current result holds (a person may delete an
+    /// ingredient with its provenance, never write or change one). Throws naming the member and `source`.
+    static func checkReadOnly(_ edited: JSONValue, current: JSONValue, source: String) throws {
+        for member in readOnlyMembers where edited[member] != current[member] {
+            throw LarderError(
+                .badInput, "/\(member) is read-only: review edits what was read, not the document's identity, versions or provenance",
+                hint: "nothing was saved; leave /\(member) as it is", path: source)
+        }
+        var available: [JSONValue: Int] = [:]
+        for (_, value) in provenances(in: current) { available[value, default: 0] += 1 }
+        for (pointer, value) in provenances(in: edited) {
+            guard let count = available[value], count > 0 else {
+                throw LarderError(
+                    .badInput, "\(pointer) is read-only: a provenance says where the text was read and cannot be written or changed",
+                    hint: "nothing was saved; keep the provenance the result had (you may delete the whole item)", path: source)
+            }
+            available[value] = count - 1
+        }
+    }
+
+    /// Every `provenance` member, with its JSON pointer.
+    static func provenances(in value: JSONValue, at pointer: String = "") -> [(String, JSONValue)] {
+        switch value {
+        case .object(let object):
+            return object.flatMap { key, child -> [(String, JSONValue)] in
+                let path = pointer + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                return key == "provenance" ? [(path, child)] : provenances(in: child, at: path)
+            }
+        case .array(let array):
+            return array.enumerated().flatMap { provenances(in: $1, at: pointer + "/\($0)") }
+        default:
+            return []
+        }
     }
 
     /// Applies a JSON Patch (RFC 6902) to the current result and saves the outcome like an edit.

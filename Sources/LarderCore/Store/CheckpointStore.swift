@@ -234,6 +234,9 @@ public enum AfterCompletion: Sendable, Equatable {
     case markRunning(stage: String, version: String, at: Double)
     /// Settles the document, as ``CheckpointStore/settle(documentID:state:pipelineVersion:batchID:)``.
     case settle(state: DocumentState, pipelineVersion: String, batchID: Int64?)
+    /// Keeps the output (a result that breaks its schema stays readable, so `larder review edit` can fix it) but
+    /// marks the stage failed with `error` and settles the document `failed`.
+    case fail(error: LarderError, pipelineVersion: String, batchID: Int64?)
 }
 
 extension CheckpointStore {

@@ -455,8 +455,8 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                 if attempts >= maxAttempts {
                     let error = LarderError(
                         .crashed,
-                        "the process died \(attempts) times while running this stage on this document",
-                        hint: "the file may crash a native library; inspect it, then `larder retry` to try again",
+                        "the process died \(attempts) times while running this stage on this document (a native crash, or more memory than limits.worker_memory allows)",
+                        hint: "the file may crash a native library or be built to take memory: inspect it (or raise limits.worker_memory in pipeline.yml), then `larder retry` to try again",
                         stage: stage)
                     try db.execute(
                         sql: "UPDATE stage_run SET status = 'quarantined', error = ? WHERE document_id = ? AND stage = ?",
@@ -678,6 +678,12 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                 return try Self.markRunning(db, documentID: documentID, stage: next, version: nextVersion, at: time)
             case .settle(let state, let pipelineVersion, let batchID):
                 try Self.settle(db, documentID: documentID, state: state, pipelineVersion: pipelineVersion, batchID: batchID)
+                return nil
+            case .fail(let error, let pipelineVersion, let batchID):
+                try db.cachedStatement(
+                    sql: "UPDATE stage_run SET status = 'failed', error = ? WHERE document_id = ? AND stage = ?"
+                ).execute(arguments: [try Self.encode(error.record), documentID, stage])
+                try Self.settle(db, documentID: documentID, state: .failed, pipelineVersion: pipelineVersion, batchID: batchID)
                 return nil
             }
         }

@@ -5,6 +5,7 @@
 // (overflow, bad index, failed conversion), a broken invariant checked here, or a hang is a finding; a parser may
 // otherwise return anything, or throw its own error.
 import Foundation
+import LarderArchives
 import LarderConfigFuzz
 import LarderFormats
 import LarderIngredients
@@ -16,7 +17,7 @@ import LarderRecipes
 /// The parsers, by `FUZZ_TARGET` name.
 enum Target: String, CaseIterable {
     case ingredient, recipeText = "recipe-text", recipeMarkdown = "recipe-markdown", receiptText = "receipt-text"
-    case receiptOCR = "receipt-ocr", json, schema, formats, config, html
+    case receiptOCR = "receipt-ocr", json, schema, formats, config, html, zip
 }
 
 private let target: Target = {
@@ -37,6 +38,8 @@ private let instanceTexts: [String] = [
     "{\"a\": [1, 2.5, \"x\", null, true], \"b\": {\"c\": \"2026-11-23\"}}", "[]", "\"caf\u{E9}\"", "-0", "1e308",
 ]
 private let instances: [JSONValue] = instanceTexts.map { (text: String) in try! JSONValue(parsing: text) }
+/// The archive reader under small limits, so a fuzzed bomb is refused in microseconds, not inflated.
+private let archiveLimits = ArchiveLimits(maxTotalBytes: 8 << 20, maxEntryBytes: 1 << 20, maxEntries: 2_000)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -77,6 +80,14 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .html:
         if let reading = try? pages.read(bytes) { _ = reading.lines.count }
         _ = try? pages.recipes(in: bytes, file: "fuzz.html", sha256: "0")
+    case .zip:
+        // Every member handed out was within the limits, and the total never passed the budget.
+        var total = 0
+        _ = try? Archives.forEachMember(bytes, name: "fuzz.zip", limits: archiveLimits) { member in
+            if member.data.count > Int(archiveLimits.maxEntryBytes) { fatalError("a member over maxEntryBytes: \(member.path)") }
+            total += member.data.count
+        }
+        if total > Int(archiveLimits.maxTotalBytes) { fatalError("members over maxTotalBytes: \(total)") }
     }
     return 0
 }
