@@ -28,6 +28,8 @@ enum Assets {
         svg .box.lit, svg .pline.lit { fill: rgba(255, 214, 0, 0.35); stroke-width: 4; }
         svg .pline { fill: transparent; stroke: none; }
         svg .pline.used { fill: rgba(31, 111, 235, 0.12); }
+        svg.overlay .pline.used { fill: rgba(31, 111, 235, 0.18); stroke: rgba(31, 111, 235, 0.6); stroke-width: 1; vector-effect: non-scaling-stroke; }
+        .frame img.pdfpage { border: 1px solid var(--line); }
         svg text { font: 11px ui-monospace, monospace; fill: #333; }
         .role-item { stroke: #1f6feb; } .role-price, .role-itemDetail { stroke: #8250df; } .role-total { stroke: #cf222e; }
         .role-subtotal, .role-tax { stroke: #bf3989; } .role-date { stroke: #1a7f37; } .role-store, .role-address { stroke: #bc4c00; }

@@ -119,7 +119,16 @@ struct DocumentReview {
         if let lines = page["lines"]?.arrayValue, !lines.isEmpty,
             let width = page["width"]?.numberValue, let height = page["height"]?.numberValue
         {
-            html.open("svg", ["class": "page", "viewBox": "0 0 \(width) \(height)", "xmlns": "http://www.w3.org/2000/svg"])
+            // The page rendered by poppler, with the lines drawn over it; without pdftoppm, the lines' text alone.
+            let rendered = format == .pdf && PageImages.tool != nil
+            if rendered {
+                html.raw("<figure class=\"frame\">")
+                html.open("img", ["src": "/review/\(document.id)/page/\(number)", "alt": "page \(number)", "class": "pdfpage"])
+            }
+            html.open(
+                "svg",
+                ["class": rendered ? "overlay" : "page", "viewBox": "0 0 \(width) \(height)", "preserveAspectRatio": "none",
+                 "xmlns": "http://www.w3.org/2000/svg"])
             for (index, line) in lines.enumerated() {
                 let x = line["x"]?.formText ?? "0", y = line["y"]?.formText ?? "0"
                 let key = "p\(number)-\(index + 1)"
@@ -128,6 +137,7 @@ struct DocumentReview {
                     ["class": used.contains(index + 1) ? "pline used" : "pline", "data-line": key, "x": x, "y": y,
                      "width": line["width"]?.formText ?? "0", "height": line["height"]?.formText ?? "0"])
                 html.close("rect")
+                if rendered { continue }
                 let baseline = (Double(y) ?? 0) + (Double(line["height"]?.formText ?? "10") ?? 10) * 0.8
                 html.element(
                     "text",
@@ -135,7 +145,7 @@ struct DocumentReview {
                      "lengthAdjust": "spacingAndGlyphs"],
                     text: line["text"]?.stringValue ?? "")
             }
-            html.raw("</svg>")
+            html.raw(rendered ? "</svg></figure>" : "</svg>")
         } else {
             html.raw("<ol class=\"lines\">")
             for (index, text) in (page["text"]?.stringValue ?? "").split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -23,6 +23,7 @@ enum ReviewPages {
         router.post("/review/login") { request, _ in try await login(request, service) }
         router.get("/review/:id") { request, context in try documentPage(request, context, service) }
         router.get("/review/:id/source") { _, context in try source(context, service) }
+        router.get("/review/:id/page/:page") { _, context in try await pageImage(context, service) }
         router.post("/review/:id/decide") { request, context in try await decide(request, context, service) }
         router.post("/review/:id/reject") { request, context in try await reject(request, context, service) }
         router.post("/review/:id/edit") { request, context in try await editJSON(request, context, service) }
@@ -155,6 +156,22 @@ enum ReviewPages {
         }
         return Response(
             status: .ok, headers: [.contentType: format.mediaType, .cacheControl: "private, max-age=3600"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A PDF page as PNG (poppler's pdftoppm, in a child process), for the page view's background.
+    static func pageImage(_ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
+        let document = try service.document(context)
+        let stages = try service.store.stages(of: document.id)
+        let detect = stages.first { $0.stage == "detect" }?.output.flatMap { try? JSONValue(parsing: $0) }
+        let pages = stages.first { $0.stage == "extract" }?.output.flatMap { try? JSONValue(parsing: $0) }?["pages"]?
+            .arrayValue?.count ?? 0
+        guard detect?["format"]?.stringValue == DocumentFormat.pdf.rawValue, let page = context.parameters.get("page", as: Int.self),
+            (1...max(1, pages)).contains(page)
+        else { throw APIError(.notFound, "document \(document.id) has no such PDF page") }
+        let data = try await PageImages(directory: service.settings.uploadsDirectory).png(of: document, page: page)
+        return Response(
+            status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=3600"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 

@@ -168,6 +168,41 @@ struct APITests {
         #expect(server.isRunning)
     }
 
+    @Test(.integration) func theEventStreamTellsOfUploadsAndFinishedStages() throws {
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        let stream = try HTTPClient.connect(port: server.port, timeoutSeconds: 2)
+        defer { close(stream) }
+        HTTPClient.send(stream, Data("GET /v1/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".utf8))
+        var received = ""
+        func read(until done: (String) -> Bool, seconds: Double) {
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !done(received) && Date() < deadline {
+                let count = recv(stream, &buffer, buffer.count, 0)
+                if count > 0 { received += String(decoding: buffer[0..<count], as: UTF8.self) }
+                if count == 0 { break }
+            }
+        }
+        read(until: { $0.contains(": larder events") }, seconds: 20)
+        #expect(received.contains("text/event-stream"), "\(received)")
+        let (_, value) = try server.json(
+            "POST", "/v1/documents?filename=oats.md", headers: ["Content-Type": "text/markdown"],
+            body: try Self.sample("recipes/overnight-oats.md"))
+        let id = try #require(Self.object(value)["id"] as? Int)
+        read(until: { $0.contains("\"stage\":\"result\"") }, seconds: 120)
+        let events = received.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }.compactMap {
+            Self.object(try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)))
+        }
+        #expect(events.first?["type"] as? String == "registered" && events.first?["documentID"] as? Int == id, "\(received)")
+        let stages = events.filter { $0["type"] as? String == "stage" && $0["documentID"] as? Int == id }
+        #expect(Set(stages.compactMap { $0["stage"] as? String }) == Set(PipelineManifest.standardStageNames), "\(received)")
+        #expect(stages.allSatisfy { $0["status"] as? String == "done" })
+    }
+
     @Test(.integration) func aTokenIsRequiredBeyondLoopbackAndChecked() throws {
         // Beyond loopback without a token: refused at start, exit 2.
         let refused = try ServerProcess.larder(["serve", "--db", NSTemporaryDirectory() + "never.sqlite", "--host", "0.0.0.0", "--port", "0"])

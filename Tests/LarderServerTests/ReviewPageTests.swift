@@ -25,8 +25,10 @@ struct ReviewPageTests {
             "POST", "/v1/documents?filename=hostile.md", headers: ["Content-Type": "text/markdown"], body: Data(hostile.utf8))
         let id = try #require((value as? [String: Any])?["id"] as? Int)
         let receipt = try Self.upload(server, "receipts/corner-grocer.jpg")
+        let pdf = try Self.upload(server, "recipes/pancakes.pdf")
         #expect(try server.waitSettled(id) == "done")
         #expect(try server.waitSettled(receipt) == "done")
+        #expect(try server.waitSettled(pdf) == "done")
 
         let queue = try server.request("GET", "/review")
         #expect(queue.status == 200)
@@ -48,6 +50,17 @@ struct ReviewPageTests {
         #expect(receiptPage.text.contains("class=\"box role-total\""))
         #expect(try server.request("GET", "/review/\(receipt)/source").headers["content-type"] == "image/jpeg")
         #expect(try server.request("GET", "/review/\(id)/source").status == 404)
+
+        // A PDF page: rendered by pdftoppm (when installed) under the marked lines.
+        let pdfPage = try server.request("GET", "/review/\(pdf)")
+        #expect(pdfPage.text.contains("class=\"pline used\""))
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftoppm") {
+            #expect(pdfPage.text.contains("src=\"/review/\(pdf)/page/1\""))
+            let png = try server.request("GET", "/review/\(pdf)/page/1")
+            #expect(png.status == 200 && png.headers["content-type"] == "image/png" && png.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        }
+        #expect(try server.request("GET", "/review/\(pdf)/page/2").status == 404)
+        #expect(try server.request("GET", "/review/\(receipt)/page/1").status == 404)
 
         // A plain form post (what a browser without JavaScript sends): the changed total becomes a new version.
         let form = "%2Freceipt%2Ftotals%2Ftotal=23.45&%2Freceipt%2Fstore%2Fname=CORNER+GROCER"
