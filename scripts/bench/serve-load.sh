@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Usage: scripts/bench/serve-load.sh [BIN_DIR] [SECONDS]
+# Usage: [CONNECTIONS=50] scripts/bench/serve-load.sh [BIN_DIR] [SECONDS]
 #   Load run of `larder serve` on loopback (BIN_DIR holds larder and larder-worker; default .build/release).
 #   1. starts the server on a free 127.0.0.1 port over a fresh database, rate limit off;
 #   2. 200 concurrent uploads (the samples, each several times): every one answered, each sample registered once,
 #      the rest reported as duplicates, every document done;
-#   3. wrk: GET /v1/documents/{id}/result for SECONDS (default 10), 2 threads, 50 connections, with latency;
+#   3. wrk: GET /v1/documents/{id}/result for SECONDS (default 10), 2 threads, CONNECTIONS connections, latency;
+#   (LARDER_WORKER=path/larder-worker runs another build's worker: the /result figures do not depend on it.)
 #   4. the server's resident memory before and after the wrk run (it should stay flat).
 #   Needs wrk and curl (scripts/setup.sh installs wrk). Stops the server at the end.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$root/.build/release}
 seconds=${2:-10}
+connections=${CONNECTIONS:-50}
 work=$(mktemp -d)
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 "$bin/larder" serve --db "$work/larder.sqlite" --port 0 --rate-limit 0 >"$work/server.log" 2>&1 &
@@ -42,6 +44,6 @@ curl -s "$base/metrics" | grep '^larder_documents'
 id=$(curl -s "$base/v1/documents?status=done&kind=recipe&limit=1" | sed -n 's/.*"id":\([0-9]*\).*/\1/p' | head -1)
 rss() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
 before=$(rss)
-wrk -t2 -c50 -d"${seconds}s" --latency "$base/v1/documents/$id/result"
+wrk -t2 -c"$connections" -d"${seconds}s" --latency "$base/v1/documents/$id/result"
 after=$(rss)
 echo "server RSS: ${before} kB before, ${after} kB after the wrk run"
