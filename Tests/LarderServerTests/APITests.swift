@@ -203,6 +203,35 @@ struct APITests {
         #expect(stages.allSatisfy { $0["status"] as? String == "done" })
     }
 
+    @Test(.integration) func theServerAndLarderIngestShareADatabase() throws {
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        // An upload and an ingest of other files at once: one worker works, the other waits for its lock.
+        let soup = try Self.sample("recipes/red-lentil-soup.txt")
+        let (_, uploaded) = try server.json(
+            "POST", "/v1/documents?filename=soup.txt", headers: ["Content-Type": "text/plain"], body: soup)
+        let uploadedID = try #require(Self.object(uploaded)["id"] as? Int)
+        let ingest = try ServerProcess.larder([
+            "ingest", "--db", server.database, Repository.path("samples/recipes/tomato-soup.txt"),
+            Repository.path("samples/recipes/red-lentil-soup.txt"),
+        ])
+        #expect(ingest.status == 0, "\(ingest.output)")
+        #expect(try server.waitSettled(uploadedID) == "done")
+        let (_, list) = try server.json("GET", "/v1/documents?status=done")
+        let documents = Self.object(list)["documents"] as? [[String: Any]] ?? []
+        #expect(documents.count == 2, "\(documents)")  // the lentil soup once, by its hash
+        // What `larder ingest` registered is a duplicate when uploaded.
+        let tomato = try Self.sample("recipes/tomato-soup.txt")
+        let (status, again) = try server.json(
+            "POST", "/v1/documents", headers: ["Content-Type": "text/plain"], body: tomato)
+        #expect(status == 200 && Self.object(again)["duplicate"] as? Bool == true)
+        let tomatoID = try #require(Self.object(again)["id"] as? Int)
+        #expect(try server.request("GET", "/v1/documents/\(tomatoID)/result").status == 200)
+    }
+
     @Test(.integration) func aTokenIsRequiredBeyondLoopbackAndChecked() throws {
         // Beyond loopback without a token: refused at start, exit 2.
         let refused = try ServerProcess.larder(["serve", "--db", NSTemporaryDirectory() + "never.sqlite", "--host", "0.0.0.0", "--port", "0"])
