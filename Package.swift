@@ -20,6 +20,11 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The HTTP server of `larder serve`, without its default traits (swift-configuration is not needed).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Already in the graph through hummingbird; named for the two types the server's middleware uses.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: C libraries, one system-library target each, with a minimal shim header.
@@ -122,12 +127,24 @@ let package = Package(
                 "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderPages", "LarderRecipes",
             ]),
 
+        // MARK: `larder serve`: the HTTP API, the review page and its assets, over hummingbird 2. Uses the store, queue
+        // and review of LarderCore through `DocumentService`; links no C library beyond what NIO compiles in.
+        .target(
+            name: "LarderServer",
+            dependencies: [
+                "LarderCore", "LarderJSON", "LarderReceipts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
         // MARK: Command-line tool: parses arguments, calls the libraries, maps errors to exit codes.
         .executableTarget(
             name: "larder",
             dependencies: [
                 "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes", "LarderFormats", "LarderArchives",
-                "LarderPages", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LarderPages", "LarderServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -148,6 +165,13 @@ let package = Package(
             dependencies: [
                 "LarderTestSupport", "LarderCore", "LarderStages", "LarderOCR", "LarderLLM", "LarderJSON", "LarderRecipes", "LarderArchives", "LarderEvaluation", "larder", "larder-worker",
             ]),
+        .testTarget(
+            name: "LarderServerTests",
+            dependencies: [
+                "LarderTestSupport", "LarderServer", "LarderCore", "LarderJSON", "larder", "larder-worker",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            exclude: ["review_browser.py"]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderTestSupport", "LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderTestSupport", "LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderTestSupport", "LarderRecipes"]),

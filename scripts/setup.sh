@@ -19,6 +19,8 @@ PACKAGES=(
   python3-pil                                # receipt samples (make-samples.py), the scanned-PDF fixture (make-fixtures.py)
   qpdf                                       # encrypts Tests/Fixtures/encrypted.pdf (scripts/data/make-fixtures.py)
   g++ make python3-venv                      # scripts/llm-server.sh builds llama-server (the LLM integration test)
+  chromium chromium-driver                   # the review page's browser test (selenium in a throwaway venv)
+  wrk                                        # scripts/bench/serve-load.sh: `larder serve` under load on loopback
 )
 
 SUDO=""

@@ -16,7 +16,7 @@ struct Larder: ParsableCommand {
         version: LarderVersion.text + " (`larder-worker --version` lists the native libraries)",
         subcommands: [
             Ingest.self, Resume.self, Status.self, Show.self, Export.self, Retry.self, Review.self, Check.self, Eval.self,
-            Train.self, PantryCommand.self, Cook.self, Search.self,
+            Train.self, PantryCommand.self, Cook.self, Search.self, Serve.self,
             Validate.self,
         ])
 

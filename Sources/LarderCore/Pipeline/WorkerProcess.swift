@@ -147,11 +147,29 @@ public struct WorkerProcess: Sendable {
         }
     }
 
-    public func run(logger: Logger, early: EarlyStart? = nil) throws -> Outcome {
+    /// Stops a running worker from another thread, as a SIGTERM to `larder ingest` does: for a caller that handles
+    /// SIGINT/SIGTERM itself (`larder serve`). Given to ``run(logger:early:stop:)``, `run` installs no signal handlers.
+    public final class StopControl: Sendable {
         let child = Locked<pid_t>(0)
-        let signalsSeen = Locked(0)
+        let requests = Locked(0)
+
+        public init() {}
+
+        /// The worker finishes its stages in flight and exits; `run` then returns `interrupted`.
+        public func stop() {
+            requests.withLock { $0 += 1 }
+            let pid = child.withLock { $0 }
+            if pid > 0 { kill(pid, SIGTERM) }
+        }
+
+        public var isStopped: Bool { requests.withLock { $0 } > 0 }
+    }
+
+    public func run(logger: Logger, early: EarlyStart? = nil, stop: StopControl? = nil) throws -> Outcome {
+        let child = stop?.child ?? Locked<pid_t>(0)
+        let signalsSeen = stop?.requests ?? Locked(0)
         var sources: [DispatchSourceSignal] = []
-        for signo in [SIGINT, SIGTERM] {
+        for signo in [SIGINT, SIGTERM] where stop == nil {
             signal(signo, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
             source.setEventHandler {
@@ -164,8 +182,10 @@ public struct WorkerProcess: Sendable {
         }
         defer {
             for source in sources { source.cancel() }
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
+            if stop == nil {
+                signal(SIGINT, SIG_DFL)
+                signal(SIGTERM, SIG_DFL)
+            }
         }
 
         var crashes = 0
@@ -183,6 +203,7 @@ public struct WorkerProcess: Sendable {
                 pid = try spawn()
             }
             child.withLock { $0 = pid }
+            if stop?.isStopped == true { kill(pid, SIGTERM) }  // asked to stop while it was being started
             let status = Self.wait(for: pid)
             child.withLock { $0 = 0 }
             WorkTrace.shared?.mark("exit")

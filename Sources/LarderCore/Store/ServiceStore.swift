@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+
+/// What `larder serve` asks of a store beyond ``CheckpointStore``: pages of documents with filters, one
+/// document's retry, the stage events its event stream and metrics read, and the recipe queries of `search` and
+/// `cook`. ``SQLiteCheckpointStore`` is the one implementation today; another store (PostgreSQL) implements this
+/// protocol and the server works on it unchanged.
+public protocol ServiceStore: CheckpointStore {
+    /// Documents with an id above `after`, by id, at most `limit`, optionally only those in `state` or whose latest
+    /// result is of `kind`.
+    func documentPage(state: DocumentState?, kind: Route?, after: Int64, limit: Int) throws -> [DocumentListing]
+    /// Re-queues one failed or quarantined document (attempts reset). False when it was neither.
+    func requeue(documentID: Int64) throws -> Bool
+    /// Stages that finished (done, failed or quarantined) after `time`, oldest first, at most `limit`.
+    func stageEvents(finishedAfter time: Double, limit: Int) throws -> [StageEvent]
+    /// Per stage: how many runs finished done, their total milliseconds, and how many took at most each bound.
+    func stageLatencies(boundsMilliseconds: [Double]) throws -> [StageLatency]
+    /// The result exports use (the accepted version, else the latest machine version), or nil before any.
+    func exportableResult(of documentID: Int64) throws -> ResultVersion?
+    /// Recipes matching a query, best first (`larder search`).
+    func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit]
+    /// What can be cooked from the pantry, best first (`larder cook`).
+    func cookSuggestions(_ planner: CookPlanner, limit: Int, missingAtMost: Int?) throws -> [CookPlanner.Suggestion]
+}
+
+/// A document as a list shows it: the record and the kind of its latest result (nil before it has one).
+public struct DocumentListing: Sendable, Equatable {
+    public var document: DocumentRecord
+    public var kind: Route?
+
+    public init(document: DocumentRecord, kind: Route?) {
+        self.document = document
+        self.kind = kind
+    }
+}
+
+/// One stage of one document that finished.
+public struct StageEvent: Sendable, Equatable, Codable {
+    public var documentID: Int64
+    public var stage: String
+    public var status: StageStatus
+    public var finishedAt: Double
+    public var durationMilliseconds: Double?
+    public var error: LarderError.Record?
+}
+
+/// A stage's finished runs, for a latency histogram: `counts[i]` took at most `boundsMilliseconds[i]`.
+public struct StageLatency: Sendable, Equatable {
+    public var stage: String
+    public var count: Int
+    public var sumMilliseconds: Double
+    public var counts: [Int]
+}
+
+extension SQLiteCheckpointStore: ServiceStore {
+    private func serviceRead<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try pool.read(body) } catch let error as LarderError { throw error } catch {
+            throw Self.failure(error, writing: false, path: path)
+        }
+    }
+
+    public func documentPage(state: DocumentState?, kind: Route?, after: Int64, limit: Int) throws -> [DocumentListing] {
+        try serviceRead { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM (
+                        SELECT d.id, d.sha256, d.path, d.byte_count, d.modified_at, d.registered_at, d.state,
+                               (SELECT json_extract(v.json, '$.kind') FROM result_version v
+                                WHERE v.document_id = d.id ORDER BY v.number DESC LIMIT 1) AS kind
+                        FROM document d
+                        WHERE d.id > :after AND (:state IS NULL OR d.state = :state)
+                        ORDER BY d.id)
+                    WHERE (:kind IS NULL OR kind = :kind)
+                    LIMIT :limit
+                    """,
+                arguments: ["after": after, "state": state?.rawValue, "kind": kind?.rawValue, "limit": limit]
+            ).map { row in
+                DocumentListing(
+                    document: DocumentRecord(
+                        id: row["id"], sha256: row["sha256"], path: row["path"], byteCount: row["byte_count"],
+                        modifiedAt: row["modified_at"], registeredAt: row["registered_at"],
+                        state: DocumentState(rawValue: row["state"]) ?? .pending),
+                    kind: (row["kind"] as String?).flatMap(Route.init(rawValue:)))
+            }
+        }
+    }
+
+    public func requeue(documentID: Int64) throws -> Bool {
+        do {
+            return try pool.write { db in
+                try db.execute(
+                    sql: "UPDATE document SET state = 'pending' WHERE id = ? AND state IN ('failed', 'quarantined')",
+                    arguments: [documentID])
+                guard db.changesCount > 0 else { return false }
+                try db.execute(
+                    sql: """
+                        UPDATE stage_run SET status = 'pending', attempts = 0, error = NULL
+                        WHERE document_id = ? AND status IN ('failed', 'quarantined')
+                        """,
+                    arguments: [documentID])
+                return true
+            }
+        } catch let error as LarderError { throw error } catch {
+            throw Self.failure(error, writing: true, path: path)
+        }
+    }
+
+    public func stageEvents(finishedAfter time: Double, limit: Int) throws -> [StageEvent] {
+        try serviceRead { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT document_id, stage, status, finished_at, duration_ms, error FROM stage_run
+                    WHERE finished_at > ? AND status IN ('done', 'failed', 'quarantined')
+                    ORDER BY finished_at, document_id LIMIT ?
+                    """,
+                arguments: [time, limit]
+            ).map { row in
+                StageEvent(
+                    documentID: row["document_id"], stage: row["stage"],
+                    status: StageStatus(rawValue: row["status"]) ?? .done, finishedAt: row["finished_at"],
+                    durationMilliseconds: row["duration_ms"],
+                    error: (row["error"] as String?).flatMap {
+                        try? JSONDecoder().decode(LarderError.Record.self, from: Data($0.utf8))
+                    })
+            }
+        }
+    }
+
+    public func stageLatencies(boundsMilliseconds bounds: [Double]) throws -> [StageLatency] {
+        let buckets = bounds.indices.map { "SUM(duration_ms <= :b\($0))" }.joined(separator: ", ")
+        var arguments: [String: (any DatabaseValueConvertible)?] = [:]
+        for (index, bound) in bounds.enumerated() { arguments["b\(index)"] = bound }
+        return try serviceRead { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT stage, COUNT(*) AS n, TOTAL(duration_ms) AS total\(bounds.isEmpty ? "" : ", " + buckets)
+                    FROM stage_run WHERE status = 'done' AND duration_ms IS NOT NULL GROUP BY stage ORDER BY stage
+                    """,
+                arguments: StatementArguments(arguments)
+            ).map { row in
+                StageLatency(
+                    stage: row["stage"], count: row["n"], sumMilliseconds: row["total"],
+                    counts: bounds.indices.map { (row[3 + $0] as Int?) ?? 0 })
+            }
+        }
+    }
+
+    public func exportableResult(of documentID: Int64) throws -> ResultVersion? {
+        try serviceRead { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT number, origin, json, violations, created_at, note FROM result_version
+                        WHERE document_id = :id AND number = COALESCE(
+                            (SELECT accepted_version FROM review WHERE document_id = :id),
+                            (SELECT MAX(number) FROM result_version WHERE document_id = :id AND origin = 'machine'))
+                        """,
+                    arguments: ["id": documentID])
+            else { return nil }
+            return ResultVersion(
+                number: row["number"], origin: ResultVersion.Origin(rawValue: row["origin"]) ?? .machine,
+                json: row["json"],
+                violations: try JSONDecoder().decode([SchemaViolation].self, from: Data((row["violations"] as String).utf8)),
+                createdAt: row["created_at"], note: row["note"])
+        }
+    }
+
+    public func cookSuggestions(_ planner: CookPlanner, limit: Int, missingAtMost: Int?) throws -> [CookPlanner.Suggestion] {
+        try planner.suggestions(store: self, limit: limit, missingAtMost: missingAtMost)
+    }
+}

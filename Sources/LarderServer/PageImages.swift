@@ -1,0 +1,71 @@
+import Foundation
+import LarderCore
+
+/// PDF pages as PNG for the review page, rendered by poppler's `pdftoppm` (Debian's poppler-utils) in a child
+/// process: no native code runs in the server, a hostile PDF can at worst kill that child, and a render that takes
+/// longer than `timeoutSeconds` is stopped. Pages are kept in `<uploads>/pages/<sha256>-<page>.png`, a name made of
+/// the document's hash and a page number, nothing from the request.
+struct PageImages: Sendable {
+    let directory: String
+    var timeoutSeconds: Double = 20
+    /// Pixels per inch: a page of 612×792 points comes out at about 680×880 pixels.
+    var resolution = 80
+
+    /// `pdftoppm`, when it is installed.
+    static let tool: String? = ["/usr/bin/pdftoppm", "/usr/local/bin/pdftoppm"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The page as PNG, rendered once and then read from the cache.
+    func png(of document: DocumentRecord, page: Int) async throws -> Data {
+        guard let tool = Self.tool else {
+            throw APIError(.notFound, "pdftoppm is not installed here, so pages are not rendered", hint: "install poppler-utils")
+        }
+        let cached = directory + "/pages/\(document.sha256)-\(page).png"
+        if let data = FileManager.default.contents(atPath: cached) { return data }
+        try FileManager.default.createDirectory(atPath: directory + "/pages", withIntermediateDirectories: true)
+        let prefix = directory + "/pages/.render-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: prefix + ".png") }
+        // A relative path that starts with "-" would read as an option: every path is given with a folder.
+        let input = document.path.hasPrefix("/") ? document.path : "./" + document.path
+        let arguments = [
+            "-png", "-r", String(resolution), "-f", String(page), "-l", String(page), "-singlefile", input, prefix,
+        ]
+        let status = await Self.run(tool, arguments, timeout: timeoutSeconds)
+        guard status == 0, let data = FileManager.default.contents(atPath: prefix + ".png"),
+            data.starts(with: [0x89, 0x50, 0x4E, 0x47])
+        else {
+            throw APIError(.notFound, "page \(page) of document \(document.id) could not be rendered")
+        }
+        try? FileManager.default.moveItem(atPath: prefix + ".png", toPath: cached)
+        return data
+    }
+
+    /// Runs the tool on its own thread (it blocks), ending it after `timeout` seconds. Returns its exit status.
+    private static func run(_ tool: String, _ arguments: [String], timeout: Double) async -> Int32 {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            let thread = Thread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: tool)
+                process.arguments = arguments
+                process.standardInput = FileHandle.nullDevice
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                let exited = DispatchSemaphore(value: 0)
+                process.terminationHandler = { _ in exited.signal() }
+                do { try process.run() } catch {
+                    continuation.resume(returning: -1)
+                    return
+                }
+                if exited.wait(timeout: .now() + timeout) == .timedOut {
+                    process.terminate()
+                    _ = exited.wait(timeout: .now() + 2)
+                    continuation.resume(returning: -1)
+                    return
+                }
+                continuation.resume(returning: process.terminationStatus)
+            }
+            thread.start()
+        }
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import LarderCore
+import LarderTestSupport
+import Testing
+
+/// `larder serve` over loopback with the real server, worker and pipeline: uploads, results, review edits that
+/// `larder export` carries, and bad requests that each get a clear 4xx while the server keeps serving.
+@Suite("larder serve: the API over loopback", .serialized)
+struct APITests {
+    static func sample(_ relative: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: Repository.path("samples/" + relative)))
+    }
+
+    static func object(_ value: Any?) -> [String: Any] { value as? [String: Any] ?? [:] }
+
+    @Test(.integration) func uploadsAreProcessedReviewedAndExported() throws {
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        // Raw body with the name in the query; multipart with the name in the part.
+        let receipt = try Self.sample("receipts/corner-grocer.jpg")
+        let (status, value) = try server.json(
+            "POST", "/v1/documents?filename=corner-grocer.jpg", headers: ["Content-Type": "image/jpeg"], body: receipt)
+        #expect(status == 201, "\(value)")
+        let uploaded = Self.object(value)
+        #expect(uploaded["sha256"] as? String == SHA256.hex(receipt))
+        #expect(uploaded["duplicate"] as? Bool == false)
+        let receiptID = try #require(uploaded["id"] as? Int)
+
+        let (type, body) = HTTPClient.multipart(fileName: "banana-bread.txt", data: try Self.sample("recipes/banana-bread.txt"))
+        let (recipeStatus, recipeValue) = try server.json("POST", "/v1/documents", headers: ["Content-Type": type], body: body)
+        #expect(recipeStatus == 201, "\(recipeValue)")
+        let recipeID = try #require(Self.object(recipeValue)["id"] as? Int)
+
+        // The same bytes again: the same document, reported as a duplicate.
+        let (againStatus, again) = try server.json(
+            "POST", "/v1/documents", headers: ["Content-Type": "application/octet-stream"], body: receipt)
+        #expect(againStatus == 200)
+        #expect(Self.object(again)["duplicate"] as? Bool == true)
+        #expect(Self.object(again)["id"] as? Int == receiptID)
+
+        #expect(try server.waitSettled(recipeID) == "done")
+        #expect(try server.waitSettled(receiptID) == "done")
+        let (_, shown) = try server.json("GET", "/v1/documents/\(receiptID)")
+        let stages = Self.object(shown)["stages"] as? [[String: Any]] ?? []
+        #expect(Set(stages.compactMap { $0["stage"] as? String }) == Set(PipelineManifest.standardStageNames))
+        #expect(stages.allSatisfy { $0["status"] as? String == "done" })
+        #expect(Self.object(Self.object(shown)["result"])["kind"] as? String == "receipt")
+
+        let result = try server.request("GET", "/v1/documents/\(recipeID)/result")
+        #expect(result.status == 200)
+        #expect(result.headers["content-type"]?.hasPrefix("application/json") == true)
+        let recipe = Self.object(try JSONSerialization.jsonObject(with: result.body))
+        #expect(recipe["kind"] as? String == "recipe")
+
+        // Lists: by kind, and paginated.
+        let (_, receipts) = try server.json("GET", "/v1/documents?kind=receipt")
+        let listed = (Self.object(receipts)["documents"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+        #expect(listed == [receiptID])
+        let (_, firstPage) = try server.json("GET", "/v1/documents?limit=1")
+        #expect((Self.object(firstPage)["documents"] as? [Any])?.count == 1)
+        let next = try #require(Self.object(firstPage)["next"] as? String)
+        let (_, secondPage) = try server.json("GET", next)
+        #expect((Self.object(secondPage)["documents"] as? [[String: Any]])?.first?["id"] as? Int == recipeID)
+
+        // Review: change the total, which is kept as a human version and exported.
+        let patch = Data(#"[{"op": "replace", "path": "/receipt/totals/total", "value": 99.99}]"#.utf8)
+        let (patched, saved) = try server.json(
+            "PATCH", "/v1/review/\(receiptID)", headers: ["Content-Type": "application/json-patch+json"], body: patch)
+        #expect(patched == 200, "\(saved)")
+        let (_, detail) = try server.json("GET", "/v1/review/\(receiptID)")
+        let changes = Self.object(detail)["changes"] as? [String] ?? []
+        #expect(changes.contains { $0.contains("/receipt/totals/total") && $0.contains("99.99") }, "\(changes)")
+        let versions = Self.object(detail)["versions"] as? [[String: Any]] ?? []
+        #expect(versions.map { $0["origin"] as? String } == ["machine", "human"])
+
+        let out = server.folder + "/export"
+        let export = try ServerProcess.larder(["export", "--db", server.database, "--out", out])
+        #expect(export.status == 0, "\(export.output)")
+        let exportedReceipts = try FileManager.default.contentsOfDirectory(atPath: out).compactMap { name -> [String: Any]? in
+            let json = Self.object(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/" + name))))
+            return json["kind"] as? String == "receipt" ? json : nil
+        }
+        #expect(exportedReceipts.count == 1)
+        #expect(Self.object(Self.object(exportedReceipts.first?["receipt"])["totals"])["total"] as? Double == 99.99)
+
+        // Metrics and health.
+        let metrics = try server.request("GET", "/metrics")
+        #expect(metrics.text.contains("larder_documents{state=\"done\"} 2"), "\(metrics.text)")
+        #expect(metrics.text.contains("larder_uploads_total{outcome=\"duplicate\"} 1"))
+        #expect(metrics.text.contains("larder_stage_duration_seconds_bucket{stage=\"ocr\",le=\"+Inf\"} 2"))
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(server.stop() == 0, "\(server.log)")
+    }
+
+    @Test(.integration) func badRequestsGetClearClientErrorsAndTheServerGoesOn() throws {
+        let folder = try ServerProcess.temporaryFolder()
+        try "limits:\n  max_file_bytes: 200000\n".write(toFile: folder + "/pipeline.yml", atomically: true, encoding: .utf8)
+        let server = try ServerProcess(
+            arguments: ["--config", folder + "/pipeline.yml", "--no-work", "--idle-timeout", "3"], folder: folder)
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        func error(_ reply: HTTPReply) -> String {
+            Self.object(Self.object(try? JSONSerialization.jsonObject(with: reply.body))["error"])["code"] as? String ?? reply.text
+        }
+        // Unknown ids and routes.
+        #expect(try server.request("GET", "/v1/documents/12345").status == 404)
+        #expect(try server.request("GET", "/v1/documents/abc/result").status == 404)
+        #expect(try server.request("GET", "/v1/nothing-here").status == 404)
+        #expect(try server.request("POST", "/v1/review/999/accept").status == 404)
+        // Wrong content types: a binary Larder does not read, a form, a patch sent as text.
+        let elf = Data([0x7F, 0x45, 0x4C, 0x46, 0x02, 0x01, 0x01, 0x00] + [UInt8](repeating: 0, count: 64))
+        let binary = try server.request("POST", "/v1/documents", headers: ["Content-Type": "application/octet-stream"], body: elf)
+        #expect(binary.status == 415 && error(binary) == "unsupported-media-type", "\(binary.text)")
+        let form = try server.request(
+            "POST", "/v1/documents", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("a=b".utf8))
+        #expect(form.status == 415)
+        #expect(try server.request("POST", "/v1/documents", headers: ["Content-Type": "text/plain"]).status == 400)
+
+        // A document to patch.
+        let text = try Self.sample("recipes/tomato-soup.txt")
+        let (_, created) = try server.json("POST", "/v1/documents?filename=x.txt", headers: ["Content-Type": "text/plain"], body: text)
+        let id = try #require(Self.object(created)["id"] as? Int)
+        #expect(try server.request("PATCH", "/v1/review/\(id)", headers: ["Content-Type": "text/plain"], body: Data("[]".utf8)).status == 415)
+        let malformed = try server.request(
+            "PATCH", "/v1/review/\(id)", headers: ["Content-Type": "application/json-patch+json"], body: Data("[{\"op\": ".utf8))
+        #expect(malformed.status == 400 && error(malformed) == "bad-request", "\(malformed.text)")
+        // (--no-work: it has no result yet, so a well-formed patch is a conflict, not a change.)
+        let early = try server.request(
+            "PATCH", "/v1/review/\(id)", headers: ["Content-Type": "application/json"],
+            body: Data(#"[{"op": "replace", "path": "/kind", "value": "receipt"}]"#.utf8))
+        #expect([409, 404].contains(early.status), "\(early.text)")
+
+        // Over the size limit: a declared 2 GB body is refused before it is sent; so is a body that only grows.
+        let fd = try HTTPClient.connect(port: server.port, timeoutSeconds: 20)
+        HTTPClient.send(
+            fd, Data("POST /v1/documents HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 2147483648\r\n\r\n".utf8))
+        HTTPClient.send(fd, Data(repeating: 0x41, count: 65536))
+        let huge = try HTTPClient.parse(HTTPClient.readAll(fd))
+        close(fd)
+        #expect(huge.status == 413 && error(huge) == "too-large", "\(huge.text)")
+        let chunked = try HTTPClient.connect(port: server.port, timeoutSeconds: 20)
+        HTTPClient.send(chunked, Data("POST /v1/documents HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+        for _ in 0..<8 { HTTPClient.send(chunked, Data("8000\r\n".utf8) + Data(repeating: 0x41, count: 0x8000) + Data("\r\n".utf8)) }
+        let grown = try HTTPClient.parse(HTTPClient.readAll(chunked))
+        close(chunked)
+        #expect(grown.status == 413)
+
+        // A slow client: headers sent a byte at a time and then nothing. Others are served meanwhile, and the
+        // connection is closed once it has been idle for the timeout.
+        let slow = try HTTPClient.connect(port: server.port, timeoutSeconds: 30)
+        for byte in "GET /v1/documents HTTP/1.1\r\nHost:".utf8 { HTTPClient.send(slow, Data([byte])) }
+        let started = Date()
+        for _ in 0..<20 { #expect(try server.request("GET", "/healthz").status == 200) }
+        #expect(Date().timeIntervalSince(started) < 10)
+        let closedAfter = HTTPClient.readAll(slow)
+        close(slow)
+        #expect(Date().timeIntervalSince(started) < 15, "the idle connection was not closed")
+        #expect(closedAfter.isEmpty || String(decoding: closedAfter, as: UTF8.self).hasPrefix("HTTP/1.1 4"))
+
+        // Still serving, and nothing was registered by the refused requests.
+        let (_, list) = try server.json("GET", "/v1/documents")
+        #expect((Self.object(list)["documents"] as? [Any])?.count == 1)
+        #expect(server.isRunning)
+    }
+
+    @Test(.integration) func theEventStreamTellsOfUploadsAndFinishedStages() throws {
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        let stream = try HTTPClient.connect(port: server.port, timeoutSeconds: 2)
+        defer { close(stream) }
+        HTTPClient.send(stream, Data("GET /v1/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".utf8))
+        var received = ""
+        func read(until done: (String) -> Bool, seconds: Double) {
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !done(received) && Date() < deadline {
+                let count = recv(stream, &buffer, buffer.count, 0)
+                if count > 0 { received += String(decoding: buffer[0..<count], as: UTF8.self) }
+                if count == 0 { break }
+            }
+        }
+        read(until: { $0.contains(": larder events") }, seconds: 20)
+        #expect(received.contains("text/event-stream"), "\(received)")
+        let (_, value) = try server.json(
+            "POST", "/v1/documents?filename=oats.md", headers: ["Content-Type": "text/markdown"],
+            body: try Self.sample("recipes/overnight-oats.md"))
+        let id = try #require(Self.object(value)["id"] as? Int)
+        read(until: { $0.contains("\"stage\":\"result\"") }, seconds: 120)
+        let events = received.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }.compactMap {
+            Self.object(try? JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)))
+        }
+        #expect(events.first?["type"] as? String == "registered" && events.first?["documentID"] as? Int == id, "\(received)")
+        let stages = events.filter { $0["type"] as? String == "stage" && $0["documentID"] as? Int == id }
+        #expect(Set(stages.compactMap { $0["stage"] as? String }) == Set(PipelineManifest.standardStageNames), "\(received)")
+        #expect(stages.allSatisfy { $0["status"] as? String == "done" })
+    }
+
+    @Test(.integration) func theServerAndLarderIngestShareADatabase() throws {
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        // An upload and an ingest of other files at once: one worker works, the other waits for its lock.
+        let soup = try Self.sample("recipes/red-lentil-soup.txt")
+        let (_, uploaded) = try server.json(
+            "POST", "/v1/documents?filename=soup.txt", headers: ["Content-Type": "text/plain"], body: soup)
+        let uploadedID = try #require(Self.object(uploaded)["id"] as? Int)
+        let ingest = try ServerProcess.larder([
+            "ingest", "--db", server.database, Repository.path("samples/recipes/tomato-soup.txt"),
+            Repository.path("samples/recipes/red-lentil-soup.txt"),
+        ])
+        #expect(ingest.status == 0, "\(ingest.output)")
+        #expect(try server.waitSettled(uploadedID) == "done")
+        let (_, list) = try server.json("GET", "/v1/documents?status=done")
+        let documents = Self.object(list)["documents"] as? [[String: Any]] ?? []
+        #expect(documents.count == 2, "\(documents)")  // the lentil soup once, by its hash
+        // What `larder ingest` registered is a duplicate when uploaded.
+        let tomato = try Self.sample("recipes/tomato-soup.txt")
+        let (status, again) = try server.json(
+            "POST", "/v1/documents", headers: ["Content-Type": "text/plain"], body: tomato)
+        #expect(status == 200 && Self.object(again)["duplicate"] as? Bool == true)
+        let tomatoID = try #require(Self.object(again)["id"] as? Int)
+        #expect(try server.request("GET", "/v1/documents/\(tomatoID)/result").status == 200)
+    }
+
+    @Test(.integration) func aTokenIsRequiredBeyondLoopbackAndChecked() throws {
+        // Beyond loopback without a token: refused at start, exit 2.
+        let refused = try ServerProcess.larder(["serve", "--db", NSTemporaryDirectory() + "never.sqlite", "--host", "0.0.0.0", "--port", "0"])
+        #expect(refused.status == 2, "\(refused.output)")
+        #expect(refused.output.contains("LARDER_API_TOKEN"))
+
+        let token = "test-token-0123456789abcdef"
+        let server = try ServerProcess(arguments: ["--no-work"], environment: ["LARDER_API_TOKEN": token])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(try server.request("GET", "/v1/documents").status == 401)
+        #expect(try server.request("GET", "/v1/documents", headers: ["Authorization": "Bearer wrong-token-0123456789"]).status == 401)
+        #expect(try server.request("GET", "/v1/documents", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        #expect(!server.log.contains(token), "the token reached the log")
+        let database = try String(decoding: Data(contentsOf: URL(fileURLWithPath: server.database)), as: UTF8.self)
+        #expect(!database.contains(token), "the token reached the database")
+    }
+
+    @Test(.integration) func perClientRateLimitAnswers429() throws {
+        let server = try ServerProcess(arguments: ["--no-work", "--rate-limit", "1"])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        var statuses: [Int] = []
+        for _ in 0..<260 { statuses.append(try server.request("GET", "/healthz").status) }
+        #expect(statuses.prefix(200).allSatisfy { $0 == 200 })
+        #expect(statuses.suffix(20).allSatisfy { $0 == 429 })
+        let limited = try server.request("GET", "/healthz")
+        #expect(limited.headers["retry-after"] != nil)
+    }
+}
