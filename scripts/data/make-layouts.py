@@ -91,7 +91,8 @@ def load_recipes(folder):
         # Markup-like or non-text content and characters DejaVu lacks are left out.
         if any(re.search(r"[<>{}|\\]|http", t) for t in [title] + ingredients + steps):
             continue
-        if any(not all(ord(ch) < 0x2100 or ch in "½¼¾⅓⅔⅛" for ch in t) for t in [title] + ingredients + steps):
+        if any(not all(ord(ch) < 0x250 or 0x2000 <= ord(ch) < 0x2070 or ch in "½¼¾⅓⅔⅛°" for ch in t)
+               for t in [title] + ingredients + steps):
             continue
         recipes.append({"file": os.path.relpath(path, folder), "title": title, "ingredients": ingredients,
                         "steps": steps})
@@ -264,8 +265,11 @@ def heading(doc, y, text, style):
 
 def title_block(doc, recipe, rng):
     size = rng.choice([18.0, 20.0, 22.0, 24.0])
-    y = doc.top + size * 0.6
     style = rng.choice(["plain", "plain", "small-caps", "upper"])
+    # A title wider than the body is set smaller until it fits on one line.
+    while size > 10 and doc.width(recipe["title"].upper(), size=size, bold=True) > doc.w - 2 * doc.margin:
+        size -= 1
+    y = doc.top + size * 0.6
     x = doc.margin
     if style == "small-caps":
         doc.small_caps(x, y, recipe["title"], size)
@@ -373,7 +377,8 @@ def table(doc, rows, columns, x, y, rule):
 def family_table_qty_unit(doc, recipe, rng, y, footnote, hyphenate):
     body = doc.w - 2 * doc.margin
     width = body * rng.choice([0.55, 0.7, 1.0])
-    q, u = doc.width("0 0/0 ") + 8, doc.width("tablespoons ") + 4
+    q = max([doc.width("0 0/0 ")] + [doc.width(split_ingredient(i)[0] + " ") for i in recipe["ingredients"]]) + 8
+    u = doc.width("tablespoons ") + 4
     align = rng.choice(["left", "right"])
     rows = [list(split_ingredient(i)) for i in recipe["ingredients"]]
     if rng.random() < 0.5:
@@ -402,7 +407,8 @@ def family_table_step_beside(doc, recipe, rng, y, footnote, hyphenate, truth):
     numbered = rng.random() < 0.7
     with_unit = rng.random() < 0.7
     s = doc.width("00") + 8 if numbered else 0
-    q = doc.width("0 0/0 ") + 6
+    quantities = [split_ingredient(i)[0] for i in recipe["ingredients"]]
+    q = max([doc.width("0 0/0 ")] + [doc.width(x + " ") for x in quantities]) + 6
     u = doc.width("tablespoons ") + 2 if with_unit else 0
     name = body * rng.choice([0.24, 0.28, 0.32])
     method = body - s - q - u - name

@@ -40,7 +40,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
     public var codeVersion: String {
         switch self {
         case .detect: "detect@4"
-        case .extract: "extract@11"
+        case .extract: "extract@12"
         case .ocr: "ocr@24"
         case .route: "route@5"
         case .recipe: "recipe@18"
