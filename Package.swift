@@ -116,6 +116,7 @@ let package = Package(
             name: "LarderStages",
             dependencies: [
                 "LarderCore", "LarderOCR", "LarderLLM", "LarderPages", "LarderArchives", "LarderFormats", "LarderRecipes",
+                "LarderIngredients",
                 "LarderReceipts", "LarderJSON", "CPoppler", "CTesseract", "CCurl",
             ]),
 

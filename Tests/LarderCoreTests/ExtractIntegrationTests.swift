@@ -72,8 +72,9 @@ struct ExtractIntegrationTests {
             page += glyphs(amount, x: 50, y: Double(100 + row * 16)) + glyphs(name, x: 150, y: Double(100 + row * 16))
             page += glyphs("\n", x: 200, y: Double(100 + row * 16))
         }
+        // An amount | name table (TableLayout): each row rebuilt from its cells as one ingredient line.
         let lines = ReadingOrder.lines(page).map(\.text)
-        #expect(lines == ["2 cups  flour", "1 tsp  salt", "3  eggs", "100 g  butter"])
+        #expect(lines == ["2 cups flour", "1 tsp salt", "3 eggs", "100 g butter"])
     }
 
     @Test func badPDFsFailWithWhatToDo() throws {

@@ -87,8 +87,30 @@ enum ReadingOrder {
         let footer = (references.isEmpty ? [] : [Node(kind: .footnote, lines: rows(references))])
             + rows(bottom).map { Node(kind: .footer, lines: [$0]) }
         var lines: [PDFLine] = []
-        let blocks = (header + order(pieces, depth: 0, edges: edges) + footer).map { number($0, into: &lines) }
+        let blocks = (header + orderAroundTables(pieces, edges: edges) + footer).map { number($0, into: &lines) }
         return (lines, PageFurniture.separate(blocks, headers: header.count, footers: footer.count, lines: lines))
+    }
+
+    /// The body's blocks with the ingredient tables found from geometry (``TableLayout``) read as tables: what lies
+    /// above a table, the table's records, its method (a prose column beside its groups), then what stood beside it
+    /// (a box), and so on down the page. Without a table, ``order(_:depth:edges:)`` alone.
+    private static func orderAroundTables(_ pieces: [PDFLine], edges: Set<Int>) -> [Node] {
+        let tables = TableLayout.find(pieces)
+        guard !tables.isEmpty else { return order(pieces, depth: 0, edges: edges) }
+        let taken = Set(tables.flatMap { $0.taken.map(PieceKey.init) })
+        var rest = pieces.filter { !taken.contains(PieceKey($0)) }
+        var nodes: [Node] = []
+        for table in tables {
+            let above = rest.filter { $0.y < table.top - 0.5 }
+            let beside = rest.filter { $0.y >= table.top - 0.5 && $0.y + $0.height <= table.bottom + 0.5 }
+            rest = rest.filter { $0.y >= table.top - 0.5 && $0.y + $0.height > table.bottom + 0.5 }
+            nodes += order(above, depth: 0, edges: edges)
+            nodes.append(Node(kind: .table, lines: table.records))
+            if !table.method.isEmpty { nodes.append(Node(kind: .paragraph, lines: table.method)) }
+            let box = table.box + beside
+            if !box.isEmpty { nodes.append(Node(kind: .box, children: paragraphs(rows(box)))) }
+        }
+        return nodes + order(rest, depth: 0, edges: edges)
     }
 
     /// A block before its lines are numbered.
@@ -142,7 +164,7 @@ enum ReadingOrder {
     /// text on a column edge (an ingredient box beside one line of a step: "1. In a large mug" | "9 inch tortilla,
     /// 1 large"), so they never join the step's line.
     private static func leaf(_ pieces: [PDFLine], edges: Set<Int>) -> [Node] {
-        guard !edges.isEmpty else { return paragraphs(rows(pieces)) }
+        guard !edges.isEmpty else { return paragraphs(joinHangingWraps(rows(pieces))) }
         let asides = pieces.indices.filter { k in
             let p = pieces[k]
             // (A page number after a table of contents' dot leader is not beside running text.)
@@ -152,10 +174,38 @@ enum ReadingOrder {
                     && !contains(q.text, ". . .")
             }
         }
-        guard !asides.isEmpty else { return paragraphs(rows(pieces)) }
+        guard !asides.isEmpty else { return paragraphs(joinHangingWraps(rows(pieces))) }
         let aside = Set(asides)
         let rest = pieces.indices.filter { !aside.contains($0) }.map { pieces[$0] }
         return paragraphs(rows(rest)) + [Node(kind: .box, children: paragraphs(rows(asides.map { pieces[$0] })))]
+    }
+
+    /// A list item's wrapped lines joined to it: in a list whose items (two or more, opening with a quantity or a
+    /// bullet, not a step number) start at one x, a line set 3–30 pt right of that x right below an item, in its
+    /// size, not opening an item itself, continues it ("2 cups (450 g) cooked and" / "puréed pumpkin").
+    static func joinHangingWraps(_ rows: [PDFLine]) -> [PDFLine] {
+        func isItem(_ line: PDFLine) -> Bool {
+            guard opensRecord(line.text) else { return false }
+            let first = line.text.prefix { $0 != " " }
+            return !(first.count <= 3 && (first.hasSuffix(".") || first.hasSuffix(")")) && first.dropLast().allSatisfy(\.isNumber))
+        }
+        let items = rows.filter(isItem)
+        guard items.count >= 2 else { return rows }
+        var result: [PDFLine] = []
+        var itemX: Double? = nil  // the x of the item the last result line belongs to
+        for row in rows {
+            if let x = itemX, let last = result.last, !opensRecord(row.text), row.x - x >= 3, row.x - x <= 30,
+               abs(row.fontSize - last.fontSize) < 0.5, row.y - (last.y + last.height) < 0.6 * row.height,
+               items.contains(where: { $0.y != last.y && abs($0.x - x) < 1 })
+            {
+                result[result.count - 1].text = TableLayout.joinWrapped([last.text, row.text])
+                result[result.count - 1].height = row.y + row.height - last.y
+                continue
+            }
+            itemX = isItem(row) ? row.x : nil
+            result.append(row)
+        }
+        return result
     }
 
     /// `text.count(where: \.isLetter) >= minimum`, read on the bytes when the text is ASCII without a carriage
@@ -577,7 +627,9 @@ enum ReadingOrder {
             let blank = isBlank(glyph.scalar)
             if !blank, let previous, glyph.x1 > firstX {
                 let gap = glyph.x1 - previous.x2
-                if gap > wideGap || (gap > 0.6 * height && words >= 3 && edges.contains(Int(glyph.x1.rounded()))) {
+                // (A gap of 0.8 line heights before a column edge parts table cells: "1" | "1 cup", a step number
+                // before a quantity.)
+                if gap > wideGap || (gap > 0.6 * height && (words >= 3 || gap > 0.8 * height) && edges.contains(Int(glyph.x1.rounded()))) {
                     if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
                     pieceStart = k
                     words = 0
@@ -606,14 +658,17 @@ enum ReadingOrder {
                 glyphs = Array(glyphs.drop { isNumber($0.scalar) || isBlank($0.scalar) })
             }
         }
-        // A footnote marker (small raised digits right after a word at the end of the line) is not text.
-        if let lastLetter = visible.lastIndex(where: { isLetter($0.scalar) }), lastLetter < visible.count - 1 {
+        // A footnote marker (small raised digits right after a word, or after its full stop, at the end of the
+        // line) is not text.
+        if let lastLetter = visible.lastIndex(where: { !isNumber($0.scalar) }), lastLetter < visible.count - 1,
+           isLetter(visible[lastLetter].scalar) || ".,;:!?)".unicodeScalars.contains(visible[lastLetter].scalar)
+        {
             let marker = visible[(lastLetter + 1)...]
             let word = visible[lastLetter]
             if marker.count <= 2, marker.allSatisfy({ isNumber($0.scalar) && $0.size < 0.8 * word.size && $0.y2 < word.y2 - 1 }),
                marker.first!.x1 - word.x2 < 1.5
             {
-                let cut = glyphs.lastIndex { isLetter($0.scalar) }!
+                let cut = glyphs.lastIndex { !isNumber($0.scalar) && !isBlank($0.scalar) }!
                 glyphs = Array(glyphs[...cut])
                 visible = Array(visible[...lastLetter])
             }
