@@ -122,6 +122,27 @@ struct ExportRoundTripTests {
     }
 }
 
+/// A schema.org export ingested as a document of its own (a `.json` file: `RecipeParser`'s JSON path, not the app
+/// importer) gives back the same recipes. Known gap, measured 2026-12-07: 156/158 recipes (the two sample recipes
+/// with neither ingredients nor steps are dropped by `JSONRecipes.recipe(from:)`), ingredient lines 1216/1266 (the
+/// web-page heuristics of `JSONRecipes`, list items and cut amounts, rewrite some), steps 1098/1101.
+@Suite(.sharedData("recipe-app-exports/README.md"), .disabled("known gap: RecipeParser's JSON path drops empty recipes and rewrites some lines (issue 33)"))
+struct SchemaOrgDocumentRoundTripTests {
+    @Test func schemaOrgFilesReadAsDocumentsGiveBackTheRecipes() throws {
+        var score = RoundTripScore()
+        for r in try SharedRecipes.all() {
+            let text = String(decoding: try SchemaOrgWriter.json(r), as: UTF8.self)
+            let back = RecipeParser().parse(RecipeSource(file: "r.json", sha256: String(repeating: "0", count: 64), format: "json", text: text))
+            #expect(back.count == 1, "\(r.title): \(back.count) recipes")
+            score.add(r, back.first)
+        }
+        #expect(score.back == score.recipes && score.titles == score.recipes, "\(score)")
+        #expect(score.share(score.sameLines, of: score.lines) >= 0.99, "\(score)")
+        #expect(score.share(score.sameSteps, of: score.steps) >= 0.99, "\(score)")
+        print("schema.org as documents: \(score)")
+    }
+}
+
 /// What the writers promise, with recipes made here.
 @Suite struct ExportWriterTests {
     static func make(_ title: String, lines: [String] = ["1 1/2 cups flour", "2 eggs, beaten"], steps: [String] = ["Mix the flour and eggs."]) -> Recipe {
