@@ -32,6 +32,9 @@ public struct CooklangRecipe: Sendable, Equatable {
     public var metadata: [(key: String, value: String)]
     public var sections: [Section]
     public var notes: [String]
+    /// Each ingredient's quantity as written ("1 1/2", "2-3", "½"; `=` of a fixed amount removed), in the order of
+    /// the ingredient items across the steps: the ingredient line keeps it rather than the number.
+    public var writtenQuantities: [String] = []
 
     /// All steps, across sections.
     public var steps: [[Item]] { sections.flatMap(\.steps) }
@@ -41,9 +44,13 @@ public struct CooklangRecipe: Sendable, Equatable {
             && a.metadata.map { "\($0.key)\u{0}\($0.value)" } == b.metadata.map { "\($0.key)\u{0}\($0.value)" }
     }
 
-    /// The value of a metadata key, compared without case.
+    /// The value of a metadata key, compared without case; an empty value is no value.
     public func meta(_ keys: String...) -> String? {
-        for key in keys { if let hit = metadata.first(where: { $0.key.lowercased() == key }) { return hit.value } }
+        for key in keys {
+            if let hit = metadata.first(where: { $0.key.lowercased() == key && !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                return hit.value
+            }
+        }
         return nil
     }
 }
@@ -57,9 +64,10 @@ public enum CooklangReader {
         var sections = [CooklangRecipe.Section(name: nil, steps: [])]
         var notes: [String] = []
         var paragraph: [String] = []
+        var written: [String] = []
         func flush() {
             guard !paragraph.isEmpty else { return }
-            let items = tokenize(paragraph.joined(separator: " "))
+            let items = tokenize(paragraph.joined(separator: " "), written: &written)
             if !items.isEmpty { sections[sections.count - 1].steps.append(items) }
             paragraph = []
         }
@@ -89,7 +97,9 @@ public enum CooklangReader {
         flush()
         if sections.count > 1 { sections.removeAll { $0.steps.isEmpty && $0.name == nil } }
         if sections.count == 1 && sections[0].steps.isEmpty && sections[0].name == nil { sections = [] }
-        return CooklangRecipe(metadata: metadata, sections: sections, notes: notes)
+        var recipe = CooklangRecipe(metadata: metadata, sections: sections, notes: notes)
+        recipe.writtenQuantities = written
+        return recipe
     }
 
     /// `[- … -]` comments, which may span lines.
@@ -150,9 +160,24 @@ public enum CooklangReader {
         return (key, unquote(s[s.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
     }
 
+    /// A YAML scalar's text: quotes removed, `\"` and `\\` unescaped in double quotes, `''` in single quotes.
     static func unquote(_ s: String) -> String {
-        if s.count >= 2, let f = s.first, f == s.last, f == "\"" || f == "'" { return String(s.dropFirst().dropLast()) }
-        return s
+        guard s.count >= 2, let f = s.first, f == s.last, f == "\"" || f == "'" else { return s }
+        let inner = String(s.dropFirst().dropLast())
+        if f == "'" { return inner.replacingOccurrences(of: "''", with: "'") }
+        var out = ""
+        var escaped = false
+        for c in inner {
+            if escaped {
+                out.append(c == "n" ? " " : c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        return out
     }
 }
 
@@ -161,6 +186,12 @@ public enum CooklangReader {
 extension CooklangReader {
     /// One step's text → items (adjacent text merged).
     static func tokenize(_ text: String) -> [CooklangRecipe.Item] {
+        var written: [String] = []
+        return tokenize(text, written: &written)
+    }
+
+    /// The items, appending each ingredient's written quantity to `written`.
+    static func tokenize(_ text: String, written: inout [String]) -> [CooklangRecipe.Item] {
         let chars = Array(text)
         var items: [CooklangRecipe.Item] = []
         var buffer = ""
@@ -171,9 +202,14 @@ extension CooklangReader {
         }
         while i < chars.count {
             let c = chars[i]
-            if "@#~".contains(c), let (item, next) = component(chars, at: i) {
+            if c == "\\", i + 1 < chars.count, chars[i + 1].isASCII, chars[i + 1].isPunctuation || chars[i + 1].isSymbol {
+                // A backslash escape (`\@`, `\#`, `\~`, `-\-`): the character as text, as cooklang-rs reads it.
+                buffer.append(chars[i + 1])
+                i += 2
+            } else if "@#~".contains(c), let (item, next, amount) = component(chars, at: i) {
                 emitText()
                 items.append(item)
+                if case .ingredient = item { written.append(amount) }
                 i = next
             } else {
                 buffer.append(c)
@@ -185,7 +221,7 @@ extension CooklangReader {
     }
 
     /// The component starting at `start` (`@`, `#` or `~`), and the index after it; `nil` when it is plain text.
-    static func component(_ chars: [Character], at start: Int) -> (CooklangRecipe.Item, Int)? {
+    static func component(_ chars: [Character], at start: Int) -> (CooklangRecipe.Item, Int, String)? {
         let sigil = chars[start]
         let nameStart = start + 1
         guard nameStart < chars.count || sigil == "~" else { return nil }
@@ -214,22 +250,37 @@ extension CooklangReader {
         // A multi-word name must not start with a space ("@ example{}").
         if name.first?.isWhitespace == true { return nil }
         name = name.trimmingCharacters(in: .whitespaces)
-        let (quantityText, units) = splitAmount(amount ?? "")
+        var (quantityText, units) = splitAmount(amount ?? "")
+        // A fixed amount (`{=1%pinch}`: not scaled with the servings) is the same amount.
+        if quantityText.hasPrefix("=") { quantityText = quantityText.dropFirst().trimmingCharacters(in: .whitespaces) }
         switch sigil {
         case "@":
             var note: String?
-            if end < chars.count, chars[end] == "(", let close = chars[end...].firstIndex(of: ")") {
+            if end < chars.count, chars[end] == "(", let close = matchingParenthesis(chars, from: end) {
                 note = String(chars[(end + 1)..<close])
                 end = close + 1
             }
-            return (.ingredient(name: name, quantity: quantity(quantityText), units: units, note: note), end)
+            return (.ingredient(name: name, quantity: quantity(quantityText), units: units, note: note), end, quantityText)
         case "#":
             let q = quantity(quantityText)
-            return (.cookware(name: name, quantity: q == .none ? .number(1) : q), end)
+            return (.cookware(name: name, quantity: q == .none ? .number(1) : q), end, quantityText)
         default:
             if name.isEmpty && amount == nil { return nil }
-            return (.timer(name: name, quantity: quantity(quantityText), units: units), end)
+            return (.timer(name: name, quantity: quantity(quantityText), units: units), end, quantityText)
         }
+    }
+
+    /// The `)` that closes the `(` at `open`, counting nested pairs ("(chopped (⅔ cup))"); `nil` when none does.
+    static func matchingParenthesis(_ chars: [Character], from open: Int) -> Int? {
+        var depth = 0
+        for k in open..<chars.count {
+            if chars[k] == "(" { depth += 1 }
+            if chars[k] == ")" {
+                depth -= 1
+                if depth == 0 { return k }
+            }
+        }
+        return nil
     }
 
     static func splitAmount(_ s: String) -> (String, String) {
@@ -274,17 +325,26 @@ extension CooklangRecipe {
         var draft = RecipeDraft(title: title)
         var groups: [RecipeDraft.Group] = []
         var steps: [String] = []
+        var k = 0  // the ingredient item's index, into `writtenQuantities`
         for section in sections {
             var lines: [String] = []
+            // A list section ("= Ingredients =", "= Ingredients – For the sauce =") whose steps hold only
+            // ingredients is the recipe's ingredient list, not a step (how Larder writes ingredients no step names).
+            let listGroup = Self.ingredientListGroup(section)
             for step in section.steps {
-                steps.append(Self.plainText(step))
+                if listGroup == nil { steps.append(Self.plainText(step)) }
                 for item in step {
                     if case .ingredient(let name, let q, let units, let note) = item {
-                        lines.append(Self.ingredientLine(name: name, quantity: q, units: units, note: note))
+                        let written = k < writtenQuantities.count ? writtenQuantities[k] : Self.quantityText(q)
+                        lines.append(Self.ingredientLine(name: name, quantity: written.isEmpty ? q : .text(written), units: units, note: note))
+                        k += 1
                     }
                 }
             }
-            if !lines.isEmpty { groups.append(.init(name: sections.count > 1 ? section.name : nil, lines: lines)) }
+            if !lines.isEmpty {
+                let name = listGroup.map { $0.isEmpty ? nil : $0 } ?? (sections.count > 1 ? section.name : nil)
+                groups.append(.init(name: name, lines: lines))
+            }
         }
         draft.ingredientGroups = groups
         draft.steps = steps
@@ -302,6 +362,23 @@ extension CooklangRecipe {
         draft.author = meta("author", "source.author")
         draft.image = meta("image")
         return draft
+    }
+
+    /// For a section named "Ingredients" (optionally "Ingredients – Group") whose steps hold only ingredients and
+    /// blank text: the group's name ("" for none); `nil` for any other section.
+    static func ingredientListGroup(_ section: Section) -> String? {
+        guard let name = section.name, name.lowercased().hasPrefix("ingredients"), !section.steps.isEmpty else { return nil }
+        let onlyIngredients = section.steps.allSatisfy { step in
+            step.allSatisfy { item in
+                switch item {
+                case .ingredient: true
+                case .text(let t): t.allSatisfy(\.isWhitespace)
+                default: false
+                }
+            }
+        }
+        guard onlyIngredients else { return nil }
+        return name.dropFirst("ingredients".count).drop { " –—-:".contains($0) }.trimmingCharacters(in: .whitespaces)
     }
 
     /// A step's text with the markup removed ("Add @salt{1%tsp}" → "Add salt").

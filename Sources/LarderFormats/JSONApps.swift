@@ -23,8 +23,10 @@ public enum JSONApps {
     }
 
     /// Paprika: `name`, `ingredients` and `directions` as newline-joined strings, free-text times and servings.
+    /// `ingredients` may be `null` (Paprika writes it for a recipe whose ingredients were never filled in).
     public static func isPaprika(_ o: [String: Any]) -> Bool {
-        o["name"] != nil && o["ingredients"] is String && o["directions"] != nil
+        o["name"] != nil && o["directions"] != nil && (o["ingredients"] is String || o["ingredients"] is NSNull)
+            && o["recipe_ingredient"] == nil
     }
 
     public static func paprika(_ o: [String: Any]) -> RecipeDraft {
@@ -35,8 +37,16 @@ public enum JSONApps {
         d.cookMinutes = RecipeDraft.minutes(string(o["cook_time"]))
         d.totalMinutes = RecipeDraft.minutes(string(o["total_time"]))
         d.categories = (o["categories"] as? [Any] ?? []).compactMap { string($0) }
-        let ingredients = lines(o["ingredients"])
-        d.ingredientGroups = ingredients.isEmpty ? [] : [.init(lines: ingredients)]
+        // A line such as "For the sauce:" (no digit, ends in a colon) heads a group, as Paprika users write them.
+        var groups: [RecipeDraft.Group] = [.init(lines: [])]
+        for line in lines(o["ingredients"]) {
+            if line.hasSuffix(":"), line.count <= 60, !line.contains(where: \.isNumber) {
+                groups.append(.init(name: String(line.dropLast()).trimmingCharacters(in: .whitespaces), lines: []))
+            } else {
+                groups[groups.count - 1].lines.append(line)
+            }
+        }
+        d.ingredientGroups = groups.filter { !$0.lines.isEmpty }
         d.steps = lines(o["directions"])
         d.notes = lines(o["notes"])
         d.url = string(o["source_url"])
@@ -120,14 +130,27 @@ public enum JSONApps {
     }
 }
 
-/// Chowdown (Jekyll) recipes: Markdown with YAML front matter holding `title`, `ingredients` and `directions`
-/// lists, `tags` (a comma string or a list) and `image`; the body is the description.
+/// Chowdown (Jekyll) recipes: Markdown with YAML front matter holding `title`, `ingredients` (a list, or groups:
+/// `- Meatloaf Ingredients: [...]`) and `directions` lists, `components` (titles of `_components/*.md` files, parts
+/// of the recipe), `tags` (a comma string or a list) and `image`; the body is the description.
 public enum ChowdownReader {
+    /// Front matter with a title and a recipe's fields (or `layout: recipe`).
     public static func isChowdown(_ text: String) -> Bool {
-        text.hasPrefix("---") && text.contains("\ningredients:") && text.contains("\ntitle:")
+        guard text.hasPrefix("---") else { return false }
+        let head = text.prefix(16 * 1024)
+        let fields = ["\ningredients:", "\ndirections:", "\ncomponents:", "\nlayout: recipe"]
+        return head.contains("\ntitle:") && fields.contains { head.contains($0) }
     }
 
-    public static func parse(_ text: String) -> RecipeDraft? {
+    /// A file of a site's `_components/` folder: a part of the recipes that name it, not a recipe of its own.
+    public static func isComponent(path: String) -> Bool {
+        path.split(separator: "/").dropLast().contains("_components")
+    }
+
+    public static func parse(_ text: String) -> RecipeDraft? { parseWithComponents(text)?.draft }
+
+    /// The draft and the titles of the components it uses.
+    public static func parseWithComponents(_ text: String) -> (draft: RecipeDraft, components: [String])? {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
         guard lines.first?.trimmingCharacters(in: .whitespaces) == "---",
             let end = lines.dropFirst().firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == "---" })
@@ -135,9 +158,8 @@ public enum ChowdownReader {
         let yaml = lines[1..<end].joined(separator: "\n")
         guard let meta = YAMLLite.load(yaml) else { return nil }
         var d = RecipeDraft(title: meta.string("title") ?? "Untitled recipe")
-        let ingredients = meta.list("ingredients")
-        d.ingredientGroups = ingredients.isEmpty ? [] : [.init(lines: ingredients)]
-        d.steps = meta.list("directions")
+        d.ingredientGroups = meta.groups("ingredients").map { RecipeDraft.Group(name: $0.name, lines: $0.lines) }
+        d.steps = meta.groups("directions").flatMap(\.lines)
         d.tags = meta.list("tags")
         d.image = meta.string("image")
         d.yield = meta.string("yield") ?? meta.string("servings")
@@ -145,6 +167,31 @@ public enum ChowdownReader {
         d.cookMinutes = RecipeDraft.minutes(meta.string("cook"))
         let body = lines[(end + 1)...].joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         d.description = body.isEmpty ? nil : body
-        return d
+        return (d, meta.list("components"))
+    }
+
+    /// A recipe with the components it names: each component's ingredients as a group named after it, its
+    /// directions before the recipe's own. Returns the titles no component matched.
+    public static func attach(_ components: [String], from library: [String: RecipeDraft], to d: inout RecipeDraft) -> [String] {
+        var missing: [String] = []
+        var steps: [String] = []
+        var groups: [RecipeDraft.Group] = []
+        for title in components {
+            guard let part = library[key(title)] else { missing.append(title); continue }
+            let lines = part.ingredientLines
+            if !lines.isEmpty { groups.append(.init(name: part.title, lines: lines)) }
+            steps += part.steps
+        }
+        if !groups.isEmpty {
+            // The recipe's own unnamed lines keep no name only when no component comes before them.
+            d.ingredientGroups = groups + d.ingredientGroups
+        }
+        d.steps = steps + d.steps
+        return missing
+    }
+
+    /// How a component is named: by its title, or its file's stem, compared without case.
+    static func key(_ s: String) -> String {
+        s.trimmingCharacters(in: .whitespaces).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }

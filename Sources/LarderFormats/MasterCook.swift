@@ -102,6 +102,84 @@ public enum MasterCookReader {
         return .init(amount: amount, measure: measure, ingredient: text, preparation: preparation)
     }
 
+    /// A mailing-list line kept in a forwarded recipe (`>From: …`, mbox's escaped "From "): not part of it.
+    static func isMailHeader(_ line: String) -> Bool {
+        line.trimmingCharacters(in: .whitespaces).hasPrefix(">From")
+    }
+
+    /// An ingredient line whose fields are separated by tabs or by runs of spaces but not in MasterCook's columns
+    /// (a left-aligned amount, a tab-separated file): amount (a number) and measure when there are three fields,
+    /// then the ingredient, `-- preparation` split off as in the columns.
+    public static func looseIngredient(_ line: String) -> MasterCookRecipe.Ingredient? {
+        let expanded = line.replacingOccurrences(of: "\t", with: "  ")
+        guard !isFooter(expanded) else { return nil }
+        var fields: [String] = []
+        var current = ""
+        var spaces = 0
+        for c in expanded.trimmingCharacters(in: .whitespaces) {
+            if c == " " {
+                spaces += 1
+                continue
+            }
+            if spaces >= 2, !current.isEmpty { fields.append(current); current = "" } else if spaces == 1 { current.append(" ") }
+            spaces = 0
+            current.append(c)
+        }
+        if !current.isEmpty { fields.append(current) }
+        guard !fields.isEmpty else { return nil }
+        func isAmount(_ s: String) -> Bool { s.first?.isNumber == true && s.allSatisfy { $0.isNumber || "/.- ".contains($0) || "½¼¾⅓⅔⅛".contains($0) } }
+        var amount = "", measure = "", text: String
+        if fields.count >= 3, isAmount(fields[0]) {
+            (amount, measure, text) = (fields[0], fields[1], fields[2...].joined(separator: " "))
+        } else if fields.count == 2, isAmount(fields[0]) {
+            (amount, text) = (fields[0], fields[1])
+        } else if fields.count == 1, line.contains("\t") || line.hasPrefix(" ") {
+            text = fields[0]
+        } else {
+            return nil  // a sentence: the directions start here
+        }
+        var preparation = ""
+        if let r = text.range(of: " -- "), r.lowerBound > text.startIndex {
+            preparation = text[r.upperBound...].trimmingCharacters(in: .whitespaces)
+            text = text[text.startIndex..<r.lowerBound].trimmingCharacters(in: .whitespaces)
+        }
+        return .init(amount: amount, measure: measure, ingredient: text, preparation: preparation)
+    }
+
+    /// Directions as paragraphs: lines joined with a space; a step ends at a blank line, or where a line ends a
+    /// sentence (or a label: "Source:") and the next starts one (a capital letter, a digit or a quote).
+    public static func paragraphs(_ lines: [String]) -> [String] {
+        var out: [String] = []
+        var current = ""
+        for raw in lines {
+            let t = raw.trimmingCharacters(in: .whitespaces)
+            if t.isEmpty {
+                if !current.isEmpty { out.append(current) }
+                current = ""
+                continue
+            }
+            if current.isEmpty {
+                current = t
+            } else if isLabel(t) || endsSentence(current) && t.first.map({ $0.isUppercase || $0.isNumber || "\"'“(*".contains($0) }) == true {
+                out.append(current)
+                current = t
+            } else {
+                current += " " + t
+            }
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+
+    /// A label line MasterCook writes before a value ("Source:", "Start to Finish Time:").
+    static func isLabel(_ s: String) -> Bool { s.hasSuffix(":") && s.count <= 40 && s.first?.isUppercase == true }
+
+    static func endsSentence(_ s: String) -> Bool {
+        let core = s.reversed().drop { "\"'”)".contains($0) }
+        guard let last = core.first else { return false }
+        return ".!?:".contains(last)
+    }
+
     static func isMetadataLine(_ line: String) -> Bool {
         servingSizeAndTime(line) != nil || categories(line) != nil || metadata(line)?.key.lowercased() == "recipe by"
     }
@@ -142,17 +220,22 @@ public enum MasterCookReader {
         skipBlank()
         if i < lines.count, lines[i].contains("Amount"), lines[i].contains("Measure") {
             i += 1
-            if i < lines.count, lines[i].hasPrefix("--------") { i += 1 }
-            while i < lines.count, !lines[i].allSatisfy(\.isWhitespace), let ing = ingredient(lines[i]) {
+            if i < lines.count, lines[i].trimmingCharacters(in: .whitespaces).hasPrefix("--------") { i += 1 }
+            // The table runs to the first blank line. Columns as MasterCook writes them, else the same fields
+            // separated by tabs or left-aligned (other programs' and hand-edited files).
+            while i < lines.count, !lines[i].allSatisfy(\.isWhitespace), !isMailHeader(lines[i]),
+                let ing = ingredient(lines[i]) ?? looseIngredient(lines[i])
+            {
                 r.ingredients.append(ing)
                 i += 1
             }
         }
+        var body: [String] = []
         while i < lines.count, !isFooter(lines[i]) {
-            let t = lines[i].trimmingCharacters(in: .whitespaces)
-            if !t.isEmpty { r.directions.append(t) }
+            if !isMailHeader(lines[i]) { body.append(lines[i]) }
             i += 1
         }
+        r.directions = paragraphs(body)
         i += 1
         while i < lines.count {
             let t = lines[i].trimmingCharacters(in: .whitespaces)
@@ -170,16 +253,34 @@ public enum MasterCookReader {
 /// valid) and the declaration is dropped before parsing. Each `<RcpE>` is read from its `<RTxt>` (the MXP text)
 /// when present, otherwise from its elements.
 public enum MX2Reader {
-    public enum Failure: Error, Equatable { case notXML(String) }
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case notXML(String)
+        /// The file declares entities (`<!ENTITY`): a billion-laughs bomb, or an external entity. MasterCook writes
+        /// none, so none is expanded.
+        case entityExpansionRefused
+
+        public var description: String {
+            switch self {
+            case .notXML(let why): "not well-formed XML (\(why))"
+            case .entityExpansionRefused:
+                "entity expansion refused: the file declares XML entities (<!ENTITY …>), which MasterCook never writes"
+            }
+        }
+    }
 
     public static func parse(_ data: Data) throws -> [MasterCookRecipe] {
         var text = TextBytes.decode(data)
+        if text.contains("<!ENTITY") { throw Failure.entityExpansionRefused }
         if let start = text.range(of: "<?xml"), let end = text.range(of: "?>", range: start.upperBound..<text.endIndex) {
             text.removeSubrange(start.lowerBound..<end.upperBound)
         }
-        if let start = text.range(of: "<!DOCTYPE"), let end = text.range(of: ">", range: start.upperBound..<text.endIndex) {
+        if let start = text.range(of: "<!DOCTYPE"), let close = text.range(of: ">", range: start.upperBound..<text.endIndex) {
+            // An internal subset ("[ … ]>") ends at "]>".
+            let open = text.range(of: "[", range: start.upperBound..<close.lowerBound)
+            let end = open.flatMap { text.range(of: "]>", range: $0.upperBound..<text.endIndex) } ?? close
             text.removeSubrange(start.lowerBound..<end.upperBound)
         }
+        text = escapingUnknownEntities(text)
         let parser = XMLParser(data: Data(text.utf8))
         let delegate = Delegate()
         parser.delegate = delegate
@@ -188,6 +289,35 @@ public enum MX2Reader {
                 "line \(parser.lineNumber): \(parser.parserError.map { "\($0)" } ?? "not well-formed XML")")
         }
         return delegate.recipes
+    }
+
+    /// Every `&` that does not start one of XML's own references (`&amp;` `&lt;` `&gt;` `&quot;` `&apos;`, `&#…;`)
+    /// becomes `&amp;`, outside CDATA sections: "Stir. &x; &p; Done." and "salt & pepper" stay as written instead of
+    /// cutting the text at the first unknown entity.
+    static func escapingUnknownEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        let known = ["amp;", "lt;", "gt;", "quot;", "apos;"]
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 64)
+        var rest = text[...]
+        while let amp = rest.firstIndex(where: { $0 == "&" || $0 == "<" }) {
+            out += rest[rest.startIndex..<amp]
+            let tail = rest[amp...]
+            if tail.hasPrefix("<![CDATA[") {
+                let end = tail.range(of: "]]>")?.upperBound ?? tail.endIndex
+                out += tail[tail.startIndex..<end]
+                rest = tail[end...]
+                continue
+            }
+            rest = tail.dropFirst()
+            if tail.first == "<" { out += "<"; continue }
+            let after = tail.dropFirst()
+            let isReference = known.contains { after.hasPrefix($0) }
+                || (after.hasPrefix("#") && after.dropFirst().prefix { $0.isHexDigit || $0 == "x" }.count > 0
+                    && after.dropFirst().drop { $0.isHexDigit || $0 == "x" }.first == ";")
+            out += isReference ? "&" : "&amp;"
+        }
+        return out + rest
     }
 
     final class Delegate: NSObject, XMLParserDelegate {
@@ -266,6 +396,12 @@ extension MasterCookRecipe {
                 !ing.ingredient.hasPrefix("--")
             {
                 groups.append(.init(name: String(ing.ingredient.dropLast()), lines: []))
+            } else if ing.amount.isEmpty, ing.measure.isEmpty, ing.ingredient.hasPrefix("--"),
+                let g = groups.lastIndex(where: { !$0.lines.isEmpty })
+            {
+                // A continuation line ("-- or your favorite") belongs to the ingredient above it.
+                let more = ing.ingredient.drop { $0 == "-" || $0 == " " }
+                if !more.isEmpty { groups[g].lines[groups[g].lines.count - 1] += ", " + more }
             } else if !ing.line.isEmpty {
                 groups[groups.count - 1].lines.append(ing.line)
             }

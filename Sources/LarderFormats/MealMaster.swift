@@ -35,21 +35,45 @@ public enum MealMasterReader {
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var recipes: [MealMasterRecipe] = []
         var i = 0
-        let anyHeader = lines.contains(where: isHeader)
+        let anyHeader = lines.contains(where: isProgramHeader)
         if !anyHeader {
             let r = recipe(Array(lines[...]), firstLine: 1)
             return r.isEmpty ? [] : [r]
         }
         while i < lines.count {
-            guard isHeader(lines[i]) else { i += 1; continue }
+            guard isProgramHeader(lines[i]) else { i += 1; continue }
             let start = i + 1
             var end = start
-            while end < lines.count, !isFooter(lines[end]), !isHeader(lines[end]) { end += 1 }
+            while end < lines.count, !isProgramFooter(lines[end]), !isProgramHeader(lines[end]) { end += 1 }
             let r = recipe(Array(lines[start..<end]), firstLine: start)
             if !r.isEmpty { recipes.append(r) }
-            i = end < lines.count && isFooter(lines[end]) ? end + 1 : end
+            i = end < lines.count && isProgramFooter(lines[end]) ? end + 1 : end
         }
         return recipes
+    }
+
+    /// A recipe header as MealMaster or another program writes it (AnyMeal, Krecipes, Now You're Cooking…): the
+    /// standard ``isHeader(_:)`` spellings, or a line that starts with five `M`s or five dashes (then any run of
+    /// `M`s and dashes) and names the format or a program ("Meal-Master", "Recipe via …", "AnyMeal"). A section
+    /// heading ("MMMMM-----SAUCE-----") names neither.
+    public static func isProgramHeader(_ line: String) -> Bool {
+        if isHeader(line) { return true }
+        let t = line.trimmingCharacters(in: .whitespaces)
+        guard t.hasPrefix("MMMMM") || t.hasPrefix("-----") else { return false }
+        let rest = t.drop { $0 == "M" || $0 == "-" }.lowercased()
+        guard rest.contains(where: \.isLetter) else { return false }
+        let programs = ["meal-master", "mealmaster", "meal master", "anymeal", "krecipes", "now you're cooking", "now you’re cooking", "gourmet", "mmformat"]
+        let whole = t.lowercased()
+        if programs.contains(where: whole.contains) { return true }
+        // "----- Recipe via …", "MMMMM----- Recipe Extracted from …": a heading ends in dashes, a header does not.
+        return rest.contains("recipe") && !rest.hasSuffix("-")
+    }
+
+    /// The end of a recipe: the standard ``isFooter(_:)`` lines, or a line of only five or more `M`s or dashes.
+    public static func isProgramFooter(_ line: String) -> Bool {
+        if isFooter(line) { return true }
+        let t = line.trimmingCharacters(in: .whitespaces)
+        return t.count >= 5 && (t.allSatisfy { $0 == "-" } || t.allSatisfy { $0 == "M" })
     }
 
     /// `MMMMM-----` or `----------`, then anything (at least one more character, not a dash).

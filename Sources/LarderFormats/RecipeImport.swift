@@ -48,6 +48,9 @@ public enum RecipeImport {
         public var errors: [EntryError] = []
         /// Members that hold no recipe (images, `__MACOSX/` and dot files, site files).
         public var skipped: [String] = []
+        /// What was imported but not as the export had it: a recipe kept with no ingredients, a component it
+        /// names that is missing, a component file read as part of other recipes. Each names its recipe.
+        public var warnings: [EntryError] = []
     }
 
     /// macOS resource forks, Finder files and other hidden files.
@@ -58,8 +61,43 @@ public enum RecipeImport {
 
     public static func read(_ members: [ExportMember]) -> Outcome {
         var outcome = Outcome()
-        for member in members { read(member, into: &outcome) }
+        let library = chowdownComponents(members)
+        for member in members {
+            if ChowdownReader.isComponent(path: member.path), !isJunk(member.path),
+                ChowdownReader.isChowdown(TextBytes.decode(member.data.prefix(16 * 1024)))
+            {
+                outcome.skipped.append(member.path)
+                if library.isEmpty || members.count == 1 {
+                    outcome.warnings.append(EntryError(
+                        member: member.path,
+                        message: "a Chowdown component (part of the recipes that name it in `components:`), not a recipe of its own: import the whole site (its folder zipped) to read it with them"))
+                }
+                continue
+            }
+            read(member, into: &outcome, components: library)
+        }
+        for k in outcome.recipes.indices {
+            outcome.recipes[k].draft.normalize()
+            let draft = outcome.recipes[k].draft
+            if draft.ingredientLines.isEmpty {
+                outcome.warnings.append(EntryError(
+                    member: outcome.recipes[k].member, message: "recipe '\(draft.title)' has no ingredients: kept with 0 ingredients"))
+            }
+        }
         return outcome
+    }
+
+    /// A Chowdown site's components (`_components/*.md`), by title and by file stem.
+    static func chowdownComponents(_ members: [ExportMember]) -> [String: RecipeDraft] {
+        var library: [String: RecipeDraft] = [:]
+        for member in members where ChowdownReader.isComponent(path: member.path) && !isJunk(member.path) {
+            let text = TextBytes.decode(member.data)
+            guard ChowdownReader.isChowdown(text), let d = ChowdownReader.parse(text) else { continue }
+            let stem = ((member.path as NSString).lastPathComponent as NSString).deletingPathExtension
+            library[ChowdownReader.key(d.title)] = d
+            library[ChowdownReader.key(stem)] = library[ChowdownReader.key(stem)] ?? d
+        }
+        return library
     }
 
     /// The text format a single file is in, by content; `nil` for anything else (ordinary text, JSON, HTML).
@@ -70,7 +108,7 @@ public enum RecipeImport {
         if text.contains("<mx2") { return .mastercookXML }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).prefix(400).map(String.init)
         if lines.contains(where: MasterCookReader.isHeader) { return .mastercookText }
-        if lines.contains(where: MealMasterReader.isHeader),
+        if lines.contains(where: MealMasterReader.isProgramHeader),
             text.contains("Meal-Master") || lines.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Title:") })
         {
             return .mealmaster
@@ -78,32 +116,34 @@ public enum RecipeImport {
         if ext == "mmf" { return .mealmaster }
         if ext == "mxp" { return .mastercookText }
         if ext == "csv" || ext == "tsv", CSVRecipes.isRecipeCSV(text) { return .csv }
+        if ext == "md" || ext == "markdown", ChowdownReader.isChowdown(text) { return .chowdown }
         return nil
     }
 
     /// What one member held.
     enum Read {
-        case recipes([(RecipeDraft, Int)], AppFormat, errors: [String] = [])
+        case recipes([(RecipeDraft, Int)], AppFormat, errors: [String] = [], warnings: [String] = [])
         case skipped
         case failed(String)
     }
 
-    static func read(_ member: ExportMember, into outcome: inout Outcome) {
+    static func read(_ member: ExportMember, into outcome: inout Outcome, components: [String: RecipeDraft] = [:]) {
         let path = member.path
-        switch read(member) {
+        switch read(member, components: components) {
         case .skipped: outcome.skipped.append(path)
         case .failed(let message): outcome.errors.append(EntryError(member: path, message: message))
-        case .recipes(let drafts, let format, let errors):
+        case .recipes(let drafts, let format, let errors, let warnings):
             for (draft, line) in drafts {
                 var d = draft
                 d.member = path
                 outcome.recipes.append(ImportedRecipe(draft: d, format: format, member: path, line: line))
             }
             outcome.errors += errors.map { EntryError(member: path, message: $0) }
+            outcome.warnings += warnings.map { EntryError(member: path, message: $0) }
         }
     }
 
-    static func read(_ member: ExportMember) -> Read {
+    static func read(_ member: ExportMember, components: [String: RecipeDraft] = [:]) -> Read {
         let path = member.path
         let name = (path as NSString).lastPathComponent.lowercased()
         let ext = (name as NSString).pathExtension
@@ -114,8 +154,13 @@ public enum RecipeImport {
         if ext == "json" || ext == "paprikarecipe" || member.data.first == UInt8(ascii: "{") { return readJSON(member) }
         if ext == "md" || ext == "markdown" {
             let text = TextBytes.decode(member.data)
-            guard ChowdownReader.isChowdown(text), let d = ChowdownReader.parse(text) else { return .skipped }
-            return .recipes([(d, 1)], .chowdown)
+            guard ChowdownReader.isChowdown(text), let (draft, names) = ChowdownReader.parseWithComponents(text) else { return .skipped }
+            var d = draft
+            let missing = ChowdownReader.attach(names, from: components, to: &d)
+            let warnings = missing.map {
+                "recipe '\(d.title)' uses the Chowdown component '\($0)', which is not in the import: kept without it (import the whole site, its folder zipped, to include it)"
+            }
+            return .recipes([(d, 1)], .chowdown, warnings: warnings)
         }
         if ext == "html" || ext == "htm" {
             guard name == "recipes.html" else { return .skipped }
@@ -129,8 +174,11 @@ public enum RecipeImport {
             let gz = member.data.starts(with: [0x1F, 0x8B])
             return .failed(gz ? "still gzip-compressed: the archive reader should have decompressed it" : "not valid JSON: the file is damaged; re-export it")
         }
+        let isPaprikaEntry = (member.path as NSString).pathExtension.lowercased() == "paprikarecipe"
         if let o = root as? [String: Any] {
-            if JSONApps.isPaprika(o) { return .recipes([(JSONApps.paprika(o), 1)], .paprika) }
+            if JSONApps.isPaprika(o) || (isPaprikaEntry && (o["name"] != nil || o["uid"] != nil)) {
+                return .recipes([(JSONApps.paprika(o), 1)], .paprika)
+            }
             if JSONApps.isMealie(o) { return .recipes([(JSONApps.mealie(o), 1)], .mealie) }
             if JSONApps.isTandoor(o) { return .recipes([(JSONApps.tandoor(o), 1)], .tandoor) }
         }
@@ -139,8 +187,8 @@ public enum RecipeImport {
             let format: AppFormat = member.path.lowercased().hasSuffix("recipe.json") ? .nextcloud : .schemaOrg
             return .recipes(drafts.map { ($0, 1) }, format)
         }
-        if (member.path as NSString).pathExtension.lowercased() == "paprikarecipe" {
-            return .failed("a .paprikarecipe entry without a recipe name, ingredients and directions")
+        if isPaprikaEntry {
+            return .failed("a .paprikarecipe entry that is not a Paprika recipe (no `name` or `uid`): re-export it from Paprika")
         }
         return .skipped
     }
@@ -171,5 +219,35 @@ public enum RecipeImport {
             let kind: AppFormat = header.hasPrefix("title,course") ? .planToEat : header.hasPrefix("title,description,preparationtime") ? .myRecipeBox : .csv
             return .recipes(recipes.map { ($0.draft, $0.row) }, kind, errors: errors.map(\.message))
         }
+    }
+}
+
+extension RecipeDraft {
+    /// An empty field is an absent one: text trimmed, empty strings (a Cooklang `source.url:` with no value, a
+    /// Paprika `""`) and empty list items removed, non-positive times dropped, so no result breaks its schema on
+    /// an empty field.
+    mutating func normalize() {
+        func clean(_ s: String?) -> String? {
+            guard let t = s?.trimmingCharacters(in: .whitespacesAndNewlines), !t.isEmpty else { return nil }
+            return t
+        }
+        func positive(_ m: Double?) -> Double? { m.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
+        title = clean(title) ?? "Untitled recipe"
+        description = clean(description)
+        yield = clean(yield)
+        cuisine = clean(cuisine)
+        url = clean(url)
+        image = clean(image)
+        author = clean(author)
+        prepMinutes = positive(prepMinutes)
+        cookMinutes = positive(cookMinutes)
+        totalMinutes = positive(totalMinutes)
+        categories = categories.compactMap(clean)
+        tags = tags.compactMap(clean)
+        ingredientGroups = ingredientGroups.map { Group(name: clean($0.name), lines: $0.lines.compactMap(clean)) }
+            .filter { !$0.lines.isEmpty }
+        steps = steps.compactMap(clean)
+        notes = notes.compactMap(clean)
+        nutrition = nutrition.compactMapValues(clean)
     }
 }

@@ -12,10 +12,13 @@ public enum SchemaOrgWriter {
         if let d = r.description, !d.isEmpty { o["description"] = d }
         o["recipeIngredient"] = r.allIngredients.map(\.text)
         o["recipeInstructions"] = instructions(r.steps)
-        if let y = r.yields { o["recipeYield"] = y.text }
+        if let y = r.yields { o["recipeYield"] = yieldValue(y) }
         if let m = r.prepMinutes { o["prepTime"] = iso8601(minutes: m) }
         if let m = r.cookMinutes { o["cookTime"] = iso8601(minutes: m) }
-        if let m = r.totalMinutes { o["totalTime"] = iso8601(minutes: m) }
+        // The total Google asks for: given, else prep and cook together when both are known.
+        if let m = r.totalMinutes ?? r.prepMinutes.flatMap({ p in r.cookMinutes.map { p + $0 } }) {
+            o["totalTime"] = iso8601(minutes: m)
+        }
         if let c = r.mealType { o["recipeCategory"] = c }
         if let c = r.cuisine { o["recipeCuisine"] = c }
         if !r.tags.isEmpty { o["keywords"] = r.tags.joined(separator: ", ") }
@@ -28,6 +31,14 @@ public enum SchemaOrgWriter {
             if facts.count > 1 { o["nutrition"] = facts }
         }
         return o
+    }
+
+    /// `recipeYield` as a number and as the text ("[4, \"4 loaves\"]"); the number alone when the text is just it, the
+    /// text alone when it holds no whole number.
+    static func yieldValue(_ y: RecipeYield) -> Any {
+        guard let n = y.servings, n > 0, n == n.rounded(), n < 1_000_000 else { return y.text }
+        let count = Int(n)
+        return y.text == String(count) ? count as Any : [count, y.text] as [Any]
     }
 
     /// Steps as `HowToStep`s; consecutive steps of one named section become one `HowToSection`.
@@ -73,10 +84,13 @@ public enum SchemaOrgWriter {
     }
 }
 
-/// Larder recipes → Cooklang: title, yield, times, tags, course, cuisine, description and source as front
-/// matter; each ingredient marked up (`@name{qty%unit}(preparation)`) where a step first names it, the first
-/// simple duration of a step as a timer (`~{10%minutes}`); ingredients no step names open the method as a step
-/// of their own, so none is lost.
+/// Larder recipes → Cooklang, as the official parser (cooklang-rs) reads it: title, yield, times, tags, course,
+/// cuisine, description, source, author and image as front matter, every value a double-quoted YAML string; the
+/// ingredients, in order and by group, each on a line of its own in an `= Ingredients =` section
+/// (`= Ingredients – Group =` for a named group) as `@name{quantity%unit}(note)`, the quantity and unit as the
+/// line wrote them; the method in `= Method =`, each step a paragraph, the first simple duration of a step as a
+/// timer (`~{10%minutes}`). Larder's reader takes such an ingredients section as the ingredient list, not a step, so
+/// a recipe reads back with the same ingredient lines and steps.
 public enum CooklangWriter {
     public static func text(_ r: Recipe) -> String {
         var meta: [(String, String)] = [("title", r.title)]
@@ -87,63 +101,72 @@ public enum CooklangWriter {
         if let c = r.mealType { meta.append(("course", c)) }
         if let c = r.cuisine { meta.append(("cuisine", c)) }
         if !r.tags.isEmpty { meta.append(("tags", r.tags.joined(separator: ", "))) }
-        if let d = r.description, !d.isEmpty { meta.append(("description", d.replacingOccurrences(of: "\n", with: " "))) }
-        if let u = r.source.url { meta.append(("source", u)) }
-        if let a = r.author { meta.append(("author", a)) }
-        if let i = r.image { meta.append(("image", i)) }
-        var out = "---\n" + meta.map { "\($0.0): \(yamlScalar($0.1))" }.joined(separator: "\n") + "\n---\n\n"
-        let ingredients = r.allIngredients
-        var placed = Array(repeating: false, count: ingredients.count)
-        var steps: [String] = []
-        for step in r.steps {
-            var text = escape(step.text)
-            var cursor = text.startIndex
-            for (k, ing) in ingredients.enumerated() where !placed[k] {
-                let found = names(ing).lazy.compactMap { name -> Range<String.Index>? in
-                    guard let r = text.range(of: name, options: .caseInsensitive, range: cursor..<text.endIndex),
-                        isWordBoundary(text, r)
-                    else { return nil }
-                    return r
-                }.first
-                guard let range = found else { continue }
-                let markup = self.markup(ing, name: String(text[range]))
-                text.replaceSubrange(range, with: markup)
-                cursor = text.index(range.lowerBound, offsetBy: markup.count)
-                placed[k] = true
-            }
-            steps.append(timer(in: text, durations: step.durations))
+        if let d = r.description, !d.isEmpty { meta.append(("description", d)) }
+        if let u = r.source.url, !u.isEmpty { meta.append(("source", u)) }
+        if let a = r.author, !a.isEmpty { meta.append(("author", a)) }
+        if let i = r.image, !i.isEmpty { meta.append(("image", i)) }
+        var out = "---\n" + meta.map { "\($0.0): \(yamlScalar($0.1))" }.joined(separator: "\n") + "\n---\n"
+        for group in r.ingredientGroups where !group.ingredients.isEmpty {
+            let name = group.name.map { oneLine($0) }.flatMap { $0.isEmpty ? nil : $0 }
+            out += "\n= Ingredients" + (name.map { " – " + sectionName($0) } ?? "") + " =\n"
+            out += group.ingredients.map(markup).joined(separator: "\n") + "\n"
         }
-        let rest = ingredients.enumerated().filter { !placed[$0.offset] }.map { markup($0.element, name: names($0.element).first ?? $0.element.text) }
-        if !rest.isEmpty { steps.insert("Ingredients: " + rest.joined(separator: ", ") + ".", at: 0) }
-        out += steps.joined(separator: "\n\n") + "\n"
-        for note in r.notes { out += "\n> " + note.replacingOccurrences(of: "\n", with: " ") + "\n" }
+        if !r.steps.isEmpty {
+            out += "\n= Method =\n\n"
+            out += r.steps.map { timer(in: escape(oneLine($0.text)), durations: $0.durations) }.joined(separator: "\n\n") + "\n"
+        }
+        for note in r.notes { out += "\n> " + oneLine(note) + "\n" }
         return out
     }
 
-    /// What a step may call the ingredient: the line without its quantity, unit and ", note" (as written), then
-    /// the parsed name.
-    static func names(_ ing: RecipeIngredient) -> [String] {
-        var rest = Substring(ing.text)
-        rest = rest.drop { $0.isNumber || " /.,½¼¾⅓⅔⅛-–".contains($0) }
-        if let unit = ing.unitText, rest.hasPrefix(unit + " ") { rest = rest.dropFirst(unit.count + 1) }
-        if let comma = rest.firstIndex(of: ",") { rest = rest[rest.startIndex..<comma] }
-        let written = rest.trimmingCharacters(in: .whitespaces)
-        return [written, ing.name].filter { !$0.isEmpty }
+    /// The ingredient line cut into what Cooklang marks up, so that "quantity unit name, note" is the line again:
+    /// the quantity as written when it leads the line ("1 1/2", "2-3", "½", "1,5"), the unit the parser found right
+    /// after it, then the name and, after the first ", ", the note.
+    static func parts(_ ing: RecipeIngredient) -> (quantity: String, unit: String, name: String, note: String) {
+        let text = ing.text.split(whereSeparator: \.isNewline).joined(separator: " ").replacingOccurrences(of: "\t", with: " ")
+            .trimmingCharacters(in: .whitespaces)
+        var rest = Substring(text)
+        var quantity = ""
+        if let r = text.range(of: #"^(\d+ \d+/\d+|\d+/\d+|\d+(?:[.,]\d+)?(?: ?[-–] ?\d+(?:[.,]\d+)?)?|[½¼¾⅓⅔⅛])(?= )"#, options: .regularExpression) {
+            quantity = String(text[r])
+            rest = text[r.upperBound...].drop { $0 == " " }
+        }
+        var unit = ""
+        if !quantity.isEmpty, let u = ing.unitText, !u.isEmpty, rest.hasPrefix(u + " "), u.allSatisfy({ !"{}%@#~".contains($0) }) {
+            unit = u
+            rest = rest.dropFirst(u.count).drop { $0 == " " }
+        }
+        var name = String(rest)
+        var note = ""
+        if let comma = name.range(of: ", ") {
+            let tail = name[comma.upperBound...]
+            if !tail.isEmpty, tail.allSatisfy({ !"()".contains($0) }) {
+                note = String(tail)
+                name = String(name[name.startIndex..<comma.lowerBound])
+            }
+        }
+        if name.isEmpty {  // "2 cups" alone: the unit is what there is of a name
+            (name, unit) = (unit.isEmpty ? quantity : unit, "")
+            if unit.isEmpty && name == quantity { quantity = "" }
+        }
+        return (quantity, unit, safeName(name), note)
     }
 
-    static func markup(_ ing: RecipeIngredient, name: String) -> String {
-        var amount = ""
-        if let q = ing.quantity {
-            // The quantity as the line wrote it ("1/3", "1 1/2"), else the number.
-            let written = ing.text.prefix { $0.isNumber || " /.,½¼¾⅓⅔⅛-–".contains($0) }.trimmingCharacters(in: .whitespaces)
-            amount = written.first?.isNumber == true || "½¼¾⅓⅔⅛".contains(written.first ?? "x")
-                ? written : number(q.value) + (q.max.map { "-" + number($0) } ?? "")
-        }
-        if let u = ing.unitText ?? ing.unit, !u.isEmpty { amount += "%" + u }
-        var m = "@" + name + "{" + amount + "}"
-        let note = [ing.size, ing.preparation, ing.comment].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
-        if !note.isEmpty, !note.contains(")") { m += "(" + note + ")" }
+    static func markup(_ ing: RecipeIngredient) -> String {
+        let p = parts(ing)
+        var m = "@" + p.name + "{" + p.quantity + (p.quantity.isEmpty || p.unit.isEmpty ? "" : "%" + p.unit) + "}"
+        if !p.note.isEmpty { m += "(" + p.note.replacingOccurrences(of: "--", with: "–") + ")" }
         return m
+    }
+
+    /// A name the parser reads as one ingredient: no markup characters, no comment, no leading modifier
+    /// (`@/recipe` is a reference to another recipe, `@&`, `@-`, `@?`, `@+` and `@=` are modifiers).
+    static func safeName(_ name: String) -> String {
+        var s = name.map { "{}@#~".contains($0) ? " " : String($0) }.joined()
+        s = s.replacingOccurrences(of: "--", with: "–").replacingOccurrences(of: "[-", with: "[ -")
+        s = String(s.drop { "/.&-?@".contains($0) || $0 == " " })
+        s = s.trimmingCharacters(in: .whitespaces)
+        return s.isEmpty ? "ingredient" : s
     }
 
     /// The step's first duration ending in "<number> <unit>" ("simmer for 5 minutes") becomes a timer there.
@@ -160,57 +183,96 @@ public enum CooklangWriter {
         return text
     }
 
-    static func isWordBoundary(_ text: String, _ range: Range<String.Index>) -> Bool {
-        let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
-        let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
-        return !(before?.isLetter ?? false) && !(before?.isNumber ?? false) && !(after?.isLetter ?? false) && !(after?.isNumber ?? false)
-    }
-
-    /// Characters that would start markup in plain step text are spaced out of it ("#1" → "# 1").
+    /// Plain step text with Cooklang's backslash escapes where it would read as markup: `\@`, `\#`, `\~` (an e-mail
+    /// address, "#1"), `-\-` and `[\-` (comments), a backslash before punctuation doubled; a step that starts like a
+    /// section, note or metadata line starts with an escaped character.
     static func escape(_ s: String) -> String {
         var out = ""
         let chars = Array(s)
         for (i, c) in chars.enumerated() {
-            out.append(c)
-            if "@#~".contains(c), i + 1 < chars.count, !chars[i + 1].isWhitespace { out.append(" ") }
+            let next = i + 1 < chars.count ? chars[i + 1] : nil
+            let previous = i > 0 ? chars[i - 1] : nil
+            switch c {
+            case "@", "#", "~": out += "\\" + String(c)
+            case "\\" where next.map { $0.isASCII && $0.isPunctuation || $0.isASCII && $0.isSymbol } ?? false: out += "\\\\"
+            case "-" where previous == "-" || previous == "[": out += "\\-"
+            case "=" where i == 0, ">" where i == 0: out += "\\" + String(c)
+            default: out.append(c)
+            }
         }
-        return out.replacingOccurrences(of: "--", with: "–").replacingOccurrences(of: "[-", with: "[ -")
+        return out
     }
+
+    /// Text on one line: line breaks and runs of white space become one space.
+    static func oneLine(_ s: String) -> String { s.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+
+    /// A section name without the characters that end one.
+    static func sectionName(_ s: String) -> String { s.replacingOccurrences(of: "=", with: "-") }
 
     static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
     static func minutesText(_ m: Double) -> String { "\(number(m)) minutes" }
 
+    /// A double-quoted YAML string: `\` and `"` escaped, on one line (a title "[MH] Pasta" or "Note: …" stays text).
     static func yamlScalar(_ s: String) -> String {
-        s.contains(":") || s.contains("#") || s.hasPrefix("-") || s.hasPrefix("'") || s.hasPrefix("\"") ? "\"" + s.replacingOccurrences(of: "\"", with: "'") + "\"" : s
+        "\"" + oneLine(s).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }
 
-/// Larder recipes → Paprika `.paprikarecipe` JSON (gzip it, and zip the entries, for a `.paprikarecipes` file).
+/// Larder recipes → Paprika `.paprikarecipe` JSON (gzip it, and zip the entries, for a `.paprikarecipes` file), with
+/// the 24 keys Paprika writes: a `uid` in Paprika's UUID form, unique per entry of an export (two identical recipes
+/// get two), `created` as Paprika writes it ("2026-12-07 14:02:11", UTC), and `hash`.
 public enum PaprikaWriter {
-    public static func object(_ r: Recipe) -> [String: Any] {
+    /// `index` is the entry's position in the export: it makes the `uid` unique.
+    public static func object(_ r: Recipe, index: Int = 0, created: Date = Date()) -> [String: Any] {
         let minutes = { (m: Double?) -> String in m.map { "\(CooklangWriter.number($0)) minutes" } ?? "" }
-        let uid = String(SHA1Lite.hex(r.title + r.source.sha256 + (r.source.member ?? "")).prefix(32)).uppercased()
+        let uid = uuid(SHA1Lite.hex(r.title + "\u{0}" + r.source.sha256 + "\u{0}" + (r.source.member ?? "") + "\u{0}\(index)"))
+        let ingredients = r.ingredientGroups.flatMap { g -> [String] in
+            // A named group is a heading line of its own, as Paprika shows one.
+            (g.name.map { $0.isEmpty ? [] : [$0 + ":"] } ?? []) + g.ingredients.map(\.text)
+        }
         return [
-            "name": r.title, "ingredients": r.allIngredients.map(\.text).joined(separator: "\n"),
+            "name": r.title, "ingredients": ingredients.joined(separator: "\n"),
             "directions": r.steps.map(\.text).joined(separator: "\n"), "servings": r.yields?.text ?? "",
             "prep_time": minutes(r.prepMinutes), "cook_time": minutes(r.cookMinutes), "total_time": minutes(r.totalMinutes),
             "categories": ([r.mealType].compactMap { $0 } + r.tags), "description": r.description ?? "",
             "notes": r.notes.joined(separator: "\n"), "source_url": r.source.url ?? "", "source": r.author ?? "",
             "nutritional_info": (r.nutrition ?? [:]).sorted { $0.key < $1.key }.map { $0.key == "text" ? $0.value : "\($0.key): \($0.value)" }.joined(separator: "\n"), "difficulty": "", "rating": 0, "uid": uid, "hash": SHA1Lite.hex(r.title + uid),
             "image_url": r.image.map { $0.hasPrefix("http") ? $0 as Any : NSNull() } ?? NSNull(), "photo": NSNull(), "photo_data": NSNull(), "photo_hash": NSNull(), "photo_large": NSNull(),
-            "photos": [Any](), "created": "",
+            "photos": [Any](), "created": createdText(created),
         ]
     }
 
-    public static func json(_ r: Recipe) throws -> Data {
-        try JSONSerialization.data(withJSONObject: object(r), options: [.sortedKeys, .withoutEscapingSlashes])
+    public static func json(_ r: Recipe, index: Int = 0, created: Date = Date()) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object(r, index: index, created: created), options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
-    /// A file name for the entry: the title without path separators.
+    /// "2026-12-07 14:02:11" in UTC, as Paprika writes `created`.
+    static func createdText(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+    }
+
+    /// 32 hex digits as an upper-case UUID ("8-4-4-4-12").
+    static func uuid(_ hex: String) -> String {
+        let h = Array(hex.uppercased().prefix(32))
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(h[$0]) }.joined(separator: "-")
+    }
+
+    /// A file name for the entry: the title without path separators, control characters or a leading dot (an
+    /// importer skips dot-files as hidden: ".", "..", ".hidden", "../../etc/evil" would be lost), cut to 80
+    /// characters; "recipe" when nothing is left.
     public static func entryName(_ r: Recipe, index: Int) -> String {
-        let safe = r.title.map { "/\\:\0".contains($0) ? "-" : $0 }
-        return String(safe.prefix(80)).trimmingCharacters(in: .whitespaces) + (index > 0 ? " \(index + 1)" : "") + ".paprikarecipe"
+        var safe = String(r.title.unicodeScalars.map { u -> Character in
+            u.properties.generalCategory == .control || u.properties.generalCategory == .format || "/\\:\0".unicodeScalars.contains(u)
+                ? "-" : Character(u)
+        })
+        safe = String(safe.prefix(80)).trimmingCharacters(in: .whitespaces)
+        safe = String(safe.drop { $0 == "." || $0 == "-" || $0 == " " })
+        if safe.isEmpty { safe = "recipe" }
+        return safe + (index > 0 ? " \(index + 1)" : "") + ".paprikarecipe"
     }
 }
 

@@ -30,4 +30,37 @@ struct YAMLLite {
         }
         return (string(key) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
+
+    /// A list that may hold groups: plain items go to the unnamed group, a `- Name: [items]` entry (or
+    /// `- Name:` followed by a nested list) is a group of its own. Empty groups are left out.
+    func groups(_ key: String) -> [(name: String?, lines: [String])] {
+        guard let a = map[key] as? [Any] else {
+            let lines = list(key)
+            return lines.isEmpty ? [] : [(nil, lines)]
+        }
+        var out: [(name: String?, lines: [String])] = [(nil, [])]
+        for v in a {
+            if let o = v as? [String: Any] {
+                for (name, value) in o.sorted(by: { $0.key < $1.key }) {
+                    guard let items = value as? [Any] else {
+                        // "- Note: use fresh" is a line with a colon, not a group.
+                        if let s = Self.scalar(value) { out[out.count - 1].lines.append(name + ": " + s) }
+                        continue
+                    }
+                    out.append((name.trimmingCharacters(in: .whitespaces), items.compactMap(Self.scalar).filter { !$0.isEmpty }))
+                }
+            } else if let s = Self.scalar(v), !s.isEmpty {
+                out[out.count - 1].lines.append(s)
+            }
+        }
+        return out.filter { !$0.lines.isEmpty }
+    }
+
+    static func scalar(_ v: Any) -> String? {
+        if let s = v as? String { return s.trimmingCharacters(in: .whitespaces) }
+        if let i = v as? Int { return String(i) }
+        if let d = v as? Double { return String(d) }
+        if let b = v as? Bool { return b ? "yes" : "no" }
+        return nil
+    }
 }

@@ -139,19 +139,65 @@ extension RecipeDraft {
         func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
         var draft = RecipeDraft(title: nonEmpty(f.text(o["name"] ?? o["title"])) ?? "Untitled recipe")
         draft.description = nonEmpty(f.text(o["description"]))
-        draft.yield = nonEmpty(f.text(o["recipeYield"] ?? o["yields"]))
+        // A list ([4, "4 loaves"]): the most telling item, one with a number and a word.
+        let yields = f.elements(o["recipeYield"] ?? o["yields"]).compactMap { nonEmpty(f.text($0)) }
+        draft.yield = yields.first { $0.contains(where: \.isNumber) && $0.contains(where: \.isLetter) } ?? yields.first
         draft.prepMinutes = f.minutes(o["prepTime"] ?? o["prep_time"])
         draft.cookMinutes = f.minutes(o["cookTime"] ?? o["cook_time"])
         draft.totalMinutes = f.minutes(o["totalTime"] ?? o["total_time"])
         draft.cuisine = f.list(o["recipeCuisine"]).first
         draft.categories = f.list(o["recipeCategory"])
         draft.tags = f.list(o["keywords"])
-        draft.ingredientGroups = f.ingredientGroups(o).filter { !$0.lines.isEmpty }.map { Group(name: $0.name, lines: $0.lines) }
-        draft.steps = f.instructions(o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"]).0.map(\.text)
+        if let whole = wholeLines(o["recipeIngredient"]) {
+            // An app's list (Nextcloud Cookbook): each string is one ingredient, a line break inside it
+            // ("80 g\r\n de lardons") is no split.
+            draft.ingredientGroups = [Group(lines: whole)]
+        } else {
+            draft.ingredientGroups = f.ingredientGroups(o).filter { !$0.lines.isEmpty }.map { Group(name: $0.name, lines: $0.lines) }
+        }
+        let method = o["recipeInstructions"] ?? o["instructions_list"] ?? o["instructions"]
+        draft.steps = blockSteps(method) ?? f.instructions(method).0.map(\.text)
         draft.url = f.url(o["url"])
         draft.image = f.url(o["image"])
         draft.author = f.name(o["author"])
         draft.nutrition = f.nutrition(o["nutrition"]) ?? [:]
         return draft
+    }
+
+    /// A list of two or more plain strings (no HTML), each cleaned as one line; `nil` for any other shape.
+    static func wholeLines(_ v: Any?) -> [String]? {
+        guard let list = v as? [Any], list.count > 1 else { return nil }
+        var out: [String] = []
+        for e in list {
+            guard let s = e as? String, !s.contains("<") else { return nil }
+            let t = SchemaFields.clean(s)
+            if !t.isEmpty { out.append(t) }
+        }
+        return out
+    }
+
+    /// A list of plain strings where some hold line breaks (an app's instruction blocks, with sub-headings such as
+    /// "For the sauce:"): each line is a step, a line that continues a sentence ("and stir.") joins the line before
+    /// it. `nil` for any other shape (read by ``SchemaFields``).
+    static func blockSteps(_ v: Any?) -> [String]? {
+        guard let list = v as? [Any], !list.isEmpty,
+            list.allSatisfy({ ($0 as? String).map { !$0.contains("<") } ?? false }),
+            list.contains(where: { ($0 as! String).contains(where: \.isNewline) })
+        else { return nil }
+        var steps: [String] = []
+        for case let block as String in list {
+            var joinNext = false
+            for raw in block.components(separatedBy: .newlines) {
+                let line = SchemaFields.unnumbered(SchemaFields.clean(raw))
+                if line.isEmpty { joinNext = false; continue }
+                if joinNext, let last = steps.last, line.first?.isLowercase == true {
+                    steps[steps.count - 1] = last + " " + line
+                } else {
+                    steps.append(line)
+                }
+                joinNext = !(line.last.map { ".!?:)".contains($0) } ?? true)
+            }
+        }
+        return steps
     }
 }

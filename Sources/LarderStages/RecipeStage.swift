@@ -32,7 +32,9 @@ public struct RecipeStage: Stage {
         let file = URL(fileURLWithPath: input.document.path).lastPathComponent
         let lines = Self.lines(of: extracted)
         if detected.appFormat != nil {
-            var output = Self.importExport(extracted, file: file, sha256: input.document.sha256, format: detected.format)
+            var output = Self.importExport(
+                extracted, file: file, sha256: input.document.sha256, format: detected.format,
+                memberPath: Self.memberPath(input.document.path))
             try RecipeEnrichment.bundled().enrich(&output.recipes)
             return try output.stageOutput(lines: lines)
         }
@@ -54,22 +56,40 @@ public struct RecipeStage: Stage {
         }
     }
 
-    /// An export's recipes: each page is a file (an archive member, or the document itself).
-    static func importExport(_ extracted: ExtractOutput, file: String, sha256: String, format: DocumentFormat) -> RecipeStageOutput {
+    /// An export's recipes: each page is a file (an archive member, or the document itself), all read together so
+    /// that one member can use another (a Chowdown recipe its `_components/`).
+    static func importExport(
+        _ extracted: ExtractOutput, file: String, sha256: String, format: DocumentFormat, memberPath: String? = nil
+    ) -> RecipeStageOutput {
         var recipes: [Recipe] = []
         var errors = extracted.memberErrors ?? []
-        for page in extracted.pages {
-            let member = ExportMember(path: page.member ?? file, data: Data(page.text.utf8))
-            let outcome = RecipeImport.read([member])
-            for imported in outcome.recipes {
-                let source = RecipeSourceInfo(
-                    file: file, sha256: sha256, pages: [page.number], format: format.rawValue,
-                    member: page.member, url: imported.draft.url)
-                recipes.append(imported.draft.recipe(source: source, page: page.number, line: imported.line))
-            }
-            errors += outcome.errors.map { "\($0.member): \($0.message)" }
+        var pageOf: [String: PDFPageText] = [:]
+        let members = extracted.pages.map { page -> ExportMember in
+            let path = page.member ?? memberPath ?? file
+            pageOf[path] = pageOf[path] ?? page
+            return ExportMember(path: path, data: Data(page.text.utf8))
         }
-        return RecipeStageOutput(recipes: recipes, skipped: nil, entryErrors: errors.isEmpty ? nil : errors)
+        let outcome = RecipeImport.read(members)
+        for imported in outcome.recipes {
+            guard let page = pageOf[imported.member] else { continue }
+            let source = RecipeSourceInfo(
+                file: file, sha256: sha256, pages: [page.number], format: format.rawValue,
+                member: page.member, url: imported.draft.url)
+            recipes.append(imported.draft.recipe(source: source, page: page.number, line: imported.line))
+        }
+        errors += outcome.errors.map { "\($0.member): \($0.message)" }
+        let warnings = outcome.warnings.map { "\($0.member): \($0.message)" }
+        return RecipeStageOutput(
+            recipes: recipes, skipped: nil, entryErrors: errors.isEmpty ? nil : errors,
+            entryWarnings: warnings.isEmpty ? nil : warnings)
+    }
+
+    /// A single file's name as an export member; in a Jekyll collection folder (Chowdown's `_recipes/`,
+    /// `_components/`) with that folder, which says what the file is, and nothing above it.
+    static func memberPath(_ path: String) -> String {
+        let parts = path.split(separator: "/")
+        guard parts.count >= 2, parts[parts.count - 2].hasPrefix("_") else { return parts.last.map(String.init) ?? path }
+        return parts.suffix(2).joined(separator: "/")
     }
 
     /// Every page's lines, numbered from 1 within the page.
@@ -121,11 +141,15 @@ public struct RecipeStageOutput: Codable, Sendable, Equatable {
     public var skipped: String?
     /// For a recipe app's export: the entries that could not be read ("member: why"); absent otherwise.
     public var entryErrors: [String]?
+    /// For a recipe app's export: recipes imported otherwise than the export had them ("member: recipe 'X' has no
+    /// ingredients: kept with 0 ingredients"); absent when none.
+    public var entryWarnings: [String]?
 
-    public init(recipes: [Recipe], skipped: String?, entryErrors: [String]? = nil) {
+    public init(recipes: [Recipe], skipped: String?, entryErrors: [String]? = nil, entryWarnings: [String]? = nil) {
         self.recipes = recipes
         self.skipped = skipped
         self.entryErrors = entryErrors
+        self.entryWarnings = entryWarnings
     }
 }
 
@@ -156,6 +180,7 @@ extension RecipeStageOutput {
         var json = SortedJSONBuilder(capacity: 16 * 1024)
         try json.object { json in
             if let entryErrors { json.key("entryErrors"); json.array(entryErrors) }
+            if let entryWarnings { json.key("entryWarnings"); json.array(entryWarnings) }
             json.key("recipes"); try json.array(recipes) { try $1.write(to: &$0, locator: locator) }
             if let skipped { json.key("skipped"); json.string(skipped) }
         }

@@ -49,6 +49,7 @@ public struct ResultStage: Stage {
             }
             // An export's entries that could not be read, each naming the archive member.
             result.warnings += (found.entryErrors ?? []).map { "entry not imported: \($0)" }
+            result.warnings += found.entryWarnings ?? []
             recipeStageRan = true
         }
         if input.earlierOutputs["receipt"] != nil {

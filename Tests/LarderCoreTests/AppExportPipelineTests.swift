@@ -84,6 +84,39 @@ struct AppExportPipelineTests {
         #expect(back.members.count == 3 && back.errors.isEmpty)
     }
 
+    /// A Chowdown site kept as a folder, and a Paprika entry whose ingredients are null: every recipe is in a
+    /// result, and what was kept otherwise is a warning of its document (issue 33).
+    @Test func aChowdownFolderAndNullIngredientsAreKeptAndNamed() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let site = folder + "/in/site"
+        for dir in ["_recipes", "_components"] { try FileManager.default.createDirectory(atPath: site + "/" + dir, withIntermediateDirectories: true) }
+        try "---\nlayout: recipe\ntitle: Pizza\ncomponents:\n- Dough\ningredients:\n- 1 cup tomato sauce\ndirections:\n- Bake.\n---\n"
+            .write(toFile: site + "/_recipes/pizza.md", atomically: true, encoding: .utf8)
+        try "---\nlayout: recipe\ntitle: Dough\ningredients:\n- 500 g flour\ndirections:\n- Knead.\n---\n"
+            .write(toFile: site + "/_components/dough.md", atomically: true, encoding: .utf8)
+        let toast: [String: Any] = ["name": "Toast", "ingredients": NSNull(), "directions": "Toast the bread.", "uid": "T"]
+        try ZipWriter.write([("Toast.paprikarecipe", Archives.gzip(try JSONSerialization.data(withJSONObject: toast)))], to: folder + "/in/toast.paprikarecipes")
+        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
+        _ = try Intake(store: store, manifest: .standard(for: PipelineConfig()), config: PipelineConfig())
+            .ingest(paths: [folder + "/in"], batchID: store.beginBatch(command: "t", inputs: []))
+        try WorkQueue(store: store, pipeline: try .standard(for: PipelineConfig()), config: PipelineConfig(), logger: TestSupport.logger).run()
+        var results: [String: DocumentResult] = [:]
+        try store.forEachDocument(in: .done) { document in
+            let version = try #require(try store.resultVersions(of: document.id).last)
+            #expect(version.isValid, "\(version.violations)")
+            results[URL(fileURLWithPath: document.path).lastPathComponent] = try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
+        }
+        let pizza = try #require(results["pizza.md"])
+        #expect(pizza.recipes.map(\.title) == ["Pizza"])
+        #expect(pizza.warnings.contains { $0.contains("component 'Dough'") }, "\(pizza.warnings)")
+        let dough = try #require(results["dough.md"])
+        #expect(dough.recipes.isEmpty && dough.warnings.contains { $0.contains("Chowdown component") }, "\(dough.warnings)")
+        let toastResult = try #require(results["toast.paprikarecipes"])
+        #expect(toastResult.recipes.map(\.title) == ["Toast"])
+        #expect(toastResult.warnings == ["Toast.paprikarecipe: recipe 'Toast' has no ingredients: kept with 0 ingredients"])
+    }
+
     @Test func detectRecognisesExportsByContent() throws {
         let zip = try DetectStage.detect(Data([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00]), fileName: "backup.bin")
         #expect(zip.format == .archive && zip.appFormat == "zip")

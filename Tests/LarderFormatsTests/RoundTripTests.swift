@@ -20,7 +20,8 @@ struct Essentials: Equatable, CustomStringConvertible {
         ingredients = r.allIngredients.map(\.text)
         steps = r.steps.map(\.text)
         yield = r.yields?.text
-        times = [r.prepMinutes, r.cookMinutes, r.totalMinutes]
+        // The total as exports write it: given, else prep and cook together (schema.org's totalTime).
+        times = [r.prepMinutes, r.cookMinutes, r.totalMinutes ?? r.prepMinutes.flatMap { p in r.cookMinutes.map { p + $0 } }]
     }
 
     var description: String { "\(title) | \(ingredients) | \(steps) | \(yield ?? "-") | \(times)" }
@@ -75,7 +76,7 @@ enum OwnSamples {
         let parsed = CooklangReader.parse(OwnSamples.cooklang)
         let draft = parsed.draft(fileName: "lentil-soup.cook")
         #expect(draft.title == "Weeknight Lentil Soup")
-        #expect(draft.ingredientLines == ["2 tbsp olive oil", "1 onion, diced", "1.5 cups red lentils", "1.5 l vegetable stock", "1 tsp cumin", "salt"])
+        #expect(draft.ingredientLines == ["2 tbsp olive oil", "1 onion, diced", "1 1/2 cups red lentils", "1.5 l vegetable stock", "1 tsp cumin", "salt"])
         #expect(draft.steps.count == 3)
         #expect(draft.steps[0] == "Warm the olive oil in a large pot and soften the onion for 8 minutes.")
         #expect(draft.prepMinutes == 10)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Turns the paths given to `larder ingest` into registered documents.
 ///
-/// Folders are walked recursively in name order (hidden entries, whose names start with ".", are skipped);
+/// Folders are walked recursively in name order (hidden entries, whose names start with ".", are skipped, and so
+/// are the photos beside a Nextcloud Cookbook `recipe.json`: `full.jpg`, `thumb.jpg`, `thumb16.jpg`);
 /// each regular file is hashed and registered by its SHA-256. Larder's own files — the checkpoint database, the LLM
 /// cache and their `-wal`, `-shm` and `-journal` files — are never registered (recognised by device and inode, so a
 /// link or another name for them is recognised too) and never opened. A symlink inside a folder is followed only when
@@ -222,7 +223,9 @@ struct Walker {
                             .unreadable, "cannot list the folder", hint: "check its permissions", path: absolute)))
                 return
             }
-            for name in names where !name.hasPrefix(".") {
+            // A Nextcloud Cookbook recipe folder: its photos are the recipe's, never documents (receipts) of their own.
+            let recipePhotos: Set<String> = names.contains("recipe.json") ? Self.nextcloudPhotos : []
+            for name in names where !name.hasPrefix(".") && !recipePhotos.contains(name) {
                 try walkAbsolute(absolute == "/" ? "/" + name : absolute + "/" + name, given: false, visit)
             }
         case S_IFREG:
@@ -256,6 +259,9 @@ struct Walker {
                         hint: "copy the content to a regular file", path: absolute)))
         }
     }
+
+    /// The images Nextcloud Cookbook keeps beside a `recipe.json`.
+    static let nextcloudPhotos: Set<String> = ["full.jpg", "thumb.jpg", "thumb16.jpg"]
 
     static func statError(path: String, errno code: Int32) -> LarderError {
         switch code {

@@ -39,14 +39,14 @@ public enum StandardStage: String, CaseIterable, Sendable {
     /// that differs from the database's reruns that stage and every stage after it, for every document.
     public var codeVersion: String {
         switch self {
-        case .detect: "detect@4"
+        case .detect: "detect@5"
         case .extract: "extract@12"
         case .ocr: "ocr@24"
         case .route: "route@5"
-        case .recipe: "recipe@18"
+        case .recipe: "recipe@19"
         case .receipt: "receipt@21"
         case .llm: "llm@1"
-        case .result: "result@11"
+        case .result: "result@12"
         }
     }
 

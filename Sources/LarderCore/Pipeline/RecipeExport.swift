@@ -97,7 +97,7 @@ public struct RecipeExport: Sendable {
                 var name = PaprikaWriter.entryName(recipe, index: 0)
                 while names.contains(name) { index += 1; name = PaprikaWriter.entryName(recipe, index: index) }
                 names.insert(name)
-                entries.append((name, gzip(try PaprikaWriter.json(recipe))))
+                entries.append((name, gzip(try PaprikaWriter.json(recipe, index: entries.count))))
             }
             try write(try zip(entries), name: "recipes.paprikarecipes", in: directory, report: &report)
         }

@@ -1259,7 +1259,12 @@ enum EmbeddedSchemas {
       "type": "array",
       "items": { "oneOf": [{ "$ref": "#/$defs/howToStep" }, { "$ref": "#/$defs/howToSection" }] }
     },
-    "recipeYield": { "type": ["string", "integer"] },
+    "recipeYield": {
+      "anyOf": [
+        { "type": ["string", "integer"] },
+        { "type": "array", "minItems": 1, "items": { "type": ["string", "integer"] } }
+      ]
+    },
     "prepTime": { "$ref": "#/$defs/duration" },
     "cookTime": { "$ref": "#/$defs/duration" },
     "totalTime": { "$ref": "#/$defs/duration" },
