@@ -173,7 +173,7 @@ struct PDFLayoutTests {
     func ownLayoutFixturesAreReadExactly(_ name: String) throws {
         let folder = TestSupport.repoPath("Tests/Fixtures/layout")
         let doc = try #require(try PDFEvaluation.loadDocuments(folder: folder).first { $0.name == name })
-        let (recipes, routed, _) = try PDFRecipeEvaluation.read(doc.pdfPath)
+        let (recipes, routed, _) = PDFRecipeEvaluation.read(doc.pdfPath, runner: try DocumentRunner(config: PipelineConfig()))
         let result = PDFEvaluation.score(doc, recipes: recipes, routedAsRecipe: routed)
         #expect(result.mistakes.isEmpty, "\(name): \(result.mistakes.joined(separator: "; "))")
         #expect(result.ingredients.matched == result.ingredients.truth)
@@ -195,7 +195,8 @@ struct PDFLayoutTests {
 
     @Test(.sharedData("recipes-pdf"), .slow)
     func sharedRecipePDFsAreRead() throws {
-        let report = try PDFRecipeEvaluation.run(folder: try #require(SharedData.path("recipes-pdf")))
+        let report = try PDFRecipeEvaluation.run(
+            folder: try #require(SharedData.path("recipes-pdf")), runner: try DocumentRunner(config: PipelineConfig()))
         #expect(report.overall.documents == 72)
         // Measured 2026-11-23: title 0.96, ingredients F1 0.93, steps F1 0.94 (baseline 0.63 / 0.47 / 0.74; first
         // layout round 0.93 / 0.86 / 0.91); these floors catch a regression on the development set.

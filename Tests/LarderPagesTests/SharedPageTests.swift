@@ -1,5 +1,7 @@
 import Foundation
+import LarderCore
 import LarderEvaluation
+import LarderStages
 import LarderTestSupport
 import Testing
 @testable import LarderPages
@@ -17,7 +19,7 @@ struct SharedPageTests {
     func pageReadsLikeItsExpectedJSON(_ name: String) throws {
         let all = try PageEvaluation.cases(directory: scrapedPages!)
         let c = try #require(all.first { $0.name == name })
-        let recipes = try PageReader().recipes(in: c.html, file: name, sha256: String(repeating: "0", count: 64))
+        let recipes = try DocumentRunner(config: PipelineConfig()).run(path: c.path).result?.recipes ?? []
         let result = PageEvaluation.score(name: name, got: PageEvaluation.values(recipes), expected: c.expected)
         #expect(recipes.count == 1)
         #expect(result.titleOK, "title \(result.got.title)")
@@ -34,7 +36,7 @@ struct SharedPageTests {
     @Test func floorsOnAllPages() throws {
         let cases = try PageEvaluation.cases(directory: scrapedPages!)
         #expect(cases.count >= 300)
-        let s = PageEvaluation.summary(PageEvaluation.evaluate(cases).results, seconds: nil)
+        let s = PageEvaluation.summary(PageEvaluation.evaluate(cases, runner: try DocumentRunner(config: PipelineConfig())).results, seconds: nil)
         #expect(s.title >= 0.96)
         #expect(s.ingredients_f1 >= 0.937)
         #expect(s.steps_f1 >= 0.915)

@@ -1,4 +1,5 @@
 import Foundation
+import LarderCore
 import LarderTestSupport
 import Testing
 @testable import LarderEvaluation
@@ -73,7 +74,8 @@ struct EvaluationTests {
     @Test(.integration, .sharedData("receipts-sroie"), .slow, .timeLimit(.minutes(6)))
     func sroieFloors() throws {
         let folder = try #require(TestData.sroieFolder)
-        var options = ReceiptEvaluation.Options()
+        // SROIE's settings (MYR, day-first dates) as a user passes them: `--config eval/sroie.yml`.
+        var options = ReceiptEvaluation.Options(config: try PipelineConfig.load(path: Repository.path("eval/sroie.yml")))
         options.strict = true  // the store figure below was measured with the strict rule
         let report = try ReceiptEvaluation.run(folder: folder, options: options)
         print("SROIE: count \(report.count) store \(report.store ?? -1) date \(report.date ?? -1) total \(report.total ?? -1) s/image \(report.secondsPerImage)")
