@@ -55,8 +55,8 @@ public enum DocumentRun {
     public struct Outcome: Sendable {
         /// The document's state: `done`, `failed` or `quarantined` (as `larder status` would show it).
         public var state: DocumentState
-        /// The result `larder export` writes (with its `pipelineVersion`); nil when the document failed or its
-        /// result broke its schema (an export leaves both out).
+        /// The result `larder export` writes (its very bytes, with `pipelineVersion`, decoded); nil when the
+        /// document failed or its result broke its schema (an export leaves both out).
         public var result: DocumentResult?
         /// The failure that stopped the document, naming its stage.
         public var failure: LarderError?
@@ -101,8 +101,10 @@ public enum DocumentRun {
                     decoded.seed(stage: stage.name, output: step.output)
                     if stage.name == pipeline.resultStage {
                         violations = step.violations
-                        result = step.output.value as? DocumentResult
-                            ?? (try? JSONDecoder().decode(DocumentResult.self, from: Data(step.output.json.utf8)))
+                        // The bytes `larder export` writes for this output, decoded: what a user gets.
+                        result = try? JSONDecoder().decode(
+                            DocumentResult.self,
+                            from: Exporter.exported(step.output.json, pipelineVersion: pipeline.version))
                     }
                     break
                 } catch {
@@ -119,7 +121,6 @@ public enum DocumentRun {
                 }
             }
         }
-        result?.pipelineVersion = pipeline.version
         return Outcome(
             state: .done, result: violations.isEmpty ? result : nil, failure: nil, violations: violations, outputs: outputs)
     }
