@@ -64,7 +64,9 @@ struct RouteByWhatItIsTests {
 
     /// A saved page that is valid UTF-8 with a stray NUL byte (cucchiaio.it) is text, not binary; binary stays binary.
     @Test func validUTF8WithAFewNULBytesIsText() throws {
-        var page = Data("<html><head><title>Torta</title></head><body><p>Ingredienti</p>".utf8)
+        // A page of a realistic size (a few KB): one NUL among thousands of bytes.
+        var page = Data(("<html><head><title>Torta</title></head><body><p>Ingredienti</p>"
+            + String(repeating: "<p>Mescolare la farina con le uova e lo zucchero.</p>\n", count: 40)).utf8)
         page.append(0)
         page.append(contentsOf: Data("<p>200 g farina</p></body></html>".utf8))
         #expect(try DetectStage.detect(page, fileName: "torta.html").format == .html)

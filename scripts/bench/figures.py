@@ -29,14 +29,14 @@ SPECS = {
     "pdfs": ("recipes-pdf: 72 recipe PDFs", DEV, [
         ("title", "title", "accuracy"), ("ingredient lines F1", "ingredients_f1", "accuracy"),
         ("steps F1", "steps_f1", "accuracy"), ("seconds for all PDFs, one core", "seconds", "performance")]),
-    "pdfs-loso": ("recipe-pdf: leave one source out", "cross-validated (each source held out; mean over sources)", [
+    "pdfs-loso": ("recipes-pdf: leave one source out", "cross-validated (each source held out; mean over sources)", [
         ("title (mean held-out)", "mean.title", "accuracy"), ("ingredient lines F1 (mean held-out)", "mean.ingredients_f1", "accuracy"),
         ("steps F1 (mean held-out)", "mean.steps_f1", "accuracy"), ("title (worst held-out)", "worst.title", "accuracy"),
         ("ingredient lines F1 (worst held-out)", "worst.ingredients_f1", "accuracy"),
         ("steps F1 (worst held-out)", "worst.steps_f1", "accuracy")]),
-    "formats": ("recipe-app-exports: app export samples", DEV, [
+    "formats": ("recipe-app-exports: app export samples (importer counts; not yet read through the runner)", DEV, [
         ("recipes found", "recipes", "accuracy"), ("Cooklang canonical tests passed", "cooklangCanonicalPassed", "accuracy")]),
-    "markdown": ("recipes-markdown (+ scraped recipes as text)", DEV, [
+    "markdown": ("recipes-markdown + scraped recipes rendered as text (parser on text; not yet read through the runner)", DEV, [
         ("title", "overall.title", "accuracy"), ("ingredient lines F1", "overall.ingredients.f1", "accuracy"),
         ("steps F1", "overall.steps.f1", "accuracy")]),
     "receipts-samples": ("samples/receipts: 3 sample photos", DEV, [
