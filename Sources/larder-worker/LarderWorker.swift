@@ -35,7 +35,7 @@ struct LarderWorker: ParsableCommand {
         version: "larder-worker \(LarderInfo.version) ("
             + NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             + ")",
-        subcommands: [Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, Layout.self],
+        subcommands: [Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, EvalRecipeFiles.self, Layout.self],
         defaultSubcommand: Work.self)
 }
 
@@ -279,6 +279,56 @@ struct EvalPDFs: ParsableCommand {
             }
             print(json ? PDFEvaluation.json(report) : PDFEvaluation.textReport(report))
             if errors { print(PDFEvaluation.errorReport(report)) }
+        } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(error.kind == .configuration ? 2 : 1)
+        }
+    }
+}
+
+/// `larder eval recipes` runs here: each Markdown recipe file, and each scraped recipe rendered as pasted text (written
+/// to a temporary `.txt` file), is read through the standard stages (``DocumentRunner``) and its exported recipes
+/// scored.
+struct EvalRecipeFiles: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-recipes", abstract: "Recipe text accuracy (run through `larder eval recipes`).")
+
+    @Option(help: "The shared data folder (recipes-markdown, recipes-scraped).")
+    var data: String
+
+    @Flag var json = false
+
+    @Flag var allLanguages = false
+
+    @Option(help: "Pipeline configuration the files are ingested with (default: the defaults).")
+    var config: String?
+
+    func run() throws {
+        do {
+            let runner = try EvalConfig.runner(config)
+            let markdown = data + "/recipes-markdown/content"
+            let cases = try RecipeEvaluation.markdownCases(directory: markdown)
+                + RecipeEvaluation.scrapedCases(directory: data + "/recipes-scraped", englishOnly: !allLanguages)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("larder-eval-recipes-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            var written = 0
+            let report = RecipeEvaluation.evaluate(cases) { c in
+                var path = markdown + "/" + c.name
+                if c.corpus != "markdown" {
+                    // A recipe pasted as text: the rendered lines, saved as the user would save them.
+                    written += 1
+                    path = folder + "/\(written).txt"
+                    let text = c.source.lines.map(\.text).joined(separator: "\n") + "\n"
+                    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { return [] }
+                }
+                return runner.run(path: path).result?.recipes ?? []
+            }
+            print(json ? RecipeEvaluation.json(report) : RecipeEvaluation.textReport(report))
+            if report.parseSeconds > 0 {
+                FileHandle.standardError.write(Data(String(
+                    format: "speed: %.0f recipes/s through every stage\n", Double(report.overall.count) / report.parseSeconds).utf8))
+            }
         } catch let error as LarderError {
             FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
             throw ExitCode(error.kind == .configuration ? 2 : 1)

@@ -137,7 +137,8 @@ struct EvalRecipes: ParsableCommand {
         discussion: """
             Corpora: shared/data/recipes-markdown (title from front matter, ingredient lines = bullets, steps = \
             numbered items) and shared/data/recipes-scraped/expected_json (each expected recipe rendered as the \
-            plain text a user would paste, then parsed back). Line scores are F1 over the lines and the fraction of \
+            plain text a user would paste, saved as a .txt file). Every file is read through the standard stages \
+            in memory (the result `larder export` writes, with the --config settings), in larder-worker. Line scores are F1 over the lines and the fraction of \
             recipes with exactly the right lines; `recipes` is the fraction where exactly one recipe came out.
             """)
 
@@ -150,6 +151,9 @@ struct EvalRecipes: ParsableCommand {
     @Flag(help: "Include the non-English scraped recipes.")
     var allLanguages = false
 
+    @Option(help: "The pipeline configuration to ingest the files with, as `larder ingest --config` does (eval/markdown.yml); default: the defaults.")
+    var config: String?
+
     func run() throws {
         try reportingErrors {
             let cwd = FileManager.default.currentDirectoryPath
@@ -158,11 +162,12 @@ struct EvalRecipes: ParsableCommand {
                     .configuration, "the shared data folder was not found",
                     hint: "pass --data DIR (the folder holding recipes-markdown and recipes-scraped) or set LARDER_SHARED_DATA")
             }
-            let report = try RecipeEvaluation.evaluate(sharedData: folder, englishOnly: !allLanguages)
-            print(json ? RecipeEvaluation.json(report) : RecipeEvaluation.textReport(report))
-            if report.parseSeconds > 0 {
-                printError(String(format: "speed: %.0f recipes/s parsed from text", Double(report.overall.count) / report.parseSeconds))
-            }
+            // Read in larder-worker, through the standard stages, as `larder ingest` reads the files.
+            var arguments = ["larder-worker", "eval-recipes", "--data", absolute(folder)]
+            if json { arguments.append("--json") }
+            if allLanguages { arguments.append("--all-languages") }
+            if let config { arguments += ["--config", absolute(config)] }
+            try execWorker(arguments)
         }
     }
 }

@@ -36,7 +36,7 @@ SPECS = {
         ("steps F1 (worst held-out)", "worst.steps_f1", "accuracy")]),
     "formats": ("recipe-app-exports: app export samples (importer counts; not yet read through the runner)", DEV, [
         ("recipes found", "recipes", "accuracy"), ("Cooklang canonical tests passed", "cooklangCanonicalPassed", "accuracy")]),
-    "markdown": ("recipes-markdown + scraped recipes rendered as text (parser on text; not yet read through the runner)", DEV, [
+    "markdown": ("recipes-markdown + scraped recipes rendered as .txt files", DEV, [
         ("title", "overall.title", "accuracy"), ("ingredient lines F1", "overall.ingredients.f1", "accuracy"),
         ("steps F1", "overall.steps.f1", "accuracy")]),
     "receipts-samples": ("samples/receipts: 3 sample photos", DEV, [

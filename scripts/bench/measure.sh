@@ -43,7 +43,7 @@ run pages recipes-scraped/html -- $LARDER eval pages --data "$SHARED/recipes-scr
 run pdfs recipes-pdf -- $LARDER eval pdfs --data "$SHARED/recipes-pdf" --config eval/pdfs.yml --json
 run pdfs-loso recipes-pdf -- $LARDER eval pdfs --data "$SHARED/recipes-pdf" --config eval/pdfs.yml --json --leave-one-source-out
 run formats recipe-app-exports -- $LARDER eval formats --data "$SHARED" --json
-run markdown recipes-markdown -- $LARDER eval recipes --data "$SHARED" --json
+run markdown recipes-markdown -- $LARDER eval recipes --data "$SHARED" --config eval/markdown.yml --json
 run receipts-samples - -- $LARDER eval receipts samples/receipts --labels samples/expected/receipts --config eval/samples.yml --json
 run receipts-de receipts-de -- $LARDER eval receipts "$SHARED/receipts-de" --config eval/de.yml --json "${OCR_CACHE[@]}"
 run receipts-sroie receipts-sroie -- $LARDER eval receipts "$SHARED/receipts-sroie" --config eval/sroie.yml --json --strict "${OCR_CACHE[@]}"

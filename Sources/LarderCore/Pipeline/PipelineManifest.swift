@@ -43,7 +43,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .extract: "extract@12"
         case .ocr: "ocr@24"
         case .route: "route@6"
-        case .recipe: "recipe@18"
+        case .recipe: "recipe@19"
         case .receipt: "receipt@21"
         case .llm: "llm@1"
         case .result: "result@12"
