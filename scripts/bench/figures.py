@@ -38,7 +38,9 @@ SPECS = {
         ("recipes found", "recipes", "accuracy"), ("Cooklang canonical tests passed", "cooklangCanonicalPassed", "accuracy")]),
     "markdown": ("recipes-markdown + scraped recipes rendered as .txt files", DEV, [
         ("title", "overall.title", "accuracy"), ("ingredient lines F1", "overall.ingredients.f1", "accuracy"),
-        ("steps F1", "overall.steps.f1", "accuracy")]),
+        ("steps F1", "overall.steps.f1", "accuracy"),
+        ("Markdown files (349): ingredient lines F1", "markdown.ingredients.f1", "accuracy"),
+        ("Markdown files (349): steps F1", "markdown.steps.f1", "accuracy")]),
     "receipts-samples": ("samples/receipts: 3 sample photos", DEV, [
         ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
         ("item F1", "item_f1", "accuracy")]),
