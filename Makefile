@@ -8,7 +8,7 @@ CONFIGURATION ?= release
 BIN := .build/$(CONFIGURATION)
 DEMO_DB := .build/demo/larder.sqlite
 
-.PHONY: setup build demo test unit format-check cli-reference install uninstall bench bench-receipts clean
+.PHONY: setup build demo test unit format-check cli-reference install uninstall bench bench-receipts measure figures clean
 
 setup:
 	bash scripts/setup.sh
@@ -82,6 +82,16 @@ bench: build
 # Receipts per minute against the tesseract CLI on the same images (samples/receipts + ../shared SROIE receipts).
 bench-receipts: build
 	bash scripts/bench/bench-receipts.sh
+
+# Every evaluation on the one path (each corpus read through the standard stages with eval/<corpus>.yml: the results
+# `larder ingest --config eval/<corpus>.yml` + `larder export` give), release build, into benchmarks/baseline.json;
+# then docs/accuracy.md, docs/performance.md and the README's figures table from it. 15-30 minutes (receipt OCR).
+measure: build
+	bash scripts/bench/measure.sh
+
+# The generated docs again from benchmarks/baseline.json alone (no measuring).
+figures:
+	python3 scripts/bench/figures.py --baseline benchmarks/baseline.json
 
 clean:
 	rm -rf .build

@@ -176,14 +176,20 @@ let package = Package(
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderTestSupport", "LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderTestSupport", "LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderTestSupport", "LarderRecipes"]),
-        .testTarget(name: "LarderPagesTests", dependencies: ["LarderTestSupport", "LarderPages", "LarderRecipes", "LarderEvaluation"]),
+        .testTarget(
+            name: "LarderPagesTests",
+            dependencies: [
+                "LarderTestSupport", "LarderPages", "LarderRecipes", "LarderEvaluation", "LarderStages", "LarderCore",
+            ]),
         .testTarget(
             name: "LarderFormatsTests",
             dependencies: [
                 "LarderTestSupport", "LarderFormats", "LarderArchives", "LarderPages", "LarderRecipes", "LarderJSON",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        .testTarget(name: "LarderReceiptsTests", dependencies: ["LarderTestSupport", "LarderReceipts", "LarderOCR", "LarderEvaluation"]),
+        .testTarget(
+            name: "LarderReceiptsTests",
+            dependencies: ["LarderTestSupport", "LarderReceipts", "LarderOCR", "LarderEvaluation", "LarderCore"]),
         .testTarget(
             name: "LarderLLMTests",
             dependencies: ["LarderTestSupport", "LarderLLM", "LarderJSON", "LarderCore", "LarderStages", .product(name: "Logging", package: "swift-log")]),

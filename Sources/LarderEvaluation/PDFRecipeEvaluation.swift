@@ -3,11 +3,12 @@ import LarderCore
 import LarderRecipes
 import LarderStages
 
-/// `larder eval pdfs`: reads each PDF of `shared/data/recipes-pdf` the way the pipeline does (`extract` through
-/// poppler, `route`, `recipe`) and scores the recipes with ``PDFEvaluation``.
+/// `larder eval pdfs`: ingests each PDF of `shared/data/recipes-pdf` through the standard stages (``DocumentRunner``:
+/// what `larder ingest` runs, with the configuration given, `limits.max_pdf_pages` and OCR of scans included) and
+/// scores the recipes of the result `larder export` would write with ``PDFEvaluation``.
 public enum PDFRecipeEvaluation {
     /// Reads and scores every PDF with a truth file in `folder`.
-    public static func run(folder: String) throws -> PDFEvaluation.Report {
+    public static func run(folder: String, runner: DocumentRunner) throws -> PDFEvaluation.Report {
         let documents = try PDFEvaluation.loadDocuments(folder: folder)
         if documents.isEmpty {
             throw LarderError(
@@ -19,7 +20,7 @@ public enum PDFRecipeEvaluation {
         var pages = 0
         for doc in documents {
             let start = DispatchTime.now().uptimeNanoseconds
-            let (recipes, routed, pageCount) = try read(doc.pdfPath)
+            let (recipes, routed, pageCount) = read(doc.pdfPath, runner: runner)
             seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             pages += pageCount
             results.append(PDFEvaluation.score(doc, recipes: recipes, routedAsRecipe: routed))
@@ -28,8 +29,8 @@ public enum PDFRecipeEvaluation {
     }
 
     /// The recipes read from one PDF as text, for `larder-worker layout FILE --recipes`.
-    public static func describe(path: String) -> String {
-        guard let (recipes, routed, _) = try? read(path) else { return "could not read \(path)\n" }
+    public static func describe(path: String, runner: DocumentRunner) -> String {
+        let (recipes, routed, _) = read(path, runner: runner)
         if !routed { return "not routed as a recipe\n" }
         var out = ""
         for recipe in recipes {
@@ -40,14 +41,9 @@ public enum PDFRecipeEvaluation {
         return out
     }
 
-    /// The recipes the pipeline's `extract`, `route` and `recipe` stages find in one PDF.
-    static func read(_ path: String) throws -> (recipes: [Recipe], routedAsRecipe: Bool, pages: Int) {
-        let extracted = try ExtractStage.extractPDF(path: path, maxPages: 2000)
-        let routed = RouteStage.route(extracted)
-        guard routed.route == .recipe else { return ([], false, extracted.pages.count) }
-        let source = RecipeSource(
-            file: URL(fileURLWithPath: path).lastPathComponent, sha256: "", format: "pdf",
-            lines: RecipeStage.lines(of: extracted))
-        return (RecipeParser().parse(source), true, extracted.pages.count)
+    /// The recipes of one PDF's result, whether it was routed as a recipe, and its page count.
+    static func read(_ path: String, runner: DocumentRunner) -> (recipes: [Recipe], routedAsRecipe: Bool, pages: Int) {
+        guard let result = runner.run(path: path).result else { return ([], false, 0) }
+        return (result.recipes, result.kind == .recipe, result.document.pages)
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
-import LarderPages
+import LarderCore
 import LarderRecipes
+import LarderStages
 
-/// `larder eval pages`: reads saved recipe pages (`html/<host>/<name>.testhtml`) and scores the recipe read from
-/// each against `expected_json/<host>/<name>.json` (shared/data/recipes-scraped), and can score another
+/// `larder eval pages`: ingests saved recipe pages (`html/<host>/<name>.testhtml`) through the standard stages
+/// (``DocumentRunner``: detect, extract, route, recipe… as `larder ingest` does) and scores the first recipe of the
+/// result `larder export` would write against `expected_json/<host>/<name>.json` (shared/data/recipes-scraped), and can score another
 /// reader's predictions (a JSON file in the same shape) with the same code, for a side-by-side comparison.
 ///
 /// Per page: the title is right when it matches after ``RecipeEvaluation/normalize(_:)`` (case and punctuation
@@ -60,10 +62,10 @@ public enum PageEvaluation {
         public var pages_per_second: Double?
     }
 
-    /// A page of the corpus: its name ("host/name"), HTML bytes and expected values.
+    /// A page of the corpus: its name ("host/name"), its file and expected values.
     public struct Case: Sendable {
         public var name: String
-        public var html: Data
+        public var path: String
         public var expected: Values
     }
 
@@ -82,8 +84,7 @@ public enum PageEvaluation {
                 guard let json = fm.contents(atPath: expectedPath),
                     let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any]
                 else { continue }
-                let html = try Data(contentsOf: URL(fileURLWithPath: "\(htmlDir)/\(host)/\(file)"))
-                cases.append(Case(name: "\(host)/\(stem)", html: html, expected: values(scraped: object)))
+                cases.append(Case(name: "\(host)/\(stem)", path: "\(htmlDir)/\(host)/\(file)", expected: values(scraped: object)))
             }
         }
         return cases
@@ -184,16 +185,14 @@ public enum PageEvaluation {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// Reads every page with Larder (timed in this thread's CPU time, file reading excluded) and scores it.
-    public static func evaluate(_ cases: [Case]) -> (results: [PageResult], seconds: Double) {
-        let reader = PageReader()
-        let parser = RecipeParser()
+    /// Runs every page through the standard stages (``DocumentRunner``, timed in this thread's CPU time: the whole
+    /// pipeline, file reading included) and scores the first recipe of each page's result.
+    public static func evaluate(_ cases: [Case], runner: DocumentRunner) -> (results: [PageResult], seconds: Double) {
         var got: [Values] = []
         got.reserveCapacity(cases.count)
         let start = threadCPUSeconds()
         for c in cases {
-            let recipes = (try? reader.recipes(in: c.html, file: c.name, sha256: String(repeating: "0", count: 64), parser: parser)) ?? []
-            got.append(values(recipes))
+            got.append(values(runner.run(path: c.path).result?.recipes ?? []))
         }
         let seconds = threadCPUSeconds() - start
         return (zip(cases, got).map { score(name: $0.name, got: $1, expected: $0.expected) }, seconds)

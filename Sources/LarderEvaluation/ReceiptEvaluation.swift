@@ -1,6 +1,7 @@
 import Foundation
-import LarderOCR
+import LarderCore
 import LarderReceipts
+import LarderStages
 
 /// The expected values for one receipt image. Any field may be absent.
 ///
@@ -149,10 +150,13 @@ public struct ReceiptEvaluationReport: Codable, Sendable, Equatable {
 /// Layouts:
 /// - **Siblings**: images (`png`, `jpg`, `jpeg`, `tif`, `tiff`) with `<id>.json` labels beside them, or in
 ///   ``Options/labelsFolder`` (the project's `samples/expected/receipts`). Images without a label are skipped.
-/// - **SROIE**: a folder with `img/<id>.jpg` and `key/<id>.json` (detected automatically). SROIE dates are
-///   read day-first and totals may carry `RM`; its receipts are Malaysian, so unless the caller changed the
-///   parser configuration the default currency becomes MYR and numeric dates are read day-first (also when
-///   OCR noise puts a `$` on the receipt).
+/// - **SROIE**: a folder with `img/<id>.jpg` and `key/<id>.json` (detected automatically). Its key dates are
+///   read day-first and totals may carry `RM`. Its receipts are Malaysian: `eval/sroie.yml` sets
+///   `receipts.default_currency: MYR` and `receipts.date_order: day_first`, as a user would (nothing is switched
+///   silently).
+///
+/// Every image goes through the standard stages (``DocumentRunner``: detect, extract, ocr, route, receipt… with
+/// ``Options/config``) and the receipt of the result `larder export` would write is scored.
 ///
 /// Matching rules (default, **fair** — for real labels, whose names lost their spaces and carry the
 /// annotators' typos; `receipts-photos`):
@@ -177,38 +181,21 @@ public enum ReceiptEvaluation {
         public var labelsFolder: String?
         /// Evaluate only the first N images (sorted by name).
         public var limit: Int?
-        /// Parser settings (see the SROIE note above).
-        public var parser: ReceiptParserConfiguration
-        /// OCR page segmentation.
-        public var pageSegmentation: PageSegmentation
-        /// OCR preprocessing.
-        public var preprocessing: OCRPreprocessing
-        /// OCR limits per image.
-        public var limits: OCRLimits
+        /// The pipeline configuration the images are read with (`larder eval receipts --config eval/sroie.yml`):
+        /// OCR models and photo pass, default currency, date order, limits, `ocr.cache`.
+        public var config: PipelineConfig
         /// Include per-receipt details in the report.
         public var includeDetails: Bool
-        /// A folder for OCR lines per image (`<id>.json`, each line with its word boxes): read when present,
-        /// written otherwise. Lets parser changes (and the row rebuild, `WordRows`, which is applied again to
-        /// cached lines unless ``OCRPreprocessing/rebuildRows`` is `never`) be measured without running OCR
-        /// again; leave nil to always run OCR.
-        public var ocrCache: String?
-        /// Tesseract models (`eng`, `eng+deu`).
-        public var languages: String = "eng"
         /// Score with the strict rule (exact names) instead of the fair one; see ``ReceiptEvaluation``.
         public var strict: Bool = false
 
         /// Creates options with the library defaults.
-        public init(labelsFolder: String? = nil, limit: Int? = nil, parser: ReceiptParserConfiguration = .default,
-                    pageSegmentation: PageSegmentation = .singleBlock, preprocessing: OCRPreprocessing = .default,
-                    limits: OCRLimits = .default, includeDetails: Bool = false, ocrCache: String? = nil) {
+        public init(labelsFolder: String? = nil, limit: Int? = nil, config: PipelineConfig = PipelineConfig(),
+                    includeDetails: Bool = false) {
             self.labelsFolder = labelsFolder
             self.limit = limit
-            self.parser = parser
-            self.pageSegmentation = pageSegmentation
-            self.preprocessing = preprocessing
-            self.limits = limits
+            self.config = config
             self.includeDetails = includeDetails
-            self.ocrCache = ocrCache
         }
     }
 
@@ -220,16 +207,11 @@ public enum ReceiptEvaluation {
     ///   cannot start.
     public static func run(folder: String, options: Options = Options()) throws -> ReceiptEvaluationReport {
         let fm = FileManager.default
-        var options = options
         var cases: [(id: String, image: String, label: ReceiptLabel)] = []
         let imgDir = (folder as NSString).appendingPathComponent("img")
         let keyDir = (folder as NSString).appendingPathComponent("key")
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: imgDir, isDirectory: &isDir), isDir.boolValue, fm.fileExists(atPath: keyDir) {
-            if options.parser == .default {
-                options.parser.defaultCurrency = "MYR"
-                options.parser.dateOrder = .dayFirst
-            }
             for name in try list(imgDir) where imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
                 let id = (name as NSString).deletingPathExtension
                 let keyPath = (keyDir as NSString).appendingPathComponent(id + ".json")
@@ -250,87 +232,83 @@ public enum ReceiptEvaluation {
         }
         if let limit = options.limit { cases = Array(cases.prefix(limit)) }
 
-        let engine = try OCREngine(pageSegmentation: options.pageSegmentation, preprocessing: options.preprocessing,
-                                   languages: options.languages)
-        let parser = ReceiptParser(configuration: options.parser)
+        let runner: DocumentRunner
+        do {
+            runner = try DocumentRunner(config: options.config)
+        } catch {
+            throw ReceiptError(.engineUnavailable, path: nil, message: "cannot build the pipeline: \(error)",
+                               hint: "check the configuration")
+        }
         var details: [ReceiptEvaluationDetail] = []
         for c in cases {
             let start = ContinuousClock.now
-            var receipt: ParsedReceipt?
-            var errorText: String?
-            do {
-                receipt = parser.parse(lines: try ocrLines(c.id, c.image, engine: engine, options: options))
-                if ProcessInfo.processInfo.environment["LARDER_PARSE_TRACE"] != nil, let receipt {
-                    // Debug aid: each line's class and the items, to see what the parser made of a receipt.
-                    let text = "== \(c.id) store \(receipt.store ?? "-") date \(receipt.date?.iso ?? "-") total \(receipt.total.map { "\($0)" } ?? "-") items \(receipt.items.count)"
-                        + " (\(receipt.totalEvidence ?? "no total evidence"); \(receipt.reviewReasons.joined(separator: "; ")))\n"
-                        + receipt.lines.map { "  \($0.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \($0.text)" }.joined(separator: "\n") + "\n"
-                    // The items and discounts as scored (after the parser's repairs): "  priced    NAME<TAB>PRICE".
-                    let items = receipt.items.map { "  priced    \($0.description)\t\($0.total)\n" }.joined()
-                    let discounts = receipt.discounts.map { "  priced    \($0.description)\t-\($0.amount)\n" }.joined()
-                    FileHandle.standardError.write(Data((text + items + discounts).utf8))
-                }
-            } catch {
-                errorText = "\(error)"
-            }
-            details.append(score(id: c.id, receipt: receipt, label: c.label, seconds: (ContinuousClock.now - start).seconds,
-                                 error: errorText, strict: options.strict))
+            let outcome = runner.run(path: c.image)
+            let reading = outcome.result.flatMap { Reading($0.receipt) }
+            details.append(score(id: c.id, reading: reading, label: c.label, seconds: (ContinuousClock.now - start).seconds,
+                                 error: outcome.failure.map { "\($0)" }, strict: options.strict))
         }
         var report = summarize(details, includeDetails: options.includeDetails)
         report.scoring = options.strict ? "strict" : "fair"
         return report
     }
 
-    private static func ocrLines(_ id: String, _ image: String, engine: OCREngine, options: Options) throws -> [OCRLine] {
-        guard let cache = options.ocrCache else { return try engine.recognize(imageAt: image, limits: options.limits).lines }
-        let path = (cache as NSString).appendingPathComponent(id + ".json")
-        if let data = FileManager.default.contents(atPath: path), let lines = try? JSONDecoder().decode([OCRLine].self, from: data) {
-            // Cached lines keep their word boxes, so the row rebuild can be measured again without OCR.
-            let rebuild = options.preprocessing.rebuildRows
-            let rows = rebuild == .never ? lines : WordRows.chooseRows(lines, always: rebuild == .always)
-            if ProcessInfo.processInfo.environment["LARDER_ROWS_TRACE"] != nil, rows != lines {
-                let before = Set(lines.map(\.text)), after = Set(rows.map(\.text))
-                let text = "\(id): rows \(lines.count) → \(rows.count)\n  - " + lines.map(\.text).filter { !after.contains($0) }.joined(separator: "\n  - ")
-                    + "\n  + " + rows.map(\.text).filter { !before.contains($0) }.joined(separator: "\n  + ") + "\n"
-                FileHandle.standardError.write(Data(text.utf8))
-            }
-            return rows
+    /// What scoring reads of a receipt: the parser's (CORD) or the exported result's.
+    public struct Reading: Sendable {
+        public var store: String?
+        public var date: String?
+        public var total: Double?
+        /// Items and discounts (negative prices), as scored.
+        public var items: [(name: String, price: Double)]
+        public var needsReview: Bool
+
+        /// The receipt of an exported result (nil when the document was not read as a receipt).
+        public init?(_ receipt: Receipt?) {
+            guard let receipt else { return nil }
+            store = receipt.store.name
+            date = receipt.date
+            total = receipt.totals.total.flatMap { Double("\($0)") }
+            items = receipt.items.map { ($0.description, Double("\($0.total)") ?? .nan) }
+                + receipt.items.flatMap { $0.discounts.map { ($0.description, Double("\($0.amount)") ?? .nan) } }
+            needsReview = !receipt.reviewReasons.isEmpty
         }
-        let result = try engine.recognize(imageAt: image, limits: options.limits)
-        let lines = result.lines
-        if ProcessInfo.processInfo.environment["LARDER_OCR_TRACE"] != nil {
-            // Debug aid: the preprocessing steps each image went through.
-            FileHandle.standardError.write(Data("\(id): \(result.steps.joined(separator: " "))\n".utf8))
+
+        /// What the parser read.
+        public init(_ receipt: ParsedReceipt) {
+            store = receipt.store
+            date = receipt.date?.iso
+            total = receipt.total.flatMap { Double("\($0)") }
+            items = receipt.items.map { ($0.description, Double("\($0.total)") ?? .nan) }
+                + receipt.discounts.map { ($0.description, -(Double("\($0.amount)") ?? .nan)) }
+            needsReview = receipt.needsReview
         }
-        try? FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
-        try? JSONEncoder().encode(lines).write(to: URL(fileURLWithPath: path))
-        return lines
     }
 
-    /// Scores one parsed receipt (nil after an OCR failure) against its label, with the fair rule unless
-    /// `strict` (see ``ReceiptEvaluation``).
+    /// Scores one parsed receipt (nil after an OCR failure) against its label.
     public static func score(id: String, receipt: ParsedReceipt?, label: ReceiptLabel, seconds: Double = 0,
                              error: String? = nil, strict: Bool = false) -> ReceiptEvaluationDetail {
-        let predictedTotal = receipt?.total.flatMap { Double("\($0)") }
+        score(id: id, reading: receipt.map(Reading.init), label: label, seconds: seconds, error: error, strict: strict)
+    }
+
+    /// Scores one reading (nil after a failure, or when the document was not read as a receipt) against its label,
+    /// with the fair rule unless `strict` (see ``ReceiptEvaluation``).
+    public static func score(id: String, reading receipt: Reading?, label: ReceiptLabel, seconds: Double = 0,
+                             error: String? = nil, strict: Bool = false) -> ReceiptEvaluationDetail {
+        let predictedTotal = receipt?.total
         var detail = ReceiptEvaluationDetail(
-            id: id, predictedStore: receipt?.store, predictedDate: receipt?.date?.iso, predictedTotal: predictedTotal,
+            id: id, predictedStore: receipt?.store, predictedDate: receipt?.date, predictedTotal: predictedTotal,
             itemsMatched: 0, itemsPredicted: 0, itemsLabelled: 0, needsReview: receipt?.needsReview ?? true,
             seconds: seconds, error: error)
         if let store = label.store {
             detail.storeOK = receipt?.store.map { strict ? storesMatch($0, store) : storesMatchFairly($0, store) } ?? false
         }
         if let date = label.date {
-            detail.dateOK = receipt?.date?.iso == date
-            if isDayMonthSwap(predicted: receipt?.date?.iso, label: date) { detail.dateLabelSwapped = true }
+            detail.dateOK = receipt?.date == date
+            if isDayMonthSwap(predicted: receipt?.date, label: date) { detail.dateLabelSwapped = true }
         }
         if let total = label.total { detail.totalOK = predictedTotal.map { abs($0 - total) < 0.005 } ?? false }
         if let count = label.itemCount { detail.itemCountOK = receipt?.items.count == count }
         if let labelItems = label.items {
-            var predicted: [(String, Double)] = []
-            if let receipt {
-                predicted = receipt.items.map { ($0.description, Double("\($0.total)") ?? .nan) }
-                    + receipt.discounts.map { ($0.description, -(Double("\($0.amount)") ?? .nan)) }
-            }
+            let predicted = receipt?.items.map { ($0.name, $0.price) } ?? []
             var used = [Bool](repeating: false, count: predicted.count)
             var matched = 0
             for item in labelItems {

@@ -149,11 +149,18 @@ enum PageTitle {
 
     /// "Dan Dan Noodles | I Am A Food Blog" → "Dan Dan Noodles": the text before the last separator, when what
     /// follows it is short (a site name).
+    /// A title whose site name follows a section after another " | " ("Creamed Chicken | Chicken Recipes |
+    /// 30Seconds Food": a category) loses both; other separators repeat inside titles ("Salt - Pepper - Site").
     static func stripSite(_ title: String) -> String {
         guard let range = separators.compactMap({ title.range(of: $0, options: .backwards) }).max(by: { $0.lowerBound < $1.lowerBound })
         else { return title }
         let head = String(title[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
-        return head.count >= 3 && title[range.upperBound...].count <= 40 ? head : title
+        guard head.count >= 3 && title[range.upperBound...].count <= 40 else { return title }
+        if title[range] == " | ", let inner = head.range(of: " | ", options: .backwards), head[inner.upperBound...].count <= 40 {
+            let first = String(head[..<inner.lowerBound]).trimmingCharacters(in: .whitespaces)
+            if first.count >= 3 { return first }
+        }
+        return head
     }
 
     static func clean(_ s: String) -> String {

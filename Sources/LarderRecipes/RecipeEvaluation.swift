@@ -322,12 +322,18 @@ public enum RecipeEvaluation {
 
     /// Parses every case and scores it.
     public static func evaluate(_ cases: [Case], parser: RecipeParser = RecipeParser()) -> Report {
+        evaluate(cases) { parser.parse($0.source) }
+    }
+
+    /// Scores every case with the recipes `read` finds in it (`larder eval recipes` reads each case as a file through
+    /// the standard stages, the result `larder export` writes).
+    public static func evaluate(_ cases: [Case], read: (Case) -> [Recipe]) -> Report {
         var results: [CaseResult] = []
         var exactIng: [Bool] = []
         var exactSteps: [Bool] = []
         let start = Date()
         for c in cases {
-            let recipes = parser.parse(c.source)
+            let recipes = read(c)
             let ing = recipes.flatMap { $0.allIngredients.map(\.text) }
             let steps = recipes.flatMap { $0.steps.map(\.text) }
             let titleOK = recipes.first.map { normalize($0.title) == normalize(c.title) } ?? false

@@ -126,3 +126,16 @@ extension RecipeParser {
         return found
     }
 }
+
+extension WebPage {
+    /// Whether the page's structured data (JSON-LD or microdata) holds a schema.org `Recipe`: what `route` routes
+    /// a saved page by, whatever the language of its visible text (or a body that is an empty app shell).
+    public var hasSchemaRecipe: Bool { !RecipeParser.recipeObjects(in: self).isEmpty }
+
+    /// Whether JSON text (a `.json` document) holds a schema.org `Recipe`.
+    public static func holdsSchemaRecipe(json text: String) -> Bool {
+        hasSchemaRecipe(WebPage(data: [WebPageNode(json: text, origin: "document")]))
+    }
+
+    private static func hasSchemaRecipe(_ page: WebPage) -> Bool { page.hasSchemaRecipe }
+}

@@ -181,15 +181,18 @@ enum TextDecoding {
         return nil
     }
 
-    /// NUL bytes, or more than 1 in 100 control characters other than tab, CR, LF and form feed.
+    /// More than 1 in 100 control characters other than tab, CR, LF and form feed (NUL counted among them), or NUL
+    /// bytes in what is not valid UTF-8. A few NUL bytes in valid UTF-8 (a saved page with a stray one) are text.
     private static func looksBinary(_ data: Data) -> Bool {
         let sample = data.prefix(64 * 1024)
         var controls = 0
-        for byte in sample {
-            if byte == 0 { return true }
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C { controls += 1 }
+        var nul = false
+        for byte in sample where byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C {
+            controls += 1
+            if byte == 0 { nul = true }
         }
-        return controls * 100 > sample.count
+        if controls * 100 > sample.count { return true }
+        return nul && String(validating: data, as: UTF8.self) == nil
     }
 
     /// An HTML page's declared charset (`<meta charset="…">` or `http-equiv` `charset=…`) in its first 4 KB,

@@ -17,43 +17,58 @@ import LarderReceipts
 /// one per worker thread that needs one and reuses it. The worker process runs with `OMP_THREAD_LIMIT=1`.
 public struct OCRStage: Stage {
     public let name = StandardStage.ocr.name
-    public let version = StandardStage.ocr.declaration().version
+    public let version: String
     public let readsDocumentFile = true
+    /// `ocr:` in `pipeline.yml`: the models, the photo pass, the cache folder.
+    public let settings: PipelineConfig.OCRSettings
     /// Scanned pages are rendered at this resolution: tesseract reads body text best at about 300 dpi.
     public static let scanResolution = 300.0
     /// Each image or page must be recognised within this time.
     public static let timeLimit = Duration.seconds(60)
 
-    public init() {}
+    public init(config: PipelineConfig = PipelineConfig()) {
+        version = StandardStage.ocr.declaration(for: config).version
+        settings = config.ocr
+    }
 
     public func run(_ input: StageInput) throws -> StageOutput {
         let detected = try input.output(of: "detect", as: DetectOutput.self)
+        // Documents with a text layer never look at the cache (or tesseract).
+        guard detected.format == .pdf || detected.format.isImage else {
+            return try StageOutput(
+                OCRStageOutput(skipped: "no OCR needed: \(detected.format.description)", lines: [], meanConfidence: 0, steps: []))
+        }
+        let cached = settings.cache.map { OCRCache(folder: $0, sha256: input.document.sha256, version: version) }
+        if let output = cached?.read() { return try StageOutput(output) }
+        let output = try read(input, detected: detected)
+        cached?.write(output)
+        return try StageOutput(output)
+    }
+
+    /// What OCR reads from a photo or a scanned PDF (a PDF with a text layer: skipped).
+    private func read(_ input: StageInput, detected: DetectOutput) throws -> OCRStageOutput {
         let path = input.document.path
         let limits = OCRLimits(maxPixels: Int(clamping: input.config.limits.maxImagePixels), timeLimit: Self.timeLimit)
         if detected.format == .pdf {
             let extracted = try input.output(of: "extract", as: ExtractOutput.self)
             if extracted.needsOCR {
                 var (output, warnings) = try PopplerMessages.collecting(file: path) {
-                    try Self.readScan(path: path, pageCount: extracted.pages.count, limits: limits)
+                    try Self.readScan(path: path, pageCount: extracted.pages.count, limits: limits, settings: settings)
                 }
                 if !warnings.isEmpty { output.warnings = warnings }
-                return try StageOutput(output)
+                return output
             }
-        }
-        guard detected.format.isImage else {
-            return try StageOutput(
-                OCRStageOutput(skipped: "no OCR needed: \(detected.format.description)", lines: [], meanConfidence: 0, steps: []))
+            return OCRStageOutput(skipped: "no OCR needed: \(detected.format.description)", lines: [], meanConfidence: 0, steps: [])
         }
         let result: OCRResult
         do {
-            result = try OCREnginePool.shared.withEngine { try $0.recognize(imageAt: path, limits: limits) }
+            result = try OCREnginePool.shared.withEngine(settings) { try $0.recognize(imageAt: path, limits: limits) }
         } catch let error as ReceiptError {
             throw Self.larderError(error, path: path, page: nil)
         }
-        return try StageOutput(
-            OCRStageOutput(
-                skipped: nil, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps,
-                warnings: result.decoderWarnings.map { Self.warnings($0, path: path) }))
+        return OCRStageOutput(
+            skipped: nil, lines: result.lines, meanConfidence: result.meanConfidence, steps: result.steps,
+            warnings: result.decoderWarnings.map { Self.warnings($0, path: path) })
     }
 
     /// The image codec's warnings as the document's, naming the file (escaped).
@@ -65,7 +80,9 @@ public struct OCRStage: Stage {
     }
 
     /// Renders and reads every page of a PDF without a text layer, one page in memory at a time.
-    static func readScan(path: String, pageCount: Int, limits: OCRLimits) throws -> OCRStageOutput {
+    static func readScan(
+        path: String, pageCount: Int, limits: OCRLimits, settings: PipelineConfig.OCRSettings
+    ) throws -> OCRStageOutput {
         let pdf: PDFFile
         do {
             pdf = try PDFFile(path: path)
@@ -76,7 +93,7 @@ public struct OCRStage: Stage {
         var lines: [OCRLine] = []
         var pages: [OCRPage] = []
         var steps: [String] = []
-        try OCREnginePool.shared.withEngine { engine in
+        try OCREnginePool.shared.withEngine(settings) { engine in
             for index in 0..<pageCount {
                 let number = index + 1
                 guard let image = pdf.render(index, dpi: scanResolution, maxPixels: limits.maxPixels) else {
@@ -126,7 +143,7 @@ public struct OCRStage: Stage {
     static func readsAsReceipt(_ lines: [OCRLine]) -> Bool {
         let text = lines.map(\.text).joined(separator: "\n")
         let page = PDFPageText(number: 1, width: 0, height: 0, text: text, spans: [])
-        return RouteStage.route(ExtractOutput(format: .text, pages: [page], needsOCR: false)).route == .receipt
+        return RouteStage.route(ExtractOutput(format: .text, pages: [page], needsOCR: false), readRecipe: false).route == .receipt
     }
 
     /// A `LarderOCR` error as a document error: engine trouble may pass on retry, a too-large image is over a
@@ -139,25 +156,54 @@ public struct OCRStage: Stage {
     }
 }
 
-/// Idle tesseract engines, one per worker thread that has needed one.
+/// Idle tesseract engines, by settings (`ocr.languages`, `ocr.photo_pass`), one per worker thread that has needed
+/// one.
 final class OCREnginePool: @unchecked Sendable {
     // @unchecked: `idle` is only touched under `lock`; an engine is used by one thread at a time (taken out of
     // `idle` while in use).
     static let shared = OCREnginePool()
     private let lock = NSLock()
-    private var idle: [OCREngine] = []
+    private var idle: [String: [OCREngine]] = [:]
 
-    func withEngine<T>(_ body: (OCREngine) throws -> T) throws -> T {
+    func withEngine<T>(_ settings: PipelineConfig.OCRSettings, _ body: (OCREngine) throws -> T) throws -> T {
+        let key = "\(settings.languages)|\(settings.photoPass.rawValue)"
         lock.lock()
-        let reused = idle.popLast()
+        let reused = idle[key]?.popLast()
         lock.unlock()
-        let engine = try reused ?? OCREngine()
+        var preprocessing = OCRPreprocessing.default
+        preprocessing.photoPass = OCRPreprocessing.PhotoPass(rawValue: settings.photoPass.rawValue) ?? .whenUnsure
+        let engine = try reused ?? OCREngine(preprocessing: preprocessing, languages: settings.languages)
         defer {
             lock.lock()
-            idle.append(engine)
+            idle[key, default: []].append(engine)
             lock.unlock()
         }
         return try body(engine)
+    }
+}
+
+/// `ocr.cache`: the `ocr` stage's output for a file, kept by content hash and stage version (which holds the OCR
+/// settings), so measuring a parser change does not run tesseract again. A file that cannot be read or decoded
+/// is a miss; a write that fails is ignored (the output is still returned).
+struct OCRCache {
+    let path: String
+
+    init(folder: String, sha256: String, version: String) {
+        let safe = version.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
+        path = folder + "/" + sha256 + "-" + String(safe) + ".json"
+    }
+
+    func read() -> OCRStageOutput? {
+        FileManager.default.contents(atPath: path).flatMap { try? JSONDecoder().decode(OCRStageOutput.self, from: $0) }
+    }
+
+    func write(_ output: OCRStageOutput) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        guard let data = try? JSONEncoder().encode(output) else { return }
+        let temporary = path + ".\(getpid()).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return }
+        if rename(temporary, path) != 0 { try? FileManager.default.removeItem(atPath: temporary) }
     }
 }
 

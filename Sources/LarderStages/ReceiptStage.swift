@@ -14,6 +14,8 @@ public struct ReceiptStage: Stage {
     public let version: String
     /// The non-food rules (`receipts.blocklist` in `pipeline.yml`).
     public let blocklist: IngredientBlocklist
+    /// `receipts.default_currency` and `receipts.date_order`.
+    public let parser: ReceiptParser
 
     /// The stage's name and version for a configuration: a changed blocklist is part of the version, so the
     /// next run re-examines every receipt with it.
@@ -24,6 +26,7 @@ public struct ReceiptStage: Stage {
     public init(config: PipelineConfig = PipelineConfig()) {
         version = Self.declaration(for: config).version
         blocklist = config.blocklist
+        parser = ReceiptParser(configuration: config.receiptParser)
     }
 
     /// Loaded once: the lexicon has thousands of entries.
@@ -44,7 +47,7 @@ public struct ReceiptStage: Stage {
             return try StageOutput(ReceiptStageOutput(receipt: nil, pantry: [], blocked: [], skipped: "routed as \(routed.route.rawValue)"))
         }
         let lines = try Self.lines(of: input)
-        let receipt = ReceiptParser().parse(lines: lines)
+        let receipt = parser.parse(lines: lines)
         let normalizer = try Self.normalizer(blocklist: blocklist)
         let extraction = PantryExtraction(receipt: receipt, receiptID: input.document.sha256, normalizer: normalizer)
         // Stored without copies of the text: the receipt's lines refer to the lines read (``LineReferences``).

@@ -87,7 +87,9 @@ public struct ResultStage: Stage {
         if scanned && unread {
             result.review.add(.needsOCR, "the PDF has no text layer (a scan) and OCR found no text in it")
         } else if routed.route == .unknown {
-            result.review.add(.notRecognised, "not recognised as a recipe or a receipt (\(routed.signals.count) signals)")
+            // Unsure, not dropped: a person sees what `route` found.
+            let signals = routed.signals.isEmpty ? "no signals" : "signals: " + routed.signals.joined(separator: "; ")
+            result.review.add(.notRecognised, "not recognised as a recipe or a receipt (\(signals))")
         }
         if scanned, !unread, let ocr, ocr.meanConfidence < Self.lowOCRConfidence {
             result.review.add(

@@ -1,11 +1,17 @@
 import Foundation
 import LarderCore
+import LarderRecipes
 
 /// Stage 3, `route`: is this a recipe or a receipt? Simple, explainable signals, so later stages know where a
 /// document goes and a person can see why.
 ///
-/// Images are routed to receipts (receipts arrive as photos); a PDF (a scan: on its OCR text) or text is scored on recipe words
-/// (ingredients, method, tbsp, preheat…) against receipt words (subtotal, tax, cash, lines ending in prices).
+/// By what the document is, in any language: images are receipts (receipts arrive as photos); recipe-app exports are
+/// recipes; a saved page or JSON holding a schema.org `Recipe` (JSON-LD or microdata) is a recipe, whatever its
+/// visible text. Other text (a PDF, a scan's OCR text) is scored on signals that do not depend on English — lines
+/// opening with a quantity and a unit, numbered steps, durations, oven temperatures, lines ending in a price — plus
+/// recipe and receipt words in the languages of the shared data (en, de, fr, it, es, nl, pt, pl, sv, hu). A text the
+/// recipe parser reads as a recipe with ingredients and steps is a recipe; what stays unsure is `unknown`, which the
+/// result sends to review with its signals.
 public struct RouteStage: Stage {
     public static let declaration = StandardStage.route.declaration()
     public let name = declaration.name
@@ -22,29 +28,59 @@ public struct RouteStage: Stage {
         return try StageOutput(Self.route(DocumentText.readable(input)))
     }
 
-    /// Routes a document's text (public so `ocr` can tell a scanned receipt page from a book page).
-    public static func route(_ extracted: ExtractOutput) -> RouteOutput {
+    /// Routes a document's text (public so `ocr` can tell a scanned receipt page from a book page: `readRecipe` false
+    /// leaves out the recipe parser's reading, which only turns `unknown` into `recipe`).
+    public static func route(_ extracted: ExtractOutput, readRecipe: Bool = true) -> RouteOutput {
         if extracted.format.isImage {
             return RouteOutput(route: .receipt, recipeScore: 0, receiptScore: 1, signals: ["image: receipts arrive as photos"])
         }
         if extracted.needsOCR {
             return RouteOutput(route: .unknown, recipeScore: 0, receiptScore: 0, signals: ["no text layer, and OCR read no text"])
         }
+        if let page = extracted.webPage, page.hasSchemaRecipe {
+            return RouteOutput(
+                route: .recipe, recipeScore: 10, receiptScore: 0, signals: ["schema.org Recipe in the page's structured data"])
+        }
         // A PDF's reading-order lines: poppler's own text can glue two columns' words ("ZubereitungZutaten").
         let raw = extracted.pages.map { page in
             page.lines.isEmpty ? page.text : page.lines.map(\.text).joined(separator: "\n")
         }.joined(separator: "\u{0C}")
-        let (words, lines) = Self.wordsAndLines(raw, among: Self.signalTable)
-        var signals: [String] = []
-        var recipe = 0
-        for word in recipeWords where words.contains(word) {
-            recipe += 1
-            signals.append("recipe word '\(word)'")
+        if extracted.format == .json, WebPage.holdsSchemaRecipe(json: raw) {
+            return RouteOutput(route: .recipe, recipeScore: 10, receiptScore: 0, signals: ["schema.org Recipe in the JSON"])
         }
+        var scores = scoreSignals(raw, format: extracted.format)
+        if !(scores.recipe >= 2 && scores.recipe >= scores.receipt) {
+            scoreLanguageFree(raw, into: &scores)
+        }
+        var route = scores.route
+        if route == .unknown, readRecipe, let read = parsedRecipe(extracted) {
+            route = .recipe
+            scores.signals.append("the recipe parser reads a recipe: \(read.ingredients) ingredients, \(read.steps) steps")
+        }
+        return RouteOutput(route: route, recipeScore: scores.recipe, receiptScore: scores.receipt, signals: scores.signals)
+    }
+
+    /// The scores so far and the signals behind them.
+    struct Scores {
+        var recipe = 0
         var receipt = 0
+        var signals: [String] = []
+        var route: Route {
+            receipt >= 2 && receipt > recipe ? .receipt : recipe >= 2 && recipe >= receipt ? .recipe : .unknown
+        }
+    }
+
+    /// Recipe and receipt words, lines ending in a price, lines opening with a quantity and a unit.
+    static func scoreSignals(_ raw: String, format: DocumentFormat) -> Scores {
+        let (words, lines) = Self.wordsAndLines(raw, among: Self.signalTable)
+        var scores = Scores()
+        for word in recipeWords where words.contains(word) {
+            scores.recipe += 1
+            scores.signals.append("recipe word '\(word)'")
+        }
         for word in receiptWords where words.contains(word) {
-            receipt += 1
-            signals.append("receipt word '\(word)'")
+            scores.receipt += 1
+            scores.signals.append("receipt word '\(word)'")
         }
         // One pass over the lines: a line that ends in a price, and an ingredient line (a quantity and a unit opening
         // a short line that does not end in a price).
@@ -57,22 +93,58 @@ public struct RouteStage: Stage {
             }
         }
         if lines.count >= 4, priced * 3 >= lines.count {
-            receipt += 2
-            signals.append("\(priced) of \(lines.count) lines end in a price")
+            scores.receipt += 2
+            scores.signals.append("\(priced) of \(lines.count) lines end in a price")
         }
         if measured >= 3 {
-            recipe += 2
-            signals.append("\(measured) lines open with a quantity and a unit")
+            scores.recipe += 2
+            scores.signals.append("\(measured) lines open with a quantity and a unit")
         }
-        if extracted.format == .json, case let text = raw.lowercased(),
+        if format == .json, case let text = raw.lowercased(),
            text.contains("\"recipeingredient\"") || text.contains("\"ingredients\"") {
-            recipe += 2
-            signals.append("JSON with ingredients")
+            scores.recipe += 2
+            scores.signals.append("JSON with ingredients")
         }
-        let route: Route =
-            receipt >= 2 && receipt > recipe ? .receipt : recipe >= 2 && recipe >= receipt ? .recipe : .unknown
-        return RouteOutput(route: route, recipeScore: recipe, receiptScore: receipt, signals: signals)
+        return scores
     }
+
+    /// Signals in any language, looked for only while the words leave the document unsure: numbered steps (two or
+    /// more lines "1." / "2)" opening a sentence), durations ("20 min", "1 Stunde", "15 minuti"), oven temperatures
+    /// ("180 °C", "350°F", "200 Grad").
+    static func scoreLanguageFree(_ raw: String, into scores: inout Scores) {
+        let text = raw.count > 200_000 ? String(raw.prefix(200_000)).lowercased() : raw.lowercased()
+        let range = NSRange(text.startIndex..., in: text)
+        let steps = numberedStep.numberOfMatches(in: text, range: range)
+        if steps >= 2 {
+            scores.recipe += 1
+            scores.signals.append("\(steps) numbered steps")
+        }
+        if duration.firstMatch(in: text, range: range) != nil {
+            scores.recipe += 1
+            scores.signals.append("a cooking time")
+        }
+        if temperature.firstMatch(in: text, range: range) != nil {
+            scores.recipe += 1
+            scores.signals.append("an oven temperature")
+        }
+    }
+
+    /// The recipe the `recipe` stage would read from the text (most ingredients and steps), when it has at least two
+    /// ingredients and a step.
+    static func parsedRecipe(_ extracted: ExtractOutput) -> (ingredients: Int, steps: Int)? {
+        let source = RecipeSource(
+            file: "", sha256: "", format: extracted.format.rawValue, lines: RecipeStage.lines(of: extracted))
+        let recipes = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
+        let best = recipes.map { ($0.allIngredients.count, $0.steps.count) }.max { $0.0 + $0.1 < $1.0 + $1.1 }
+        guard let best, best.0 >= 2, best.1 >= 1 else { return nil }
+        return best
+    }
+
+    static let numberedStep = try! NSRegularExpression(pattern: #"(?m)^\s*(?:step\s+)?\d{1,2}\s*[.)]\s+\p{L}"#)
+    static let duration = try! NSRegularExpression(pattern:
+        #"\b\d+(?:[.,]\d+)?\s*(?:-|–|to|bis|à|a)?\s*\d*\s*(?:min|mins|minute|minutes|minuten|minuti|minutos|minuter|minuut|minuten|minut|minuty|perc|percig|hrs?|hours?|std|stunden?|ore|heures?|horas?|uur|timmar|timme|godzin[ay]?|óra)\b"#)
+    static let temperature = try! NSRegularExpression(pattern:
+        #"\b\d{2,3}\s*°\s*[cf]?|\b\d{3}\s*(?:degrees|grad|gradi|grados|graden|degrés|stopni|grader|fok)\b"#)
 
     /// The non-empty lines of a text, lower-cased (`text.lowercased().split(separator: "\n")`), kept as the text's
     /// own bytes for a line of ASCII and ``RouteStage/isPlainSymbol(_:)`` scalars (lower-cased only when a pattern
@@ -244,10 +316,17 @@ public struct RouteStage: Stage {
         "ingredients", "method", "directions", "instructions", "preparation", "preheat", "tbsp", "tsp",
         "tablespoon", "tablespoons", "teaspoon", "teaspoons", "cup", "cups", "serves", "servings", "bake",
         "simmer", "whisk", "stir", "chopped", "oven", "yield",
-        // German, French, Italian, Spanish, Dutch section and kitchen words.
-        "zutaten", "zubereitung", "anleitung", "esslöffel", "teelöffel", "prise", "backofen", "vorheizen",
-        "ingrédients", "préparation", "cuillère", "ingredienti", "preparazione", "cucchiaio", "cucchiaino",
-        "ingredientes", "preparación", "cucharada", "ingrediënten", "bereiding", "eetlepel", "theelepel",
+        // German, French, Italian, Spanish, Dutch, Portuguese, Polish, Swedish and Hungarian section and kitchen
+        // words (the languages of the shared pages).
+        "zutaten", "zubereitung", "anleitung", "esslöffel", "teelöffel", "prise", "backofen", "vorheizen", "portionen",
+        "ingrédients", "préparation", "cuillère", "cuillères", "étapes", "personnes",
+        "ingredienti", "preparazione", "procedimento", "cucchiaio", "cucchiaino", "forno", "porzioni",
+        "ingredientes", "preparación", "elaboración", "cucharada", "cucharadita", "horno", "raciones",
+        "ingrediënten", "bereiding", "bereidingswijze", "eetlepel", "theelepel", "personen",
+        "preparo", "colher", "colheres", "xícara", "xícaras", "porções",
+        "składniki", "przygotowanie", "łyżka", "łyżki", "łyżeczka", "szklanka", "piekarnik",
+        "ingredienser", "tillagning", "matsked", "tesked", "msk", "tsk", "ugn", "portioner",
+        "hozzávalók", "elkészítés", "elkészítése", "evőkanál", "teáskanál", "sütő", "adag",
     ]
     /// "2 tbsp", "1/2 c", "200 g", "3 el", "1,5 tl", "16.3 oz", "1 ½ cups", "4 clove", "2 fl oz", "3 dash" at the start of a line.
     static let pricedLine = try! NSRegularExpression(pattern: #"\d+[.,]\d\d\s*[a-z]?$"#)

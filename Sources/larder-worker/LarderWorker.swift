@@ -37,7 +37,7 @@ struct LarderWorker: ParsableCommand {
         version: "larder-worker \(LarderInfo.version) ("
             + NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             + ")",
-        subcommands: [Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, Layout.self],
+        subcommands: [Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, EvalRecipeFiles.self, Layout.self],
         defaultSubcommand: Work.self)
 }
 
@@ -107,7 +107,7 @@ struct Work: ParsableCommand {
             let sources = WorkerChild.handleSignals(stopping: queue, logger: logger)
             defer { sources.forEach { $0.cancel() } }
             // Started early by `larder ingest`: warm the stages up while it registers the files, then wait for it.
-            guard WorkerChild.waitForStartGate(warmUp: { WarmUp.run(pipeline, config: configuration) }) else { return }
+            guard WorkerChild.waitForStartGate(warmUp: { WarmUp.run(config: configuration) }) else { return }
             // WAL checkpoints on a thread of their own, not inside the workers' commits (their fdatasyncs held the
             // write lock); if the extra connection cannot be opened, SQLite checkpoints in the commits as before.
             let stopCheckpoints = try? store.checkpointInBackground()
@@ -144,17 +144,11 @@ struct EvalReceipts: ParsableCommand {
     @Flag(help: "Score names with the strict rule (exact after case and spaces) instead of the fair one.")
     var strict = false
 
-    @Option(help: "Tesseract models, e.g. eng+deu.")
-    var languages: String?
+    @Option(help: "Pipeline configuration the images are read with (eval/sroie.yml…); default: the defaults.")
+    var config: String?
 
-    @Option(help: "Photo reading: never, whenUnsure (default) or always.")
-    var photoPass: String?
-
-    @Option(help: "Cache OCR lines per image in this folder (read when present), to iterate on the parser.")
+    @Option(help: "Keep each image's OCR output in this folder and reuse it (sets ocr.cache).")
     var ocrCache: String?
-
-    @Option(help: "Rows from word boxes: never, whenBetter (default) or always.")
-    var rows: String?
 
     func run() throws {
         do {
@@ -163,24 +157,11 @@ struct EvalReceipts: ParsableCommand {
                 report = try CORDEvaluation.run(folder: cord, includeDetails: details, strict: strict)
             } else {
                 guard let folder else { throw ValidationError("give a folder of receipt images, or --cord DIR") }
-                var options = ReceiptEvaluation.Options()
+                var options = ReceiptEvaluation.Options(config: try EvalConfig.load(config))
                 options.labelsFolder = labels
                 options.includeDetails = details
-                options.ocrCache = ocrCache
                 options.strict = strict
-                if let languages { options.languages = languages }
-                if let photoPass {
-                    guard let pass = OCRPreprocessing.PhotoPass(rawValue: photoPass) else {
-                        throw ValidationError("--photo-pass takes never, whenUnsure or always")
-                    }
-                    options.preprocessing.photoPass = pass
-                }
-                if let rows {
-                    guard let rebuild = OCRPreprocessing.RowRebuild(rawValue: rows) else {
-                        throw ValidationError("--rows takes never, whenBetter or always")
-                    }
-                    options.preprocessing.rebuildRows = rebuild
-                }
+                if let ocrCache { options.config.ocr.cache = ocrCache }
                 report = try ReceiptEvaluation.run(folder: folder, options: options)
             }
             let encoder = JSONEncoder()
@@ -189,7 +170,24 @@ struct EvalReceipts: ParsableCommand {
         } catch let error as ReceiptError {
             FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
             throw ExitCode(1)
+        } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(error.kind == .configuration ? 2 : 1)
         }
+    }
+}
+
+/// The configuration an evaluation reads its corpus with: `--config FILE` (the corpus's `eval/<corpus>.yml`), else
+/// the defaults; named on standard error so a figure always says which settings made it.
+enum EvalConfig {
+    static func load(_ path: String?) throws -> PipelineConfig {
+        FileHandle.standardError.write(Data("larder eval: configuration \(path ?? "defaults (no --config)")\n".utf8))
+        return try path.map { try PipelineConfig.load(path: $0) } ?? PipelineConfig()
+    }
+
+    /// The standard stages under the configuration at `path`.
+    static func runner(_ path: String?) throws -> DocumentRunner {
+        try DocumentRunner(config: try load(path))
     }
 }
 
@@ -211,13 +209,23 @@ struct EvalPages: ParsableCommand {
     @Option(help: "The label of --predictions in the report.")
     var predictionsLabel = "other"
 
+    @Option(help: "Pipeline configuration the pages are ingested with (default: the defaults).")
+    var config: String?
+
     func run() throws {
+        let runner: DocumentRunner
+        do {
+            runner = try EvalConfig.runner(config)
+        } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         let cases = try PageEvaluation.cases(directory: data)
         guard !cases.isEmpty else {
             FileHandle.standardError.write(Data("larder: error: no pages with expected JSON under \(data)/html\n".utf8))
             throw ExitCode(1)
         }
-        let (results, seconds) = PageEvaluation.evaluate(cases)
+        let (results, seconds) = PageEvaluation.evaluate(cases, runner: runner)
         let larder = PageEvaluation.summary(results, seconds: seconds)
         var other: (PageEvaluation.Scores, [PageEvaluation.PageResult])?
         if let predictions {
@@ -261,9 +269,12 @@ struct EvalPDFs: ParsableCommand {
 
     @Flag var leaveOneSourceOut = false
 
+    @Option(help: "Pipeline configuration the PDFs are ingested with (default: the defaults).")
+    var config: String?
+
     func run() throws {
         do {
-            let report = try PDFRecipeEvaluation.run(folder: folder)
+            let report = try PDFRecipeEvaluation.run(folder: folder, runner: try EvalConfig.runner(config))
             if leaveOneSourceOut {
                 let folds = PDFEvaluation.leaveOneSourceOut(report)
                 print(json ? PDFEvaluation.foldsJSON(folds) : PDFEvaluation.foldsText(folds))
@@ -271,6 +282,56 @@ struct EvalPDFs: ParsableCommand {
             }
             print(json ? PDFEvaluation.json(report) : PDFEvaluation.textReport(report))
             if errors { print(PDFEvaluation.errorReport(report)) }
+        } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(error.kind == .configuration ? 2 : 1)
+        }
+    }
+}
+
+/// `larder eval recipes` runs here: each Markdown recipe file, and each scraped recipe rendered as pasted text (written
+/// to a temporary `.txt` file), is read through the standard stages (``DocumentRunner``) and its exported recipes
+/// scored.
+struct EvalRecipeFiles: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-recipes", abstract: "Recipe text accuracy (run through `larder eval recipes`).")
+
+    @Option(help: "The shared data folder (recipes-markdown, recipes-scraped).")
+    var data: String
+
+    @Flag var json = false
+
+    @Flag var allLanguages = false
+
+    @Option(help: "Pipeline configuration the files are ingested with (default: the defaults).")
+    var config: String?
+
+    func run() throws {
+        do {
+            let runner = try EvalConfig.runner(config)
+            let markdown = data + "/recipes-markdown/content"
+            let cases = try RecipeEvaluation.markdownCases(directory: markdown)
+                + RecipeEvaluation.scrapedCases(directory: data + "/recipes-scraped", englishOnly: !allLanguages)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("larder-eval-recipes-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            var written = 0
+            let report = RecipeEvaluation.evaluate(cases) { c in
+                var path = markdown + "/" + c.name
+                if c.corpus != "markdown" {
+                    // A recipe pasted as text: the rendered lines, saved as the user would save them.
+                    written += 1
+                    path = folder + "/\(written).txt"
+                    let text = c.source.lines.map(\.text).joined(separator: "\n") + "\n"
+                    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { return [] }
+                }
+                return runner.run(path: path).result?.recipes ?? []
+            }
+            print(json ? RecipeEvaluation.json(report) : RecipeEvaluation.textReport(report))
+            if report.parseSeconds > 0 {
+                FileHandle.standardError.write(Data(String(
+                    format: "speed: %.0f recipes/s through every stage\n", Double(report.overall.count) / report.parseSeconds).utf8))
+            }
         } catch let error as LarderError {
             FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
             throw ExitCode(error.kind == .configuration ? 2 : 1)
@@ -291,9 +352,11 @@ struct Layout: ParsableCommand {
 
     func run() throws {
         do {
-            let extracted = try ExtractStage.extractPDF(path: file, maxPages: 2000)
+            let extracted = try ExtractStage.extractPDF(path: file, maxPages: PipelineConfig().limits.maxPDFPages)
             print(LayoutText.render(extracted), terminator: "")
-            if recipes { print(PDFRecipeEvaluation.describe(path: file), terminator: "") }
+            if recipes {
+                print(PDFRecipeEvaluation.describe(path: file, runner: try DocumentRunner(config: PipelineConfig())), terminator: "")
+            }
         } catch let error as LarderError {
             FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
             throw ExitCode(1)

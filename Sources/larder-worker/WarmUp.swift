@@ -1,6 +1,6 @@
 import Foundation
 import LarderCore
-import Logging
+import LarderStages
 
 /// Runs the pipeline's stages once, in memory, over a small text recipe: the first document of a batch then finds
 /// the food lexicon, the ingredient tagger's model and the parser's tables loaded. Only an early-started worker
@@ -25,7 +25,7 @@ enum WarmUp {
         2. Fry ladlefuls in the butter for 2 minutes on each side at 180°C.
         """
 
-    static func run(_ pipeline: Pipeline, config: PipelineConfig) {
+    static func run(config: PipelineConfig) {
         let started = WorkTrace.Stamp.now()
         defer { WorkTrace.shared?.record("warm-up", "stages", since: started) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("larder-warm-up-\(getpid())")
@@ -37,18 +37,7 @@ enum WarmUp {
             return
         }
         defer { try? FileManager.default.removeItem(at: folder) }
-        guard let sha256 = try? SHA256.hex(fileAt: file) else { return }
-        let document = DocumentRecord(
-            id: 0, sha256: sha256, path: file, byteCount: Int64(text.utf8.count), modifiedAt: 0, registeredAt: 0,
-            state: .pending)
-        let logger = Logger(label: "larder-worker.warm-up") { _ in SwiftLogNoOpLogHandler() }
-        let decoded = DecodedOutputs()
-        var outputs: [String: String] = [:]
-        for stage in pipeline.stages where stage.name != StandardStage.llm.rawValue {
-            let input = StageInput(
-                document: document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
-            guard let output = try? stage.run(input) else { return }
-            outputs[stage.name] = output.json
-        }
+        // The one in-memory runner (what every evaluation uses), without the `llm` stage.
+        _ = try? DocumentRunner(config: config, skipping: [.llm]).run(path: file)
     }
 }

@@ -140,7 +140,8 @@ struct EvalRecipes: ParsableCommand {
         discussion: """
             Corpora: shared/data/recipes-markdown (title from front matter, ingredient lines = bullets, steps = \
             numbered items) and shared/data/recipes-scraped/expected_json (each expected recipe rendered as the \
-            plain text a user would paste, then parsed back). Line scores are F1 over the lines and the fraction of \
+            plain text a user would paste, saved as a .txt file). Every file is read through the standard stages \
+            in memory (the result `larder export` writes, with the --config settings), in larder-worker. Line scores are F1 over the lines and the fraction of \
             recipes with exactly the right lines; `recipes` is the fraction where exactly one recipe came out.
             """)
 
@@ -153,6 +154,9 @@ struct EvalRecipes: ParsableCommand {
     @Flag(help: "Include the non-English scraped recipes.")
     var allLanguages = false
 
+    @Option(help: "The pipeline configuration to ingest the files with, as `larder ingest --config` does (eval/markdown.yml); default: the defaults.")
+    var config: String?
+
     func run() throws {
         try reportingErrors {
             let cwd = FileManager.default.currentDirectoryPath
@@ -161,11 +165,12 @@ struct EvalRecipes: ParsableCommand {
                     .configuration, "the shared data folder was not found",
                     hint: "pass --data DIR (the folder holding recipes-markdown and recipes-scraped) or set LARDER_SHARED_DATA")
             }
-            let report = try RecipeEvaluation.evaluate(sharedData: folder, englishOnly: !allLanguages)
-            print(json ? RecipeEvaluation.json(report) : RecipeEvaluation.textReport(report))
-            if report.parseSeconds > 0 {
-                printError(String(format: "speed: %.0f recipes/s parsed from text", Double(report.overall.count) / report.parseSeconds))
-            }
+            // Read in larder-worker, through the standard stages, as `larder ingest` reads the files.
+            var arguments = ["larder-worker", "eval-recipes", "--data", absolute(folder)]
+            if json { arguments.append("--json") }
+            if allLanguages { arguments.append("--all-languages") }
+            if let config { arguments += ["--config", absolute(config)] }
+            try execWorker(arguments)
         }
     }
 }
@@ -175,7 +180,8 @@ struct EvalPDFs: ParsableCommand {
         commandName: "pdfs",
         abstract: "Title, ingredient-line and step accuracy on real recipe PDFs (shared/data/recipes-pdf).",
         discussion: """
-            Each PDF is read as the pipeline reads it (extract, route, recipe) and compared with its \
+            Each PDF is ingested through the standard stages in memory (the result `larder export` writes, with \
+            the --config settings) and compared with its \
             <name>.truth.json: the title after folding case, spaces and punctuation; ingredient lines and steps \
             matched one-to-one after NFKC, lower-casing and keeping letters, digits and fraction characters \
             (similarity ratio ≥ 0.85); micro-averaged F1; in a book every recipe counts. quantity/unit/name are \
@@ -191,6 +197,9 @@ struct EvalPDFs: ParsableCommand {
 
     @Flag(help: "List each document's mistakes: wrong titles, missed and extra lines.")
     var errors = false
+
+    @Option(help: "The pipeline configuration to ingest the PDFs with, as `larder ingest --config` does (eval/pdfs.yml); default: the defaults.")
+    var config: String?
 
     @Flag(help: "Leave one source out: each source repository's figures held out beside the other sources', marked dev (looked at while the rules were written: a development-set figure) or unseen; then the mean and worst over held-out sources.")
     var leaveOneSourceOut = false
@@ -209,6 +218,7 @@ struct EvalPDFs: ParsableCommand {
             if json { arguments.append("--json") }
             if errors { arguments.append("--errors") }
             if leaveOneSourceOut { arguments.append("--leave-one-source-out") }
+            if let config { arguments += ["--config", absolute(config)] }
             try execWorker(arguments)
         }
     }
@@ -248,16 +258,10 @@ struct EvalReceipts: ParsableCommand {
     @Flag(help: "Strict scoring: item names equal after normalising case and spaces (the rule before the fair one).")
     var strict = false
 
-    @Option(help: "When to read an image again as a phone photo: never, whenUnsure (default) or always.")
-    var photoPass: String?
+    @Option(help: "The pipeline configuration to read the images with, as `larder ingest --config` does (eval/sroie.yml, eval/photos.yml…: OCR models, photo pass, default currency, date order); default: the defaults.")
+    var config: String?
 
-    @Option(help: "Tesseract models, e.g. eng+deu (needs tesseract-ocr-deu).")
-    var languages: String?
-
-    @Option(help: "Rows from word boxes: never, whenBetter (default) or always (also applied to cached lines).")
-    var rows: String?
-
-    @Option(help: "Keep each image's OCR lines in this folder and reuse them, to measure parser changes quickly.")
+    @Option(help: "Keep each image's OCR output in this folder and reuse it, to measure parser changes quickly (the ocr.cache key).")
     var ocrCache: String?
 
     func run() throws {
@@ -270,9 +274,7 @@ struct EvalReceipts: ParsableCommand {
             if json { arguments.append("--json") }
             if details { arguments.append("--details") }
             if strict { arguments.append("--strict") }
-            if let photoPass { arguments += ["--photo-pass", photoPass] }
-            if let languages { arguments += ["--languages", languages] }
-            if let rows { arguments += ["--rows", rows] }
+            if let config { arguments += ["--config", absolute(config)] }
             // The worker links tesseract, whose OpenMP threads must be limited before it starts.
             setenv("OMP_THREAD_LIMIT", "1", 1)
             try execWorker(arguments)
@@ -285,11 +287,12 @@ struct EvalPages: ParsableCommand {
         commandName: "pages",
         abstract: "Saved recipe web pages: title, ingredient lines, steps, yields, total time, pages per second.",
         discussion: """
-            Reads recipes-scraped/html/<host>/<name>.testhtml and compares the first recipe read with \
+            Ingests recipes-scraped/html/<host>/<name>.testhtml through the standard stages in memory (the result \
+            `larder export` writes, with the --config settings) and compares its first recipe with \
             expected_json/<host>/<name>.json: title right (case and punctuation aside), ingredient-line and step F1 \
             (lines lower-cased, letters and digits kept), exact (both F1s 1), yields (first number) and total time \
-            (stated, else prep + cook) right, and pages per second on one core (pages per CPU second of the reading \
-            thread: reading and parsing, files already in memory). --predictions scores another reader's output with the same code (scripts/bench/compare-pages.sh). \
+            (stated, else prep + cook) right, and pages per second on one core (pages per CPU second of the \
+            evaluating thread through every stage). --predictions scores another reader's output with the same code (scripts/bench/compare-pages.sh). \
             Runs in larder-worker, which links libxml2.
             """)
 
@@ -308,6 +311,9 @@ struct EvalPages: ParsableCommand {
     @Option(help: "The name of --predictions in the report.")
     var predictionsLabel = "other"
 
+    @Option(help: "The pipeline configuration to ingest the pages with, as `larder ingest --config` does (eval/pages.yml); default: the defaults.")
+    var config: String?
+
     func run() throws {
         try reportingErrors {
             let cwd = FileManager.default.currentDirectoryPath
@@ -324,9 +330,15 @@ struct EvalPages: ParsableCommand {
             if json { arguments.append("--json") }
             if errors { arguments.append("--errors") }
             if let predictions { arguments += ["--predictions", predictions] }
+            if let config { arguments += ["--config", absolute(config)] }
             try execWorker(arguments)
         }
     }
+}
+
+/// `path` from the current folder.
+func absolute(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
 }
 
 /// Replaces this process with `larder-worker` run with `arguments` (`arguments[0]` is its name): the evaluations that

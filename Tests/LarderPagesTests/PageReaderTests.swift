@@ -257,6 +257,8 @@ func ldJSON(_ json: String) -> String { "<script type=\"application/ld+json\">\(
     @Test func titleLosesSiteNameAndDecoration() {
         #expect(PageTitle.stripSite("Dan Dan Noodles | I Am A Food Blog") == "Dan Dan Noodles")
         #expect(PageTitle.stripSite("Salt - Pepper - Site") == "Salt - Pepper")
+        // A category between the title and the site name (30seconds.com).
+        #expect(PageTitle.stripSite("Creamed Chicken | Chicken Recipes | 30Seconds Food") == "Creamed Chicken")
         #expect(RecipeParser.webTitle("Recipe - Chicken Salad") == "Chicken Salad")
         #expect(RecipeParser.webTitle("Arretjescake – Recept") == "Arretjescake")
         #expect(RecipeParser.webTitle("Lemon Tartlets - (4.8/5)") == "Lemon Tartlets")

@@ -26,6 +26,12 @@ import Yams
 ///     rules: {alcohol: [BEER, WINE], household: [KITCHEN ROLL]}  # a new id adds a rule; a known id gets phrases
 ///     generic_terms: [decor]  # added to the generic terms never taken as an ingredient
 ///     disable: [household]    # default rules switched off, by id
+///   default_currency: USD     # the currency of a receipt that shows none (ISO code)
+///   date_order: automatic     # numeric dates: automatic | month_first | day_first
+/// ocr:
+///   languages: eng            # tesseract models, +-joined (eng+deu needs tesseract-ocr-deu)
+///   photo_pass: when_unsure   # read a photo again as a phone photo: never | when_unsure | always
+///   cache: ocr-cache          # keep each file's OCR lines here and reuse them; absent = no cache
 /// pantry:                     # what `larder cook` assumes (PantryConfig)
 ///   staples: [salt, pepper, black pepper, water, ice, oil, vegetable oil, cooking spray]  # always on hand
 ///   fresh_days: {produce: 7, roots: 30, dairy: 14, meat: 3, fish: 2, eggs: 28, bakery: 5}  # usable days after purchase
@@ -59,6 +65,9 @@ extension PipelineConfig {
         }
         if let cache = config.llm.cachePath, !cache.hasPrefix("/") {
             config.llm.cachePath = folder + "/" + cache
+        }
+        if let cache = config.ocr.cache, !cache.hasPrefix("/") {
+            config.ocr.cache = folder + "/" + cache
         }
         return config
     }
@@ -154,13 +163,53 @@ extension PipelineConfig {
             case "pantry": config.pantry = try parsePantry(value, reader: reader)
             case "receipts":
                 for (receiptKey, receiptValue) in try reader.mapping(value, at: "receipts") {
-                    guard receiptKey.string == "blocklist" else { throw reader.unknownKey(receiptKey, in: "receipts") }
-                    config.blocklist = try parseBlocklist(receiptValue, reader: reader)
+                    switch receiptKey.string ?? "" {
+                    case "blocklist": config.blocklist = try parseBlocklist(receiptValue, reader: reader)
+                    case "default_currency":
+                        let code = try reader.string(receiptValue, key: "receipts.default_currency")
+                        guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                            throw reader.badValue(receiptValue, key: "receipts.default_currency", expected: "a 3-letter currency code (USD, EUR, MYR)")
+                        }
+                        config.receiptParser.defaultCurrency = code.uppercased()
+                    case "date_order":
+                        let orders: [String: DateOrder] = ["automatic": .automatic, "month_first": .monthFirst, "day_first": .dayFirst]
+                        guard let order = orders[try reader.string(receiptValue, key: "receipts.date_order")] else {
+                            throw reader.badValue(receiptValue, key: "receipts.date_order", expected: "automatic, month_first or day_first")
+                        }
+                        config.receiptParser.dateOrder = order
+                    default: throw reader.unknownKey(receiptKey, in: "receipts")
+                    }
                 }
+            case "ocr": config.ocr = try parseOCR(value, reader: reader)
             default: throw reader.unknownKey(key, in: "the top level")
             }
         }
         return config
+    }
+
+    /// `ocr:`: tesseract's models, the photo pass and the cache folder.
+    private static func parseOCR(_ node: Node, reader: KeyReader) throws -> OCRSettings {
+        var ocr = OCRSettings()
+        for (key, value) in try reader.mapping(node, at: "ocr") {
+            let name = "ocr." + (key.string ?? "")
+            switch key.string ?? "" {
+            case "languages":
+                let languages = try reader.string(value, key: name)
+                guard !languages.isEmpty, languages.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "+" || $0 == "_") }) else {
+                    throw reader.badValue(value, key: name, expected: "tesseract models joined by +, e.g. eng or eng+deu")
+                }
+                ocr.languages = languages
+            case "photo_pass":
+                let text = try reader.string(value, key: name)
+                guard let pass = OCRSettings.PhotoPass.allCases.first(where: { $0.key == text }) else {
+                    throw reader.badValue(value, key: name, expected: "never, when_unsure or always")
+                }
+                ocr.photoPass = pass
+            case "cache": ocr.cache = try reader.string(value, key: name)
+            default: throw reader.unknownKey(key, in: "ocr")
+            }
+        }
+        return ocr
     }
 
     /// `receipts.blocklist`: changes to ``IngredientBlocklist/default``.

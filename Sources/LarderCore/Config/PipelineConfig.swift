@@ -18,6 +18,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// What keeps non-food receipt lines out of the pantry (`receipts.blocklist`): the defaults (tax, bag fees,
     /// deposits, coupons, totals, payments, household goods; generic terms) with the file's changes applied.
     public var blocklist = IngredientBlocklist.default
+    /// How receipts are read (`receipts.default_currency`, `receipts.date_order`): the currency of a receipt that
+    /// shows none, and the day/month order of its numeric dates.
+    public var receiptParser = ReceiptParserConfiguration.default
+    /// How photos and scans are read (`ocr:`): tesseract's models, the phone-photo pass, an OCR cache folder.
+    public var ocr = OCRSettings()
     /// What `larder cook` assumes (`pantry:`): staples on hand and how long food keeps.
     public var pantry = PantryConfig()
     /// The optional LLM structuring stage (`llm:`): off by default, so the pipeline works offline.
@@ -59,6 +64,32 @@ public struct PipelineConfig: Sendable, Equatable {
     }
 
     public init() {}
+
+    /// `ocr:` in `pipeline.yml`.
+    public struct OCRSettings: Sendable, Equatable {
+        /// When a photo is read again as a phone photo (`ocr.photo_pass`).
+        public enum PhotoPass: String, Sendable, Equatable, CaseIterable {
+            case never, whenUnsure, always
+            /// The spelling in `pipeline.yml`.
+            public var key: String { self == .whenUnsure ? "when_unsure" : rawValue }
+        }
+        /// Tesseract models, `+`-joined (`ocr.languages`): `eng`, or `eng+deu` for German receipts (needs
+        /// tesseract-ocr-deu).
+        public var languages = "eng"
+        /// `ocr.photo_pass`: never, when_unsure (default) or always.
+        public var photoPass = PhotoPass.whenUnsure
+        /// `ocr.cache`: a folder where the `ocr` stage keeps each file's lines (by content hash, OCR version and
+        /// these settings) and reads them back instead of running tesseract again; nil = no cache. Relative to the
+        /// config file's folder.
+        public var cache: String?
+
+        public init() {}
+
+        /// What changes the `ocr` stage's output (the cache does not): part of its version when not the default.
+        public var fingerprint: String? {
+            self.languages == "eng" && photoPass == .whenUnsure ? nil : "\(languages)-\(photoPass.key)"
+        }
+    }
 
     /// Where the LLM stage caches answers: `llm.cache`, or `llm-cache.sqlite` beside the database.
     public var llmCachePath: String {

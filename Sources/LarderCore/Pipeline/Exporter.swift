@@ -63,9 +63,7 @@ public struct Exporter: Sendable {
                     let stem = URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
                     let file = directory + "/" + names.claim(stem: stem, suffix: ".\(document.sha256.prefix(12)).json")
                     let json = try scaler.map { try Self.scaled(version.json, by: $0) } ?? version.json
-                    let pretty = try JSONSerialization.data(
-                        withJSONObject: try Self.stamped(json, pipelineVersion: try pipelineVersion(of: document.id)),
-                        options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                    let pretty = try Self.exported(json, pipelineVersion: try pipelineVersion(of: document.id))
                     try SafeFile.write(pretty, to: file)
                     report.written += 1
                 }
@@ -92,6 +90,14 @@ public struct Exporter: Sendable {
         let runs = try store.stageVersions(of: documentID).enumerated()
             .sorted { (order[$0.element.stage] ?? .max, $0.offset) < (order[$1.element.stage] ?? .max, $1.offset) }
         return runs.compactMap(\.element.version).joined(separator: "+")
+    }
+
+    /// The bytes `export` writes for a stored result (``stamped(_:pipelineVersion:)``, pretty-printed): the in-memory
+    /// runner (``DocumentRun``) decodes its results from these too, so an evaluation scores exactly the export.
+    public static func exported(_ json: String, pipelineVersion: String) throws -> Data {
+        try JSONSerialization.data(
+            withJSONObject: try stamped(json, pipelineVersion: pipelineVersion),
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
     /// A stored result as it leaves Larder: with the contract's version (results stored before it was versioned

@@ -42,7 +42,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .detect: "detect@5"
         case .extract: "extract@12"
         case .ocr: "ocr@24"
-        case .route: "route@5"
+        case .route: "route@6"
         case .recipe: "recipe@19"
         case .receipt: "receipt@21"
         case .llm: "llm@1"
@@ -53,16 +53,21 @@ public enum StandardStage: String, CaseIterable, Sendable {
     /// The stage's name: it keys the checkpoint rows.
     public var name: String { rawValue }
 
-    /// The stage's name and version under a configuration. Two stages' versions depend on it: `receipt` (a
-    /// changed blocklist re-examines every receipt) and `llm` (see ``StageDeclaration/llm(_:)``).
+    /// The stage's name and version under a configuration. Three stages' versions depend on it: `ocr` (its models
+    /// and photo pass), `receipt` (a changed blocklist, default currency or date order re-examines every receipt)
+    /// and `llm` (see ``StageDeclaration/llm(_:)``).
     public func declaration(for config: PipelineConfig = PipelineConfig()) -> StageDeclaration {
         switch self {
         case .receipt:
             StageDeclaration(
                 name: name,
-                version: config.blocklist == .default
+                version: (config.blocklist == .default
                     ? codeVersion
                     : codeVersion + "+blocklist-" + SHA256.hex(Self.canonical(config.blocklist)).prefix(12))
+                    + (config.receiptParser == .default
+                        ? "" : "+\(config.receiptParser.defaultCurrency)-\(config.receiptParser.dateOrder.rawValue)"))
+        case .ocr:
+            StageDeclaration(name: name, version: codeVersion + (config.ocr.fingerprint.map { "+" + $0 } ?? ""))
         case .llm: .llm(config.llm)
         default: StageDeclaration(name: name, version: codeVersion)
         }

@@ -96,7 +96,10 @@ public struct RecipeEnrichment: Sendable {
 
     /// The normaliser's match for a recipe name: preparation words dropped first (kept when nothing else matches).
     func match(_ name: String) -> IngredientMatch {
-        let key = name.lowercased()
+        // Keyed by the name as written: the evidence quotes its words ("preparation words removed: Fresh"), so a
+        // key folded to lower case gave a document the evidence of whichever spelling an earlier document of the
+        // same process had (a result that depended on the batch: found by IngestEqualsEvalTests).
+        let key = name
         if let hit = cache.withLock({ $0[key] }) { return hit }
         let found = uncachedMatch(name)
         cache.withLock { cache in

@@ -275,28 +275,8 @@ public final class WorkQueue: @unchecked Sendable {
                 do {
                     let input = StageInput(
                         document: document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
-                    let output = try WorkTrace.measure("stage", stage.name, document: document.id) {
-                        try stage.run(input)
-                    }
-                    let checkStart = WorkTrace.shared.map { _ in WorkTrace.Stamp.now() }
-                    if stage.readsDocumentFile { try Self.checkUnchanged(document, stage: stage.name) }
-                    let outputBytes = output.json.utf8.count
-                    if outputBytes > config.limits.maxStageOutputBytes {
-                        throw LarderError(
-                            .overLimit,
-                            "\(stage.name) made \(outputBytes) bytes of output, over the limit of \(config.limits.maxStageOutputBytes)",
-                            hint: "the document is unusually large: split it, or raise limits.max_stage_output_bytes",
-                            path: document.path)
-                    }
-                    // The tree the stage's encoder built, not its text parsed again (the same JSON either way).
-                    let violations = try stage.outputSchema.map { schema in
-                        try output.treeEncoding.map { try schemas.validate($0, against: schema) }
-                            ?? schemas.validate(json: output.json, against: schema)
-                    }?.map(SchemaViolation.init) ?? []
-                    if !violations.isEmpty {
-                        logger.warning("\(stage.name) output breaks \(stage.outputSchema!): \(violations[0]); the document fails")
-                    }
-                    if let checkStart { WorkTrace.shared?.record("check", stage.name, document: document.id, since: checkStart) }
+                    // The stage run and checked as the in-memory runner runs it (``StageStep``).
+                    let (output, violations) = try StageStep.execute(stage, input: input, config: config, schemas: schemas)
                     // One transaction stores the output and marks the next stage running (or settles the document).
                     let finishedAt = Date().timeIntervalSince1970
                     let then: AfterCompletion =
@@ -331,8 +311,7 @@ public final class WorkQueue: @unchecked Sendable {
                 } catch {
                     let failure = LarderError.wrap(error).adding(
                         path: document.path, documentID: document.id, stage: stage.name)
-                    let status: StageStatus =
-                        !failure.isRetryable ? .failed : attempt >= config.maxAttempts ? .quarantined : .pending
+                    let status = StageStep.status(after: failure, attempt: attempt, config: config)
                     var recorded = failure
                     if status == .quarantined {
                         recorded.message = "failed \(attempt) times; last error: \(failure.message)"

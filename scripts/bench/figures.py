@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Usage:
+  scripts/bench/figures.py --collect DIR --baseline benchmarks/baseline.json   (gather `make measure`'s outputs)
+  scripts/bench/figures.py [--baseline benchmarks/baseline.json]              (write the docs from the baseline)
+
+--collect reads the JSON each evaluation printed into DIR (NAME.json, with NAME.cmd the command that made it and
+NAME.seconds its wall-clock time) and writes the baseline: every figure with its corpus, split, metric, value, date
+and command. Without --collect it writes, from the baseline alone, docs/accuracy.md and docs/performance.md (current
+figures only) and the README's "accuracy at a glance" table between `<!-- figures:begin -->` and
+`<!-- figures:end -->` (README.md is left alone when the markers are absent). Standard library only.
+"""
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+# name -> (corpus label, split, [(metric label, path into the JSON, kind)])   kind: accuracy | performance
+DEV = "development (looked at while the rules were written)"
+SPECS = {
+    "pages": ("recipes-scraped: 302 saved pages", DEV, [
+        ("title", "title", "accuracy"), ("ingredient lines F1", "ingredients_f1", "accuracy"),
+        ("steps F1", "steps_f1", "accuracy"), ("exact (both F1s 1)", "exact", "accuracy"),
+        ("yields", "yields", "accuracy"), ("total time", "total_time", "accuracy"),
+        ("pages per CPU second, one core, every stage", "pages_per_second", "performance")]),
+    "pdfs": ("recipes-pdf: 72 recipe PDFs", DEV, [
+        ("title", "title", "accuracy"), ("ingredient lines F1", "ingredients_f1", "accuracy"),
+        ("steps F1", "steps_f1", "accuracy"), ("seconds for all PDFs, one core", "seconds", "performance")]),
+    "pdfs-loso": ("recipes-pdf: leave one source out", "cross-validated (each source held out; mean over sources)", [
+        ("title (mean held-out)", "mean.title", "accuracy"), ("ingredient lines F1 (mean held-out)", "mean.ingredients_f1", "accuracy"),
+        ("steps F1 (mean held-out)", "mean.steps_f1", "accuracy"), ("title (worst held-out)", "worst.title", "accuracy"),
+        ("ingredient lines F1 (worst held-out)", "worst.ingredients_f1", "accuracy"),
+        ("steps F1 (worst held-out)", "worst.steps_f1", "accuracy")]),
+    "formats": ("recipe-app-exports: app export samples (importer counts; not yet read through the runner)", DEV, [
+        ("recipes found", "recipes", "accuracy"), ("Cooklang canonical tests passed", "cooklangCanonicalPassed", "accuracy")]),
+    "markdown": ("recipes-markdown + scraped recipes rendered as .txt files", DEV, [
+        ("title", "overall.title", "accuracy"), ("ingredient lines F1", "overall.ingredients.f1", "accuracy"),
+        ("steps F1", "overall.steps.f1", "accuracy"),
+        ("Markdown files (349): ingredient lines F1", "markdown.ingredients.f1", "accuracy"),
+        ("Markdown files (349): steps F1", "markdown.steps.f1", "accuracy")]),
+    "receipts-samples": ("samples/receipts: 3 sample photos", DEV, [
+        ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
+        ("item F1", "item_f1", "accuracy")]),
+    "receipts-de": ("receipts-de: 26 German receipts", DEV, [
+        ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
+        ("item count right", "item_count", "accuracy"), ("seconds per image", "seconds_per_image", "performance")]),
+    "receipts-sroie": ("receipts-sroie: 55 SROIE scans (strict names)", DEV, [
+        ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
+        ("seconds per image", "seconds_per_image", "performance")]),
+    "receipts-cord": ("receipts-cord: CORD annotations (parser only, no OCR)", DEV, [
+        ("total", "total", "accuracy"), ("item F1", "item_f1", "accuracy")]),
+    "receipts-photos": ("receipts-photos: 150 phone photos", DEV, [
+        ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
+        ("item F1", "item_f1", "accuracy"), ("date, either day/month order", "date_either_order", "accuracy"),
+        ("seconds per image", "seconds_per_image", "performance")]),
+}
+# The README's "accuracy at a glance": one row per corpus, these metrics.
+GLANCE = [
+    ("pages", ["title", "ingredient lines F1", "steps F1", "exact (both F1s 1)"]),
+    ("pdfs", ["title", "ingredient lines F1", "steps F1"]),
+    ("pdfs-loso", ["title (mean held-out)", "ingredient lines F1 (mean held-out)", "steps F1 (mean held-out)"]),
+    ("receipts-photos", ["store", "date", "total", "item F1"]),
+    ("receipts-sroie", ["store", "date", "total"]),
+    ("receipts-de", ["store", "date", "total", "item count right"]),
+    ("receipts-cord", ["total", "item F1"]),
+]
+
+
+def lookup(obj, path):
+    for part in path.split("."):
+        if not isinstance(obj, dict) or part not in obj:
+            return None
+        obj = obj[part]
+    return obj if isinstance(obj, (int, float)) and not isinstance(obj, bool) else None
+
+
+def collect(folder, baseline):
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ""
+    figures, missing = [], []
+    for name, (corpus, split, metrics) in SPECS.items():
+        path = os.path.join(folder, name + ".json")
+        if not os.path.exists(path):
+            missing.append(name)
+            continue
+        with open(path) as f:
+            report = json.load(f)
+        with open(os.path.join(folder, name + ".cmd")) as f:
+            command = f.read().strip()
+        for label, key, kind in metrics:
+            value = lookup(report, key)
+            if value is None:
+                continue
+            figures.append({"key": name, "corpus": corpus, "split": split, "metric": label, "kind": kind,
+                            "value": round(value, 4), "date": date, "command": command})
+        seconds = os.path.join(folder, name + ".seconds")
+        if os.path.exists(seconds):
+            with open(seconds) as f:
+                figures.append({"key": name, "corpus": corpus, "split": split, "metric": "wall-clock seconds (release, nice 10)",
+                                "kind": "performance", "value": int(f.read().strip() or 0), "date": date, "command": command})
+    data = {"generated": date, "commit": commit, "build": "release",
+            "path": "larder ingest --config eval/<corpus>.yml + larder export (the in-memory runner of the same stages)",
+            "missing": missing, "figures": figures}
+    with open(baseline, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+    print(f"wrote {baseline}: {len(figures)} figures" + (f"; missing: {', '.join(missing)}" if missing else ""))
+
+
+def fmt(value):
+    return f"{value:.3f}" if isinstance(value, float) and abs(value) <= 1 else (f"{value:g}" if isinstance(value, float) else str(value))
+
+
+def table(figures):
+    rows = ["| Corpus | Split | Metric | Figure | Measured | Reproduce |", "|---|---|---|---|---|---|"]
+    for f in figures:
+        rows.append(f"| {f['corpus']} | {f['split']} | {f['metric']} | {fmt(f['value'])} | {f['date']} | `{f['command']}` |")
+    return "\n".join(rows)
+
+
+HEADER = """<!-- Generated by scripts/bench/figures.py from benchmarks/baseline.json (`make measure`): do not edit by hand. -->
+# {title}
+
+Every figure here comes from the user's path: each corpus is read through Larder's standard stages with the
+configuration in `eval/<corpus>.yml`, and the result scored is the one `larder ingest --config eval/<corpus>.yml` +
+`larder export` write (the ingest-equals-eval tests, `IngestEqualsEvalTests`, check that they are the same).
+Measured {generated} on commit `{commit}` ({build} build). {missing}
+
+"""
+
+
+def write_docs(baseline):
+    with open(baseline) as f:
+        data = json.load(f)
+    figures = data["figures"]
+    missing = ("Not measured (corpus absent): " + ", ".join(data["missing"]) + ".") if data.get("missing") else ""
+    common = dict(generated=data["generated"], commit=data.get("commit", ""), build=data.get("build", "release"), missing=missing)
+    accuracy = [f for f in figures if f["kind"] == "accuracy"]
+    performance = [f for f in figures if f["kind"] == "performance"]
+    os.makedirs(os.path.join(ROOT, "docs"), exist_ok=True)
+    with open(os.path.join(ROOT, "docs", "accuracy.md"), "w") as f:
+        f.write(HEADER.format(title="Accuracy", **common))
+        f.write("Fractions 0–1. *development*: the rules were written while reading these documents' misses, so the\n"
+                "figure is not one on unseen documents; *cross-validated*: each source's figure with that source held out.\n\n")
+        f.write(table(accuracy) + "\n")
+    with open(os.path.join(ROOT, "docs", "performance.md"), "w") as f:
+        f.write(HEADER.format(title="Performance", **common))
+        f.write("On a shared 2-core machine under `nice -n 10`: compare figures from the same run only.\n\n")
+        f.write(table(performance) + "\n")
+    readme = os.path.join(ROOT, "README.md")
+    begin, end = "<!-- figures:begin -->", "<!-- figures:end -->"
+    text = open(readme).read() if os.path.exists(readme) else ""
+    if begin not in text or end not in text:
+        print("README.md has no figures markers: left alone")
+        return
+    by = {}
+    for fig in accuracy:
+        by.setdefault(fig["key"], {})[fig["metric"]] = fig
+    rows = ["| Corpus | Split | Figures | Reproduce |", "|---|---|---|---|"]
+    for key, metrics in GLANCE:
+        found = by.get(key, {})
+        if not found:
+            continue
+        any_fig = next(iter(found.values()))
+        shown = ", ".join(f"{m} {fmt(found[m]['value'])}" for m in metrics if m in found)
+        rows.append(f"| {any_fig['corpus']} | {any_fig['split'].split(' (')[0]} | {shown} | `{any_fig['command']}` |")
+    block = (f"{begin}\n<!-- Generated by scripts/bench/figures.py from benchmarks/baseline.json ({data['generated']}); "
+             f"all figures from `larder ingest` + `larder export`. -->\n" + "\n".join(rows) + f"\n{end}")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(readme, "w") as f:
+        f.write(head + block + tail)
+    print("README.md: figures table updated")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--collect", help="the folder of `make measure`'s outputs")
+    parser.add_argument("--baseline", default=os.path.join(ROOT, "benchmarks", "baseline.json"))
+    args = parser.parse_args()
+    if args.collect:
+        collect(args.collect, args.baseline)
+    else:
+        write_docs(args.baseline)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Usage: scripts/bench/measure.sh [SHARED_DATA]   (run by `make measure`)
+#
+# Runs every evaluation on the one path — each corpus ingested through the standard stages in memory with its
+# eval/<corpus>.yml, exactly the result `larder ingest --config eval/<corpus>.yml` + `larder export` give a user —
+# with the release build, and writes benchmarks/baseline.json (every figure with its corpus, split, metric, date and
+# the command that reproduces it); then scripts/bench/figures.py writes docs/accuracy.md, docs/performance.md and
+# the README's figures table from it. Receipt OCR is slow: the whole run takes 15-30 minutes on 2 shared cores
+# (it runs under nice -n 10, one evaluation at a time). A corpus missing from SHARED_DATA is skipped and named.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SHARED=${1:-${LARDER_SHARED_DATA:-../shared/data}}
+LARDER=.build/release/larder
+OUT=.build/measure
+mkdir -p "$OUT"
+[ -x "$LARDER" ] && [ -x .build/release/larder-worker ] || {
+  echo "measure: build the release binaries first (swift build -c release --product larder, --product larder-worker)" >&2
+  exit 2
+}
+export OMP_THREAD_LIMIT=1
+# MEASURE_OCR_CACHE=DIR reuses OCR output (ocr.cache, keyed by file hash and OCR version) between runs: for parser
+# work only; a published baseline is measured without it (fresh OCR).
+OCR_CACHE=()
+[ -n "${MEASURE_OCR_CACHE:-}" ] && OCR_CACHE=(--ocr-cache "$MEASURE_OCR_CACHE")
+run() {  # run NAME CORPUS -- COMMAND...: the command's JSON into $OUT/NAME.json, its line into $OUT/NAME.cmd
+  local name=$1 corpus=$2; shift 3
+  if [ ! -e "$SHARED/$corpus" ] && [ "$corpus" != "-" ]; then
+    echo "measure: skipped $name: $SHARED/$corpus is absent" >&2
+    rm -f "$OUT/$name.json"
+    return 0
+  fi
+  echo "measure: $name ($(date -u +%H:%M:%S))" >&2
+  printf '%s\n' "$*" | sed "s#$SHARED#../shared/data#g; s#\.build/release/larder#larder#" > "$OUT/$name.cmd"
+  local start=$(date +%s)
+  if nice -n 10 "$@" > "$OUT/$name.json" 2> "$OUT/$name.err"; then
+    echo $(( $(date +%s) - start )) > "$OUT/$name.seconds"
+  else
+    echo "measure: $name failed (see $OUT/$name.err)" >&2
+    rm -f "$OUT/$name.json"
+  fi
+}
+run pages recipes-scraped/html -- $LARDER eval pages --data "$SHARED/recipes-scraped" --config eval/pages.yml --json
+run pdfs recipes-pdf -- $LARDER eval pdfs --data "$SHARED/recipes-pdf" --config eval/pdfs.yml --json
+run pdfs-loso recipes-pdf -- $LARDER eval pdfs --data "$SHARED/recipes-pdf" --config eval/pdfs.yml --json --leave-one-source-out
+run formats recipe-app-exports -- $LARDER eval formats --data "$SHARED" --json
+run markdown recipes-markdown -- $LARDER eval recipes --data "$SHARED" --config eval/markdown.yml --json
+run receipts-samples - -- $LARDER eval receipts samples/receipts --labels samples/expected/receipts --config eval/samples.yml --json
+run receipts-de receipts-de -- $LARDER eval receipts "$SHARED/receipts-de" --config eval/de.yml --json "${OCR_CACHE[@]}"
+run receipts-sroie receipts-sroie -- $LARDER eval receipts "$SHARED/receipts-sroie" --config eval/sroie.yml --json --strict "${OCR_CACHE[@]}"
+run receipts-cord receipts-cord/json -- $LARDER eval receipts --cord "$SHARED/receipts-cord/json" --json
+run receipts-photos receipts-photos -- $LARDER eval receipts "$SHARED/receipts-photos" --config eval/photos.yml --json "${OCR_CACHE[@]}"
+python3 scripts/bench/figures.py --collect "$OUT" --baseline benchmarks/baseline.json
+python3 scripts/bench/figures.py --baseline benchmarks/baseline.json
