@@ -41,7 +41,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@4"
         case .extract: "extract@11"
-        case .ocr: "ocr@24"
+        case .ocr: "ocr@25"
         case .route: "route@5"
         case .recipe: "recipe@18"
         case .receipt: "receipt@21"
