@@ -215,6 +215,20 @@ public struct OCRPreprocessing: Sendable, Equatable {
 
     /// The defaults.
     public static let `default` = OCRPreprocessing()
+    /// The `fast` profile: the default preparation (ink crop, text size, orientation, deskew, the faint-print
+    /// retry, the row rebuild) and one reading, with none of the re-reads (no photo reading, no price-cell, date,
+    /// total or logo-band re-reads, no inverted re-read of unsure lines). Its accuracy cost is measured per set
+    /// in `docs/design/receipt-model.md`.
+    public static let fast: OCRPreprocessing = {
+        var fast = OCRPreprocessing()
+        fast.rereadMisreadDates = false
+        fast.rereadMaxPriceLines = 0
+        fast.rereadTotal = false
+        fast.rereadLogoBand = false
+        fast.photoPass = .never
+        fast.invertUnsureLines = false
+        return fast
+    }()
     /// Grayscale conversion only.
     public static let minimal: OCRPreprocessing = {
         var minimal = OCRPreprocessing(upscaleBelowWidth: nil, deskew: false, detectOrientation: .never)

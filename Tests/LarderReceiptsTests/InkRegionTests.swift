@@ -1,4 +1,5 @@
 import Foundation
+import LarderEvaluation
 import LarderTestSupport
 import Testing
 @testable import LarderOCR
@@ -72,6 +73,51 @@ struct InkRegionTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: sroie).sorted() where name.hasSuffix(".jpg") {
             guard let rect = try InkRegion.find(imageAt: sroie + "/" + name) else { continue }
             #expect(rect.width >= 300 && rect.height >= 1527 / 3, "\(name) \(rect)")
+        }
+    }
+}
+
+/// The `fast` OCR profile against the default on the development sets: CPU and the fields the parser reads. A
+/// measurement, not a gate: it runs only with LARDER_FAST_PROFILE_SETS=de,sroie (the sets to read) and prints its
+/// figures; it fails only when the fast profile is not faster.
+@Suite("OCR fast profile, measured", .serialized, .integration, .slow)
+struct FastProfileMeasurement {
+    @Test func theFastProfileSkipsTheRereadsAndCostsLessCPU() throws {
+        guard let sets = ProcessInfo.processInfo.environment["LARDER_FAST_PROFILE_SETS"] else {
+            print("fast-profile: set LARDER_FAST_PROFILE_SETS=de,sroie,photos to measure")
+            return
+        }
+        let accurate = try OCREngine(), fast = try OCREngine(preprocessing: .fast)
+        for set in sets.split(separator: ",") {
+            var folder: String?, images: String?
+            switch set {
+            case "de": folder = TestData.germanFolder; images = folder
+            case "sroie": folder = TestData.sroieFolder; images = folder.map { $0 + "/img" }
+            case "photos": folder = TestData.photosFolder; images = folder
+            default: continue
+            }
+            guard let folder, let images else { print("fast-profile: \(set) absent, skipped"); continue }
+            var parser = ReceiptParserConfiguration.default
+            if set == "sroie" { parser.defaultCurrency = "MYR"; parser.dateOrder = .dayFirst }
+            var cpu = [0.0, 0.0], ok = [[0, 0, 0, 0], [0, 0, 0, 0]], labelled = [0, 0, 0, 0]
+            for name in try FileManager.default.contentsOfDirectory(atPath: images).sorted() where name.hasSuffix(".jpg") {
+                let id = (name as NSString).deletingPathExtension
+                let label = set == "sroie" ? try ReceiptEvaluation.sroieLabel(at: "\(folder)/key/\(id).json")
+                    : try ReceiptEvaluation.projectLabel(at: "\(folder)/\(id).json")
+                for (k, engine) in [accurate, fast].enumerated() {
+                    let (ocr, seconds) = try InkRegionTests.cpuSeconds { try engine.recognize(imageAt: "\(images)/\(name)") }
+                    cpu[k] += seconds
+                    let d = ReceiptEvaluation.score(id: id, receipt: ReceiptParser(configuration: parser).parse(lines: ocr.lines), label: label)
+                    for (f, v) in [d.storeOK, d.dateOK, d.totalOK, d.itemCountOK].enumerated() {
+                        if let v { if k == 0 { labelled[f] += 1 }; if v { ok[k][f] += 1 } }
+                    }
+                }
+            }
+            func r(_ k: Int) -> String {
+                (0..<4).map { labelled[$0] == 0 ? "-" : String(format: "%.3f", Double(ok[k][$0]) / Double(labelled[$0])) }.joined(separator: " / ")
+            }
+            print("fast-profile \(set): CPU \(String(format: "%.1f", cpu[0])) s → \(String(format: "%.1f", cpu[1])) s; store / date / total / item count \(r(0)) → \(r(1))")
+            #expect(cpu[1] <= cpu[0])
         }
     }
 }
