@@ -77,8 +77,8 @@ let package = Package(
         .target(
             name: "LarderReceipts",
             dependencies: ["LarderJSON"],
-            exclude: ["Resources/LEXICON-LICENSE.md"],
-            resources: [.copy("Resources/lexicon.tsv")]),
+            exclude: ["Resources/LEXICON-LICENSE.md", "Resources/RECEIPT-MODEL-CARD.md"],
+            resources: [.copy("Resources/lexicon.tsv"), .copy("Resources/receipt-lines.bin")]),
 
         // MARK: Receipt OCR through tesseract + leptonica.
         // Its executables export the libpng setter that LineImageCodec.swift defines, so that leptonica binds to it.

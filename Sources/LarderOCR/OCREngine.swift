@@ -186,6 +186,9 @@ public struct OCRPreprocessing: Sendable, Equatable {
     /// 40 px was found only on phone photos of 8 MP and more (receipts-photos), never on the scans (SROIE, receipts-de:
     /// 34 px at most). Default 4 megapixels.
     public var downscaleMinimumPixels: Int = 4_000_000
+    /// On a flat scan whose print covers a small part of a light page (a till receipt on an A4 flatbed), read only
+    /// the region holding the print (``InkRegion``): the readings then cost what the receipt alone costs. Default on.
+    public var cropToInk: Bool = true
 
     /// Creates a preprocessing configuration.
     public init(
@@ -212,6 +215,20 @@ public struct OCRPreprocessing: Sendable, Equatable {
 
     /// The defaults.
     public static let `default` = OCRPreprocessing()
+    /// The `fast` profile: the default preparation (ink crop, text size, orientation, deskew, the faint-print
+    /// retry, the row rebuild) and one reading, with none of the re-reads (no photo reading, no price-cell, date,
+    /// total or logo-band re-reads, no inverted re-read of unsure lines). Its accuracy cost is measured per set
+    /// in `docs/design/receipt-model.md`.
+    public static let fast: OCRPreprocessing = {
+        var fast = OCRPreprocessing()
+        fast.rereadMisreadDates = false
+        fast.rereadMaxPriceLines = 0
+        fast.rereadTotal = false
+        fast.rereadLogoBand = false
+        fast.photoPass = .never
+        fast.invertUnsureLines = false
+        return fast
+    }()
     /// Grayscale conversion only.
     public static let minimal: OCRPreprocessing = {
         var minimal = OCRPreprocessing(upscaleBelowWidth: nil, deskew: false, detectOrientation: .never)
@@ -222,6 +239,7 @@ public struct OCRPreprocessing: Sendable, Equatable {
         minimal.photoPass = .never
         minimal.rebuildRows = .never
         minimal.downscaleGlyphsAbove = nil
+        minimal.cropToInk = false
         return minimal
     }()
 }
@@ -555,7 +573,19 @@ public final class OCREngine {
                          costs: inout StepCosts) throws -> Preparation {
         var preparation = Preparation()
         if pixGetXRes(pix) < 70 { pixSetResolution(pix, 300, 300) }
-        if let minWidth = preprocessing.upscaleBelowWidth, pixGetWidth(pix) < minWidth {
+        // The upscale below is decided on the page as it came: a crop reads the print at the size it had on the page.
+        let pageWidth = pixGetWidth(pix)
+        if receipt, preprocessing.cropToInk, let ink = InkRegion.find(pix) {
+            guard let box = boxCreate(Int32(ink.x), Int32(ink.y), Int32(ink.width), Int32(ink.height)) else {
+                throw failure(path, "cannot make a crop box")
+            }
+            var clip: UnsafeMutablePointer<BOX>? = box
+            defer { boxDestroy(&clip) }
+            try replace(&pix, with: pixClipRectangle(pix, box, nil), path, "cropping to the print failed")
+            steps.append("ink-crop(\(ink.width)×\(ink.height))")
+            costs.record("ink-crop")
+        }
+        if let minWidth = preprocessing.upscaleBelowWidth, pageWidth < minWidth {
             try replace(&pix, with: pixScaleGrayLI(pix, 2, 2), path, "upscaling failed")
             preparation.scaled = true
             steps.append("upscale×2")

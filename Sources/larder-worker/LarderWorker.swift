@@ -37,7 +37,10 @@ struct LarderWorker: ParsableCommand {
         version: "larder-worker \(LarderInfo.version) ("
             + NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             + ")",
-        subcommands: [Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, EvalRecipeFiles.self, Layout.self],
+        subcommands: [
+            Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, EvalRecipeFiles.self, Layout.self,
+            ReceiptModelCommand.self,
+        ],
         defaultSubcommand: Work.self)
 }
 

@@ -124,7 +124,7 @@ struct PDFTableTests {
             "\(python) \(script) \(folder) --per-family 2 --seed 5 --recipes \(recipes) "
                 + "--families table-qty-unit,table-step-beside,table-amount-box")
         try #require(made.status == 0, "make-layouts.py failed: \(made.stderr)")
-        let report = try PDFRecipeEvaluation.run(folder: folder)
+        let report = try PDFRecipeEvaluation.run(folder: folder, runner: try DocumentRunner(config: PipelineConfig()))
         #expect(report.overall.documents == 6)
         for (family, totals) in report.perSource {
             #expect(totals.ingredients.f1 >= 0.85, "\(family): ingredient lines F1 \(totals.ingredients.f1)")

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The receipt fields the line model may decide instead of the rules (``ReceiptParserConfiguration/modelFields``):
+/// each is taken from the model only where it measured better than the rules on held-out receipts
+/// (`docs/design/receipt-model.md`).
+public struct ReceiptModelFields: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The store name from the first line the model calls `store`.
+    public static let store = ReceiptModelFields(rawValue: 1)
+    /// The total from the lines the model calls `total` (the largest of their amounts).
+    public static let total = ReceiptModelFields(rawValue: 2)
+    /// The date from the first line the model calls `date` that reads as a date.
+    public static let date = ReceiptModelFields(rawValue: 4)
+    /// The items: every line the model calls `item` that ends in an amount.
+    public static let items = ReceiptModelFields(rawValue: 8)
+    /// None: the rules decide every field.
+    public static let none: ReceiptModelFields = []
+    /// What the parser uses by default: the fields where the model won on held-out data.
+    public static let measuredBetter: ReceiptModelFields = []
+}
+
+extension ReceiptParser {
+    /// Replaces the `fields` of a rules parse with what the line model reads from the same lines, where the model
+    /// finds them (a field the model does not find keeps the rules' value).
+    public func applyLineModel(_ model: ReceiptLineModel, fields: ReceiptModelFields, lines: [OCRLine],
+                               to receipt: inout ParsedReceipt) {
+        guard !fields.isEmpty, !lines.isEmpty else { return }
+        let texts = lines.map { Self.clean($0.text) }
+        let roles = model.roles(lines)
+        let wholeUnits = Self.wholeUnitCurrencies.contains(receipt.currency)
+        if fields.contains(.store), let i = roles.firstIndex(of: .store) {
+            let name = Self.storeName(texts[i])
+            if name.filter(\.isLetter).count >= 2 { receipt.store = name }
+        }
+        if fields.contains(.total) {
+            let totals = roles.indices.filter { roles[$0] == .total }
+                .compactMap { Self.trailingAmount(in: texts[$0], wholeUnits: wholeUnits)?.value }
+            if let best = totals.max() { receipt.total = best }
+        }
+        if fields.contains(.date) {
+            let evidence = Self.dateOrderEvidence(texts, currency: receipt.currency, currencyEvidence: receipt.currencyEvidence)
+            for i in roles.indices where roles[i] == .date {
+                if let d = parseDate(texts[i], currency: receipt.currency, receiptOrder: evidence) { receipt.date = d; break }
+            }
+        }
+        if fields.contains(.items) {
+            var items: [ReceiptItem] = []
+            for i in roles.indices where roles[i] == .item {
+                guard let a = Self.trailingAmount(in: texts[i], wholeUnits: wholeUnits), !a.negative else { continue }
+                let name = Self.stripItemColumns(a.rest, wholeUnits: wholeUnits).description
+                guard name.contains(where: \.isLetter) else { continue }
+                items.append(ReceiptItem(lineNumbers: [i + 1], description: name, total: a.value,
+                                         confidence: lines[i].confidence / 100))
+            }
+            if !items.isEmpty { receipt.items = items }
+        }
+    }
+}

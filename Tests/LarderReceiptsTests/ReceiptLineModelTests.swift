@@ -1,0 +1,89 @@
+import Foundation
+import LarderTestSupport
+import Testing
+@testable import LarderReceipts
+
+/// The receipt line model: features, training, decoding, the weights file, and the shared data's readers.
+@Suite("Receipt line model")
+struct ReceiptLineModelTests {
+    /// A small receipt with its roles, shifted by `k` so the training set is not one receipt repeated.
+    static func receipt(_ k: Int) -> LabelledReceiptLines {
+        let rows: [(String, ReceiptLineRole)] = [
+            ("CORNER MARKET \(k % 3 == 0 ? "" : "EXPRESS")", .store), ("12 MAIN ST SPRINGFIELD", .address),
+            ("03/0\(k % 9 + 1)/2024 10:4\(k % 10)", .date), ("MILK 1L \(k % 4 + 1).49", .item),
+            ("BREAD \(k % 5 + 2).99", .item), ("2 @ 0.50", .itemDetail), ("EGGS 1.00", .item),
+            ("SUBTOTAL 9.\(k % 10)8", .subtotal), ("TAX 0.\(k % 7 + 1)2", .tax), ("TOTAL 10.\(k % 10)0", .total),
+            ("CASH 20.00", .tender), ("CHANGE 9.\(k % 10)0", .change), ("THANK YOU", .other),
+        ]
+        let lines = rows.enumerated().map { i, r in
+            OCRLine(text: r.0, box: OCRBox(x: r.1 == .item || r.1 == .total ? 20 : 60, y: 30 * i + 10, width: 300, height: 20))
+        }
+        return LabelledReceiptLines(source: "test", id: "r\(k)", lines: lines, roles: rows.map(\.1))
+    }
+
+    @Test func learnsTheRolesOfReceiptsItDidNotSee() {
+        let train = (0..<40).map(Self.receipt)
+        let model = ReceiptLineTraining.train(train, settings: .init(epochs: 5, bits: 14))
+        let held = (100..<110).map(Self.receipt)
+        let score = ReceiptLineTraining.score(model, on: held)
+        #expect(score.accuracy >= 0.9, "\(score)")
+        // An untrained model gets (nearly) nothing right: the test can fail.
+        #expect(ReceiptLineTraining.score(ReceiptLineModel(bits: 14), on: held).accuracy < 0.5)
+    }
+
+    @Test func unlabelledLinesAreLeftToTheModel() {
+        var partial = (0..<40).map(Self.receipt)
+        for k in partial.indices { partial[k].roles[4] = nil; partial[k].roles[10] = nil }
+        let model = ReceiptLineTraining.train(partial, settings: .init(epochs: 5, bits: 14))
+        #expect(ReceiptLineTraining.score(model, on: (100..<110).map(Self.receipt)).accuracy >= 0.8)
+    }
+
+    @Test func trainingIsDeterministicAndTheWeightsFileRoundTrips() throws {
+        let train = (0..<20).map(Self.receipt)
+        let a = ReceiptLineTraining.train(train, settings: .init(epochs: 3, bits: 12))
+        let b = ReceiptLineTraining.train(train, settings: .init(epochs: 3, bits: 12))
+        #expect(a.serialized() == b.serialized())
+        let loaded = try ReceiptLineModel(serialized: a.serialized())
+        let lines = Self.receipt(7).lines
+        #expect(loaded.roles(lines) == a.roles(lines))
+        #expect(throws: ReceiptLineModelError.notAModel) { try ReceiptLineModel(serialized: Data("nope".utf8)) }
+        #expect(throws: ReceiptLineModelError.truncated) { try ReceiptLineModel(serialized: a.serialized().prefix(40)) }
+    }
+
+    @Test func amountsAreReadInTheReceiptsCurrencies() {
+        #expect(LineFeatures.amount("12.34")?.0 == 12.34)
+        #expect(LineFeatures.amount("12,34")?.0 == 12.34)
+        #expect(LineFeatures.amount("16,500")?.0 == 16500)
+        #expect(LineFeatures.amount("1,234.56")?.0 == 1234.56)
+        #expect(LineFeatures.amount("3.00-")?.1 == true)
+        #expect(LineFeatures.amount("77.43*")?.0 == 77.43)
+        #expect(LineFeatures.amount("MILK") == nil)
+        #expect(LineFeatures.amount("12345678") == nil)
+    }
+
+    @Test func letterNGramsDoNotDependOnSpaces() {
+        // The photos' box labels glue words together; OCR spaces them: the letter features are the same.
+        let glued = LineFeatures.summarize("ICETEA10OZ 2.49"), spaced = LineFeatures.summarize("ICE TEA 10 OZ 2.49")
+        #expect(glued.letters == spaced.letters)
+        #expect(glued.amount == spaced.amount)
+    }
+
+    @Test func theShippedModelLoads() throws {
+        let model = try #require(ReceiptLineModel.shipped, "Resources/receipt-lines.bin missing or unreadable: run scripts/data/train-receipts.sh")
+        let roles = model.roles(Self.receipt(1).lines)
+        #expect(roles.count == 13)
+        #expect(roles.contains(.total) && roles.contains(.item))
+    }
+
+    @Test(.sharedData("receipts-train"))
+    func theTrainingSetsAreRead() throws {
+        let root = try #require(SharedData.path("receipts-train"))
+        let cord = try ReceiptLineData.cord(folder: root + "/cord/json")
+        #expect(cord.count == 792)
+        #expect(cord.flatMap(\.roles).filter { $0 == .item }.count >= 2000)
+        let sroie = try ReceiptLineData.sroie(folder: root + "/sroie")
+        #expect(sroie.count == 571)
+        // Most SROIE receipts have their total line found from the key fields.
+        #expect(sroie.filter { $0.roles.contains(.total) }.count >= 400)
+    }
+}
