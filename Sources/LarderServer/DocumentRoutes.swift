@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LarderCore
 import LarderJSON
+import NIOPosix
 
 /// What every route handler works with.
 struct ServiceContext: Sendable {
@@ -103,7 +104,10 @@ enum DocumentRoutes {
                 fileName = request.uri.queryParameters["filename"].map(String.init)
                     ?? request.headers[HTTPField.Name("X-File-Name")!]
             }
-            let outcome = try service.uploads.accept(data, fileName: fileName.map { String($0.prefix(255)) })
+            // Hashing, the file write and the store's transaction block: off the event loops' async threads.
+            let name = fileName.map { String($0.prefix(255)) }
+            let uploads = service.uploads
+            let outcome = try await NIOThreadPool.singleton.runIfActive { try uploads.accept(data, fileName: name) }
             service.metrics.countUpload(outcome.duplicate ? .duplicate : .new)
             if !outcome.duplicate {
                 await service.events.publish(

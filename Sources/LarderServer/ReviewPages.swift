@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LarderCore
 import LarderJSON
+import NIOPosix
 
 /// The review page: server-rendered HTML (readable, and every action usable, without JavaScript), with a small
 /// script for the keyboard (j/k, a, r, e) and for linking the source's boxes to the fields.
@@ -22,7 +23,9 @@ enum ReviewPages {
         router.get("/review/login") { _, _ in loginPage(failed: false) }
         router.post("/review/login") { request, _ in try await login(request, service) }
         router.get("/review/:id") { request, context in try documentPage(request, context, service) }
-        router.get("/review/:id/source") { _, context in try source(context, service) }
+        router.get("/review/:id/source") { _, context in
+            try await NIOThreadPool.singleton.runIfActive { try source(context, service) }
+        }
         router.get("/review/:id/page/:page") { _, context in try await pageImage(context, service) }
         router.post("/review/:id/decide") { request, context in try await decide(request, context, service) }
         router.post("/review/:id/reject") { request, context in try await reject(request, context, service) }
