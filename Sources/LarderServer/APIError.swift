@@ -10,6 +10,7 @@ struct APIError: HTTPResponseError {
         case notFound = "not-found"
         case badRequest = "bad-request"
         case unauthorized
+        case forbidden
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
         case rateLimited = "rate-limited"
@@ -23,6 +24,7 @@ struct APIError: HTTPResponseError {
             case .notFound: .notFound
             case .badRequest: .badRequest
             case .unauthorized: .unauthorized
+            case .forbidden: .forbidden
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests

@@ -29,8 +29,8 @@ struct DocumentReview {
         func output(_ name: String) -> JSONValue? {
             stages.first { $0.stage == name }?.output.flatMap { try? JSONValue(parsing: $0) }
         }
-        detect = output("detect")
-        extract = output("extract")
+        detect = output(StandardStage.detect.rawValue)
+        extract = output(StandardStage.extract.rawValue)
     }
 
     var kind: String { result["kind"]?.stringValue ?? "unknown" }
@@ -203,7 +203,7 @@ struct DocumentReview {
         for field in FieldEdits.fields(of: result) {
             html.open("div", ["class": "field", "data-lines": field.lines])
             html.element("label", ["for": "f" + field.id], text: field.label)
-            html.open("input", ["id": "f" + field.id, "name": field.pointer, "value": field.value.formText])
+            FieldEdits.control(for: field, into: &html)
             html.raw("</div>")
         }
         html.raw("<div class=\"actions\"><button class=\"primary\" id=\"accept\" type=\"submit\">Accept (a)</button>")
@@ -316,33 +316,80 @@ enum FieldEdits {
         return node
     }
 
-    /// Replace operations for the submitted fields whose value changed. A field that was a number must stay one;
-    /// an emptied field that was null stays null. Only pointers the page offers are taken.
-    static func patch(_ submitted: [(String, String)], against current: JSONValue) throws -> [JSONValue] {
+    /// The prefix of the hidden field that carries a field's value as the page showed it.
+    static let originalPrefix = "original:"
+
+    /// A field's control: a text area for text over one line, a yes/no choice for a boolean, else an input; each
+    /// with a hidden copy of the value shown, so that only what the person changed becomes an edit.
+    static func control(for field: Field, into html: inout HTML) {
+        let text = field.value.formText
+        switch field.value {
+        case .bool(let value):
+            html.open("select", ["id": "f" + field.id, "name": field.pointer])
+            html.open("option", value ? ["value": "true", "selected": "selected"] : ["value": "true"])
+            html.raw("yes</option>")
+            html.open("option", value ? ["value": "false"] : ["value": "false", "selected": "selected"])
+            html.raw("no</option></select>")
+        case .string(let string) where string.contains("\n"):
+            html.open("textarea", ["id": "f" + field.id, "name": field.pointer, "rows": String(min(12, string.split(separator: "\n").count + 1))])
+            // A text area drops one leading newline of its content: put one there so the value's own is kept.
+            html.raw("\n")
+            html.put(string)
+            html.raw("</textarea>")
+        default:
+            html.open("input", ["id": "f" + field.id, "name": field.pointer, "value": text])
+        }
+        html.open("input", ["type": "hidden", "name": originalPrefix + field.pointer, "value": text])
+    }
+
+    /// Replace operations for the fields the person changed: a submitted value that differs from the value the page
+    /// showed (its hidden copy; without one, the current value). Unchanged values are never touched, trimmed or
+    /// retyped. A changed number must stay a number; an emptied field that was null stays null. Only pointers the
+    /// page offers are taken.
+    static func patch(
+        _ submitted: [(String, String)], originals: [String: String] = [:], against current: JSONValue
+    ) throws -> [JSONValue] {
         let offered = Dictionary(fields(of: current).map { ($0.pointer, $0.value) }, uniquingKeysWith: { a, _ in a })
         var operations: [JSONValue] = []
-        for (pointer, text) in submitted {
+        for (pointer, submittedText) in submitted {
             guard let old = offered[pointer] else { continue }
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            let new: JSONValue
-            switch old {
-            case .number:
-                guard let number = JSONNumber(literal: trimmed) else {
-                    throw APIError(.badRequest, "\(pointer) must be a number, not '\(trimmed.prefix(40))'")
-                }
-                new = .number(number)
-            case .null:
-                if trimmed.isEmpty { continue }
-                new = JSONNumber(literal: trimmed).map(JSONValue.number) ?? .string(trimmed)
-            case .bool:
-                new = .bool(trimmed == "true")
-            default:
-                new = .string(trimmed)
-            }
-            if new == old { continue }
+            // Browsers send a text area's line ends as CRLF.
+            let text = submittedText.replacingOccurrences(of: "\r\n", with: "\n")
+            let shown = originals[pointer]?.replacingOccurrences(of: "\r\n", with: "\n") ?? old.formText
+            if text == shown { continue }
+            guard let new = try value(text, replacing: old, at: pointer), new != old else { continue }
             operations.append(.object(["op": "replace", "path": .string(pointer), "value": new]))
         }
         return operations
+    }
+
+    /// The value a changed field's text stands for, of the old value's type; nil to leave it alone.
+    private static func value(_ text: String, replacing old: JSONValue, at pointer: String) throws -> JSONValue? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch old {
+        case .number:
+            guard let number = JSONNumber(literal: trimmed) else {
+                throw APIError(.badRequest, "\(pointer) must be a number, not '\(trimmed.prefix(40))'")
+            }
+            return .number(number)
+        case .null:
+            if trimmed.isEmpty { return nil }
+            return JSONNumber(literal: trimmed).map(JSONValue.number) ?? .string(text)
+        case .bool:
+            guard trimmed == "true" || trimmed == "false" else {
+                throw APIError(.badRequest, "\(pointer) must be true or false, not '\(trimmed.prefix(40))'")
+            }
+            return .bool(trimmed == "true")
+        default:
+            return .string(text)
+        }
+    }
+
+    /// The patch a submitted fields form makes: its field values against their hidden originals.
+    static func patch(form: [(String, String)], against current: JSONValue) throws -> [JSONValue] {
+        var originals: [String: String] = [:]
+        for (name, value) in form where name.hasPrefix(originalPrefix) { originals[String(name.dropFirst(originalPrefix.count))] = value }
+        return try patch(form.filter { $0.0.hasPrefix("/") }, originals: originals, against: current)
     }
 }
 

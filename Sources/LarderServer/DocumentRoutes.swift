@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LarderCore
 import LarderJSON
+import NIOPosix
 
 /// What every route handler works with.
 struct ServiceContext: Sendable {
@@ -103,7 +104,10 @@ enum DocumentRoutes {
                 fileName = request.uri.queryParameters["filename"].map(String.init)
                     ?? request.headers[HTTPField.Name("X-File-Name")!]
             }
-            let outcome = try service.uploads.accept(data, fileName: fileName.map { String($0.prefix(255)) })
+            // Hashing, the file write and the store's transaction block: off the event loops' async threads.
+            let name = fileName.map { String($0.prefix(255)) }
+            let uploads = service.uploads
+            let outcome = try await NIOThreadPool.singleton.runIfActive { try uploads.accept(data, fileName: name) }
             service.metrics.countUpload(outcome.duplicate ? .duplicate : .new)
             if !outcome.duplicate {
                 await service.events.publish(
@@ -161,10 +165,15 @@ enum DocumentRoutes {
     static func show(_ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
         let document = try service.document(context)
         let stages = try service.store.stages(of: document.id)
-        let result = try service.store.exportableResult(of: document.id)
-        let value = try result.map { try JSONValue(parsing: $0.json) }
+        // The kind and warnings of the latest result; the result itself only when it is the one export writes.
+        let latest = try service.store.resultVersions(of: document.id).last
+        let value = try latest.map { try JSONValue(parsing: $0.json) }
+        var exported: JSONValue?
+        if document.state == .done, case .version(let version) = try Exporter(store: service.store).exportable(document.id) {
+            exported = try JSONValue(parsing: version.json)
+        }
         var warnings: [String] = []
-        if let detect = stages.first(where: { $0.stage == "detect" })?.output,
+        if let detect = stages.first(where: { $0.stage == StandardStage.detect.rawValue })?.output,
             let parsed = try? JSONValue(parsing: detect), let list = parsed["warnings"]?.arrayValue
         {
             warnings += list.compactMap(\.stringValue)
@@ -179,21 +188,39 @@ enum DocumentRoutes {
                     stage: $0.stage, status: $0.status, attempts: $0.attempts, version: $0.version,
                     durationMilliseconds: $0.durationMilliseconds, error: $0.error)
             },
-            warnings: warnings, result: document.state == .done ? value : nil,
+            warnings: warnings, result: exported,
             review: try service.store.reviewState(of: document.id))
         return JSONResponse.make(view)
     }
 
+    /// The result `larder export` would write, stamped the same way; 404 or 409 saying why there is none.
     static func result(_ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
-        let text = context.parameters.get("id") ?? ""
-        guard let id = Int64(text), id > 0 else { throw APIError.notFound(document: String(text.prefix(40))) }
-        guard let result = try service.store.exportableResult(of: id) else {
-            guard try service.store.document(id: id) != nil else { throw APIError.notFound(document: text) }
-            throw APIError(.notFound, "document \(id) has no result yet", hint: "wait for it (GET /v1/events), or see its stages with GET /v1/documents/\(id)")
+        let document = try service.document(context)
+        let id = document.id
+        let exporter = Exporter(store: service.store)
+        switch try exporter.exportable(id) {
+        case .version(let version):
+            var response = JSONResponse.raw(try exporter.exported(version, of: id))
+            response.headers[HTTPField.Name("X-Larder-Result-Version")!] = String(version.number)
+            return response
+        case .none where document.state == .failed || document.state == .quarantined:
+            throw APIError(
+                .notFound, "document \(id) is \(document.state.rawValue): it has no result",
+                hint: "see why with GET /v1/documents/\(id); retry it with POST /v1/documents/\(id)/retry")
+        case .none:
+            throw APIError(
+                .notFound, "document \(id) has no result yet",
+                hint: "wait for it (GET /v1/events), or see its stages with GET /v1/documents/\(id)")
+        case .rejected:
+            throw APIError(
+                .conflict, "document \(id)'s result was rejected in review",
+                hint: "correct it with PATCH /v1/review/\(id), or see GET /v1/review/\(id)")
+        case .invalid(let version):
+            throw APIError(
+                .conflict,
+                "document \(id)'s result breaks result.schema.json: \(version.violations.first?.description ?? "?")",
+                hint: "fix it with PATCH /v1/review/\(id) or the review page")
         }
-        var response = JSONResponse.raw(result.json)
-        response.headers[HTTPField.Name("X-Larder-Result-Version")!] = String(result.number)
-        return response
     }
 
     static func retry(_ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {

@@ -23,33 +23,56 @@ struct ServerEvent: Codable, Sendable, Equatable {
     }
 }
 
+/// What an event stream carries: an event, a keep-alive, or word that this stream fell behind and lost events (it
+/// ends after that; the client reconnects and reads the documents' states afresh).
+enum StreamMessage: Sendable, Equatable {
+    case event(ServerEvent)
+    case keepAlive
+    case overflow
+
+    var sse: String {
+        switch self {
+        case .event(let event): event.sse
+        case .keepAlive: ": keep-alive\n\n"
+        case .overflow:
+            "event: overflow\ndata: {\"type\":\"overflow\",\"message\":\"this stream fell behind and events were lost; "
+                + "reconnect and read GET /v1/documents\"}\n\n"
+        }
+    }
+}
+
 /// Fans events out to the open event streams. Stage events are read from the store (every half second while a
-/// stream is open), since the worker that makes them is another process.
+/// stream is open) by their sequence number, since the worker that makes them is another process: none is missed
+/// for being committed late or by a process with another clock. A stream whose reader falls `buffer` events behind
+/// is told so and ended, never silently thinned.
 actor EventHub {
     private let store: any ServiceStore
     private let maxStreams: Int
-    private var streams: [Int: AsyncStream<ServerEvent?>.Continuation] = [:]
+    private let buffer: Int
+    private var streams: [Int: AsyncStream<StreamMessage>.Continuation] = [:]
     private var nextID = 0
-    private var cursor = Date().timeIntervalSince1970
+    private var cursor: Int64 = 0
     private var poller: Task<Void, Never>?
     private var polls = 0
 
-    init(store: any ServiceStore, maxStreams: Int) {
+    init(store: any ServiceStore, maxStreams: Int, buffer: Int = 1024) {
         self.store = store
         self.maxStreams = maxStreams
+        self.buffer = max(1, buffer)
     }
 
     var openStreams: Int { streams.count }
 
-    /// A new stream of the events from now on (nil elements are keep-alives), or nil when `maxStreams` are open.
-    func subscribe() -> (id: Int, events: AsyncStream<ServerEvent?>)? {
+    /// A new stream of the events from now on, or nil when `maxStreams` are open.
+    func subscribe(polling: Bool = true) -> (id: Int, events: AsyncStream<StreamMessage>)? {
         guard streams.count < maxStreams else { return nil }
-        let (stream, continuation) = AsyncStream<ServerEvent?>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        // One more than the buffer: room for the overflow notice after a full buffer.
+        let (stream, continuation) = AsyncStream<StreamMessage>.makeStream(bufferingPolicy: .bufferingOldest(buffer + 1))
         nextID += 1
         let id = nextID
-        if streams.isEmpty { cursor = Date().timeIntervalSince1970 }
+        if streams.isEmpty { cursor = (try? store.lastStageEventSequence()) ?? cursor }
         streams[id] = continuation
-        if poller == nil {
+        if polling && poller == nil {
             poller = Task { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(nanoseconds: 500_000_000)
@@ -65,7 +88,25 @@ actor EventHub {
     }
 
     func publish(_ event: ServerEvent) {
-        for continuation in streams.values { continuation.yield(event) }
+        send(.event(event))
+    }
+
+    /// Sends to every stream. A stream whose buffer this fills (its reader is `buffer` messages behind) gets the
+    /// overflow notice in the place kept for it, and ends.
+    private func send(_ message: StreamMessage) {
+        for (id, continuation) in streams {
+            switch continuation.yield(message) {
+            case .enqueued(let remaining) where remaining > 1: continue
+            case .enqueued:
+                continuation.yield(.overflow)
+                continuation.finish()
+            case .dropped, .terminated:
+                continuation.finish()
+            @unknown default:
+                continuation.finish()
+            }
+            streams.removeValue(forKey: id)
+        }
     }
 
     /// Ends every stream (at shutdown).
@@ -76,24 +117,25 @@ actor EventHub {
         poller = nil
     }
 
-    /// Reads the stages finished since the last look and sends them. Returns false (and stops polling) once no
-    /// stream is open.
-    private func poll() -> Bool {
+    /// Reads the stages finished since the last look, page by page, and sends them. Returns false (and stops
+    /// polling) once no stream is open.
+    func poll() -> Bool {
         guard !streams.isEmpty else {
             poller = nil
             return false
         }
         polls += 1
-        if polls % 30 == 0 {  // every 15 s: a comment that keeps proxies from closing an idle stream
-            for continuation in streams.values { continuation.yield(nil) }
-        }
-        guard let events = try? store.stageEvents(finishedAfter: cursor, limit: 1000) else { return true }
-        for event in events {
-            cursor = max(cursor, event.finishedAt)
-            publish(
-                ServerEvent(
-                    type: .stage, documentID: event.documentID, stage: event.stage, status: event.status,
-                    durationMilliseconds: event.durationMilliseconds, error: event.error, at: event.finishedAt))
+        if polls % 30 == 0 { send(.keepAlive) }  // every 15 s: keeps proxies from closing an idle stream
+        for _ in 0..<10 {
+            guard let events = try? store.stageEvents(after: cursor, limit: 1000), !events.isEmpty else { break }
+            for event in events {
+                cursor = max(cursor, event.sequence)
+                publish(
+                    ServerEvent(
+                        type: .stage, documentID: event.documentID, stage: event.stage, status: event.status,
+                        durationMilliseconds: event.durationMilliseconds, error: event.error, at: event.finishedAt))
+            }
+            if events.count < 1000 { break }
         }
         return true
     }

@@ -67,6 +67,7 @@ public enum LarderServer {
         router.add(
             middleware: RateLimitMiddleware(
                 limiter: RateLimiter(requestsPerSecond: service.settings.requestsPerSecond, burst: service.settings.burst)))
+        router.add(middleware: SameOriginMiddleware(requireLoopbackHost: service.settings.token == nil))
         if let token = service.settings.token { router.add(middleware: AuthMiddleware(token: token)) }
         DocumentRoutes.add(to: router, service)
         ReviewRoutes.add(to: router, service)

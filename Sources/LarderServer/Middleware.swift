@@ -2,16 +2,20 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LarderCore
+import Logging
 import NIOCore
 
 /// The request context: Hummingbird's core storage plus the client's address (rate limits are per address).
 struct LarderRequestContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    /// The port this connection came in on: the server's port (a `--port 0` server's too).
+    let localPort: Int?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        localPort = source.channel.localAddress?.port
     }
 
     /// The client's address without its port: what the rate limit counts by.
@@ -42,17 +46,31 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
                 .response(from: request, context: context)
             response.status = error.status
         } catch let error as LarderError {
-            response = try APIError.from(error).response(from: request, context: context)
+            let answer = APIError.from(error)
+            response = try (answer.code == .internalError ? Self.failed(error, request, context) : answer)
+                .response(from: request, context: context)
         } catch {
-            response = try APIError(.internalError, "the request failed: \(error)").response(from: request, context: context)
+            response = try Self.failed(error, request, context).response(from: request, context: context)
         }
         response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        // `same-origin`, not `no-referrer`: under `no-referrer` browsers send `Origin: null` with the page's own form
+        // posts, which the same-origin check must refuse. Other sites still get no referrer.
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         metrics.countResponse(status: response.status.code)
         return response
+    }
+
+    /// A failure of the server's own: the detail (which may name files) goes to the log, the client gets a generic
+    /// message.
+    static func failed(_ error: any Error, _ request: Request, _ context: Context) -> APIError {
+        context.logger.error(
+            "\(request.method) \(request.uri.path) failed: \((error as? LarderError).map { "\($0) [\($0.path ?? "")]" } ?? "\(error)")")
+        return APIError(
+            .internalError, "the server could not complete this request; the details are in the server's log",
+            hint: "try again; if it keeps failing, tell whoever runs this server")
     }
 
     private static func describe(_ error: HTTPResponseError) -> String {
@@ -62,6 +80,63 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         case .contentTooLarge: "the request body is too large"
         default: error.status.reasonPhrase
         }
+    }
+}
+
+/// Cross-site request forgery and DNS rebinding. A request that changes anything (not GET or HEAD) is refused when
+/// the browser says it comes from another site (`Sec-Fetch-Site: cross-site` or `same-site`) or its `Origin` is not
+/// this server's own. Without a token, every request must also name this server as `Host`: a loopback name
+/// (127.0.0.1, localhost, [::1]) with the server's port, so a hostile page cannot reach it through a name it
+/// re-pointed at 127.0.0.1.
+struct SameOriginMiddleware: RouterMiddleware {
+    typealias Context = LarderRequestContext
+    /// No token: the Host must be a loopback name.
+    let requireLoopbackHost: Bool
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let host = request.head.authority ?? ""
+        if requireLoopbackHost && !Self.isLoopbackHost(host, port: context.localPort) {
+            throw APIError(
+                .forbidden, "this server answers only to its loopback address",
+                hint: "use http://127.0.0.1:\(context.localPort ?? 0) (or set an API token to serve other names)")
+        }
+        if request.method != .get && request.method != .head {
+            if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin" && site != "none" {
+                throw APIError(.forbidden, "cross-site requests may not change anything", hint: "use the review page on this server")
+            }
+            if let origin = request.headers[HTTPField.Name("Origin")!], !Self.isSameOrigin(origin, host: host) {
+                throw APIError(.forbidden, "requests from another origin may not change anything", hint: "use the review page on this server")
+            }
+        }
+        return try await next(request, context)
+    }
+
+    /// `127.0.0.1:<port>`, `localhost:<port>` or `[::1]:<port>` (no port: only when the server's is 80).
+    static func isLoopbackHost(_ host: String, port: Int?) -> Bool {
+        let lower = host.lowercased()
+        let name: Substring
+        let given: Int
+        if let colon = lower.lastIndex(of: ":"), !lower.hasSuffix("]") {
+            name = lower[..<colon]
+            guard let number = Int(lower[lower.index(after: colon)...]) else { return false }
+            given = number
+        } else {
+            name = Substring(lower)
+            given = 80
+        }
+        guard ["127.0.0.1", "localhost", "[::1]"].contains(name) else { return false }
+        return port == nil || port == given
+    }
+
+    /// Whether an `Origin` header (`http://host:port`) names the host the request was sent to.
+    static func isSameOrigin(_ origin: String, host: String) -> Bool {
+        let lower = origin.lowercased()
+        for scheme in ["http://", "https://"] where lower.hasPrefix(scheme) {
+            return !host.isEmpty && lower.dropFirst(scheme.count) == host.lowercased()
+        }
+        return false
     }
 }
 

@@ -8,8 +8,11 @@ import LarderCore
 struct PageImages: Sendable {
     let directory: String
     var timeoutSeconds: Double = 20
-    /// Pixels per inch: a page of 612×792 points comes out at about 680×880 pixels.
-    var resolution = 80
+    /// The longer side of a rendered page, in pixels (`pdftoppm -scale-to`): a page of any size, however large its
+    /// media box says it is, comes out at most this wide and high.
+    var longerSide = 1100
+    /// Renders at once, for the whole server: the rest wait their turn.
+    static let renders = AsyncLimiter(2)
 
     /// `pdftoppm`, when it is installed.
     static let tool: String? = ["/usr/bin/pdftoppm", "/usr/local/bin/pdftoppm"].first {
@@ -29,9 +32,11 @@ struct PageImages: Sendable {
         // A relative path that starts with "-" would read as an option: every path is given with a folder.
         let input = document.path.hasPrefix("/") ? document.path : "./" + document.path
         let arguments = [
-            "-png", "-r", String(resolution), "-f", String(page), "-l", String(page), "-singlefile", input, prefix,
+            "-png", "-scale-to", String(longerSide), "-f", String(page), "-l", String(page), "-singlefile", input, prefix,
         ]
+        await Self.renders.acquire()
         let status = await Self.run(tool, arguments, timeout: timeoutSeconds)
+        await Self.renders.release()
         guard status == 0, let data = FileManager.default.contents(atPath: prefix + ".png"),
             data.starts(with: [0x89, 0x50, 0x4E, 0x47])
         else {
@@ -66,6 +71,32 @@ struct PageImages: Sendable {
                 continuation.resume(returning: process.terminationStatus)
             }
             thread.start()
+        }
+    }
+}
+
+/// At most `limit` holders at once; the others wait, first come first served.
+actor AsyncLimiter {
+    private let limit: Int
+    private var holders = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ limit: Int) { self.limit = max(1, limit) }
+
+    func acquire() async {
+        if holders < limit {
+            holders += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the place to the next waiter, or frees it.
+    func release() {
+        if waiting.isEmpty {
+            holders -= 1
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }

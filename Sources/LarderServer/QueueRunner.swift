@@ -17,6 +17,8 @@ final class QueueRunner: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let control = WorkerProcess.StopControl()
     private let finished = DispatchSemaphore(value: 0)
+    /// Signalled by `stop()`: ends the pause after a failed worker run at once.
+    private let stopping = DispatchSemaphore(value: 0)
     private let running = Locked(false)
     /// Worker runs that ended, for the metrics.
     let runs = Locked(0)
@@ -47,6 +49,7 @@ final class QueueRunner: @unchecked Sendable {
     /// Stops the worker (it finishes the stages in flight) and waits for the thread to end.
     func stop() {
         control.stop()
+        stopping.signal()
         wake.signal()
         finished.wait()
     }
@@ -75,11 +78,16 @@ final class QueueRunner: @unchecked Sendable {
             let outcome = try process.run(logger: logger, stop: control)
             if outcome.exitStatus != 0 && !outcome.interrupted {
                 logger.error("the worker exited with status \(outcome.exitStatus); trying again in \(Int(pollSeconds)) s")
-                usleep(UInt32(min(pollSeconds, 60) * 1_000_000))
+                pauseAfterFailure()
             }
         } catch {
             logger.error("cannot run the worker: \(error); trying again in \(Int(pollSeconds)) s")
-            usleep(UInt32(min(pollSeconds, 60) * 1_000_000))
+            pauseAfterFailure()
         }
+    }
+
+    /// Waits before the next try (uploads do not cut it short; `stop()` does).
+    private func pauseAfterFailure() {
+        _ = stopping.wait(timeout: .now() + min(pollSeconds, 60))
     }
 }

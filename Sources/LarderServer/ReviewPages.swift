@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LarderCore
 import LarderJSON
+import NIOPosix
 
 /// The review page: server-rendered HTML (readable, and every action usable, without JavaScript), with a small
 /// script for the keyboard (j/k, a, r, e) and for linking the source's boxes to the fields.
@@ -22,7 +23,9 @@ enum ReviewPages {
         router.get("/review/login") { _, _ in loginPage(failed: false) }
         router.post("/review/login") { request, _ in try await login(request, service) }
         router.get("/review/:id") { request, context in try documentPage(request, context, service) }
-        router.get("/review/:id/source") { _, context in try source(context, service) }
+        router.get("/review/:id/source") { _, context in
+            try await NIOThreadPool.singleton.runIfActive { try source(context, service) }
+        }
         router.get("/review/:id/page/:page") { _, context in try await pageImage(context, service) }
         router.post("/review/:id/decide") { request, context in try await decide(request, context, service) }
         router.post("/review/:id/reject") { request, context in try await reject(request, context, service) }
@@ -147,7 +150,7 @@ enum ReviewPages {
     /// `detect` found, never by what the request says.
     static func source(_ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
         let document = try service.document(context)
-        let detect = try service.store.stages(of: document.id).first { $0.stage == "detect" }?.output
+        let detect = try service.store.stages(of: document.id).first { $0.stage == StandardStage.detect.rawValue }?.output
         let format = detect.flatMap { try? JSONValue(parsing: $0) }?["format"]?.stringValue.flatMap(DocumentFormat.init(rawValue:))
         guard let format, format == .png || format == .jpeg, document.byteCount <= service.settings.maxUploadBytes,
             let data = FileManager.default.contents(atPath: document.path), SHA256.hex(data) == document.sha256
@@ -163,8 +166,8 @@ enum ReviewPages {
     static func pageImage(_ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
         let document = try service.document(context)
         let stages = try service.store.stages(of: document.id)
-        let detect = stages.first { $0.stage == "detect" }?.output.flatMap { try? JSONValue(parsing: $0) }
-        let pages = stages.first { $0.stage == "extract" }?.output.flatMap { try? JSONValue(parsing: $0) }?["pages"]?
+        let detect = stages.first { $0.stage == StandardStage.detect.rawValue }?.output.flatMap { try? JSONValue(parsing: $0) }
+        let pages = stages.first { $0.stage == StandardStage.extract.rawValue }?.output.flatMap { try? JSONValue(parsing: $0) }?["pages"]?
             .arrayValue?.count ?? 0
         guard detect?["format"]?.stringValue == DocumentFormat.pdf.rawValue, let page = context.parameters.get("page", as: Int.self),
             (1...max(1, pages)).contains(page)
@@ -177,20 +180,29 @@ enum ReviewPages {
 
     // MARK: Actions (plain forms)
 
+    /// A form's action: what goes wrong (a body over the limit, a value of the wrong type, a document not finished,
+    /// a patch the schema refuses) comes back to the document's page as a message, never as raw JSON. A server
+    /// failure is a 500 like anywhere else.
+    static func formAction(
+        _ document: DocumentRecord, _ body: () async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as APIError where error.code != .internalError {
+            return redirect("/review/\(document.id)?error=" + percentEncoded(error.message))
+        } catch let error as LarderError where APIError.from(error).code != .internalError {
+            return redirect("/review/\(document.id)?error=" + percentEncoded(error.message))
+        }
+    }
+
     /// The fields form: any field changed is saved as one patch (a new human version, accepted); with nothing
     /// changed, "accept" accepts the latest machine version.
     static func decide(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        try checkOrigin(request)
         let document = try service.document(context)
-        let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes)))
-        let current = try JSONValue(parsing: service.reviewer.currentResult(for: document.id).json)
-        let operations: [JSONValue]
-        do {
-            operations = try FieldEdits.patch(form.filter { $0.0.hasPrefix("/") }, against: current)
-        } catch let error as APIError {
-            return redirect("/review/\(document.id)?error=" + percentEncoded(error.message))
-        }
-        do {
+        return try await formAction(document) {
+            let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes)))
+            let current = try JSONValue(parsing: service.reviewer.currentResult(for: document.id).json)
+            let operations = try FieldEdits.patch(form: form, against: current)
             let number: Int
             if !operations.isEmpty {
                 number = try ReviewRoutes.apply(.array(operations), to: document.id, service, source: "review page")
@@ -198,48 +210,30 @@ enum ReviewPages {
                 number = try service.reviewer.accept(documentID: document.id)
             }
             return redirect("/review/\(document.id)?saved=\(number)")
-        } catch let error as APIError {
-            return redirect("/review/\(document.id)?error=" + percentEncoded(error.message))
-        } catch let error as LarderError {
-            return redirect("/review/\(document.id)?error=" + percentEncoded(error.message))
         }
     }
 
     static func reject(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        try checkOrigin(request)
         let document = try service.document(context)
-        let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes)))
-        let reason = form.first { $0.0 == "reason" }?.1.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        try service.reviewer.reject(documentID: document.id, reason: reason.isEmpty ? "rejected in the review page" : String(reason.prefix(2000)))
-        let next = try service.reviewer.queue().first?.documentID
-        return redirect(next.map { "/review/\($0)" } ?? "/review")
+        return try await formAction(document) {
+            let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes)))
+            let reason = form.first { $0.0 == "reason" }?.1.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            try service.reviewer.reject(
+                documentID: document.id, reason: reason.isEmpty ? "rejected in the review page" : String(reason.prefix(2000)))
+            let next = try service.reviewer.queue().first?.documentID
+            return redirect(next.map { "/review/\($0)" } ?? "/review")
+        }
     }
 
     /// The whole result as JSON, edited in the page's text area: `Reviewer.saveEdit`, as `larder review edit`.
     static func editJSON(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        try checkOrigin(request)
         let document = try service.document(context)
-        let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes) * 4))
-        let json = form.first { $0.0 == "json" }?.1 ?? ""
-        do {
+        return try await formAction(document) {
+            let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes) * 4))
+            let json = form.first { $0.0 == "json" }?.1 ?? ""
             let number = try service.reviewer.saveEdit(
                 documentID: document.id, json: json, source: "review page", note: "edited in the review page")
             return redirect("/review/\(document.id)?saved=\(number)")
-        } catch let error as LarderError {
-            return redirect("/review/\(document.id)?error=" + percentEncoded(error.message))
-        }
-    }
-
-    /// A form post from another site is refused (the browser names the page's origin in `Origin`).
-    static func checkOrigin(_ request: Request) throws {
-        guard let origin = request.headers[HTTPField.Name("Origin")!], origin != "null" else { return }
-        let host = request.headers[HTTPField.Name("Host")!] ?? request.head.authority ?? ""
-        guard let url = URL(string: origin), let originHost = url.host else {
-            throw APIError(.badRequest, "unreadable Origin header")
-        }
-        let originAuthority = originHost + (url.port.map { ":\($0)" } ?? "")
-        guard originAuthority == host else {
-            throw APIError(.badRequest, "a form posted from another site (\(origin.prefix(80))) is refused")
         }
     }
 

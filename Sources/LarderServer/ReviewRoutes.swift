@@ -181,8 +181,8 @@ enum ServiceRoutes {
         let body = ResponseBody { writer in
             defer { Task { await hub.unsubscribe(id) } }
             try await writer.write(ByteBuffer(string: ": larder events\nretry: 2000\n\n"))
-            for await event in stream {
-                try await writer.write(ByteBuffer(string: event?.sse ?? ": keep-alive\n\n"))
+            for await message in stream {
+                try await writer.write(ByteBuffer(string: message.sse))
             }
             try await writer.finish(nil)
         }

@@ -36,7 +36,7 @@ public struct ServerSettings: Sendable {
 
     /// The uploads folder that goes with a database.
     public static func uploadsDirectory(forDatabase path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path + ".uploads"
+        Intake.uploadsDirectory(forDatabase: path)
     }
 
     /// Whether `host` is a loopback address: 127.0.0.0/8, ::1 or localhost.
@@ -59,6 +59,9 @@ public struct ServerSettings: Sendable {
         }
         guard (1...3600).contains(idleTimeoutSeconds) else {
             throw LarderError(.configuration, "--idle-timeout must be 1 to 3600 seconds", hint: "the default is 30")
+        }
+        guard burst >= 1 else {
+            throw LarderError(.configuration, "--burst must be at least 1", hint: "the default is 200")
         }
         guard requestsPerSecond >= 0 else {
             throw LarderError(.configuration, "--rate-limit must not be negative", hint: "give requests per second, or 0 for no limit")

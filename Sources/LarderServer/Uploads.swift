@@ -62,17 +62,28 @@ struct UploadStore: Sendable {
             state: state)
     }
 
-    /// Writes the bytes under their hash (atomically: a temporary file renamed), unless that file is there already.
+    /// Writes the bytes under their hash through ``SafeFile`` (whole or not at all, never through a planted link),
+    /// unless a file there already holds exactly these bytes.
     private func write(_ data: Data, sha256: String, extension ext: String?) throws -> String {
         let path = directory + "/" + sha256 + (ext.map { "." + $0 } ?? "")
-        if let existing = FileIdentity(statingFileAt: path), existing.byteCount == Int64(data.count) { return path }
+        if Self.holds(path, sha256: sha256, byteCount: data.count) { return path }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try data.write(to: URL(fileURLWithPath: path), options: [.atomic])
         } catch {
-            throw APIError(.internalError, "cannot store the upload: \(error.localizedDescription)", hint: "check the disk")
+            throw LarderError(.transient, "cannot create the uploads folder", hint: "check the disk and its permissions", path: directory)
         }
+        try SafeFile.write(data, to: path, what: "the upload")
         return path
+    }
+
+    /// Whether `path` is a regular file (not a link) of `byteCount` bytes whose SHA-256 is `sha256`: only then is a
+    /// file already there trusted as the upload.
+    static func holds(_ path: String, sha256: String, byteCount: Int) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == byteCount,
+            let existing = FileManager.default.contents(atPath: path)
+        else { return false }
+        return SHA256.hex(existing) == sha256
     }
 
     /// What the bytes are, by content, as far as the server can tell without the pipeline's libraries: nil for

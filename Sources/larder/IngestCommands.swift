@@ -11,8 +11,9 @@ struct Ingest: ParsableCommand {
             Running the same command again after a crash or kill finishes the batch: stages already done are not \
             run again. Exits 0 when everything was ingested, 1 when some inputs failed (the summary says which \
             and why), 130 when interrupted. Larder's own files (the database, the LLM cache, their -wal/-shm/-journal \
-            files) are never ingested. A symlink inside a folder is followed only when it leads to a place inside \
-            the paths given; the others are skipped and listed (--follow-symlinks follows them).
+            files, and `larder serve`'s <database>.uploads folder) are never ingested. A symlink inside a folder is \
+            followed only when it leads to a place inside the paths given; the others are skipped and listed \
+            (--follow-symlinks follows them).
             """)
 
     @OptionGroup var options: CommonOptions

@@ -30,6 +30,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Requests per second each client address may make on average (0: no limit).")
     var rateLimit: Double = 50
 
+    @Option(help: "Requests a client address may make at once above the average (the rate limit's bucket size).")
+    var burst: Double = 200
+
     @Option(help: "Seconds a connection may stay silent (a client that stops sending) before it is closed.")
     var idleTimeout: Int64 = 30
 
@@ -43,6 +46,7 @@ struct Serve: ParsableCommand {
             settings.host = host
             settings.port = port
             settings.requestsPerSecond = rateLimit
+            settings.burst = burst
             settings.works = !noWork
             settings.idleTimeoutSeconds = idleTimeout
             settings.maxUploadBytes = config.limits.maxFileBytes

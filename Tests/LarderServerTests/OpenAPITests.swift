@@ -133,6 +133,8 @@ struct OpenAPITests {
         ] {
             _ = try check("GET", template, path)
         }
+        // The result as the API serves it, before the review below rejects it.
+        let result = try server.request("GET", "/v1/documents/\(id)/result")
         let patch = Data(#"[{"op": "replace", "path": "/recipes/0/title", "value": "Red lentil soup"}]"#.utf8)
         _ = try check("PATCH", "/v1/review/{id}", "/v1/review/\(id)", headers: ["Content-Type": "application/json-patch+json"], body: patch)
         _ = try check("PATCH", "/v1/review/{id}", "/v1/review/\(id)", headers: ["Content-Type": "application/json"], body: Data(#"[{"op": "remove", "path": "/nope"}]"#.utf8))
@@ -140,10 +142,12 @@ struct OpenAPITests {
         _ = try check("POST", "/v1/review/{id}/accept", "/v1/review/\(id)/accept")
         _ = try check("POST", "/v1/review/{id}/reject", "/v1/review/\(id)/reject", headers: ["Content-Type": "application/json"], body: Data(#"{"reason": "test"}"#.utf8))
         _ = try check("POST", "/v1/documents/{id}/retry", "/v1/documents/\(id)/retry")
+        let refused = try check("GET", "/v1/documents/{id}/result", "/v1/documents/\(id)/result")
+        #expect(refused.status == 409, "a rejected result is not served: \(refused.text)")
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
 
         // The result also follows the result schema itself.
-        let result = try server.request("GET", "/v1/documents/\(id)/result")
+        #expect(result.status == 200, "\(result.text)")
         let violations = try SchemaCatalog.embedded.get().validate(try JSONValue(parsing: result.body), against: "result.schema.json")
         #expect(violations.isEmpty, "\(violations)")
     }

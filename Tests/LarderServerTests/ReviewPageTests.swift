@@ -77,7 +77,7 @@ struct ReviewPageTests {
         let forged = try server.request(
             "POST", "/review/\(receipt)/decide",
             headers: ["Content-Type": "application/x-www-form-urlencoded", "Origin": "http://evil.example"], body: Data(form.utf8))
-        #expect(forged.status == 400)
+        #expect(forged.status == 403)
     }
 
     @Test(.slow, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")

@@ -193,8 +193,9 @@ enum HTTPClient {
     ) throws -> HTTPReply {
         let fd = try connect(port: port)
         defer { close(fd) }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         var headers = headers
+        let host = headers.removeValue(forKey: "Host") ?? "127.0.0.1:\(port)"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
         if headers["Content-Length"] == nil && (!body.isEmpty || method == "POST" || method == "PATCH") {
             headers["Content-Length"] = String(body.count)
         }

@@ -31,6 +31,82 @@ struct ServerUnitTests {
         #expect(throws: APIError.self) { try FieldEdits.patch([("/receipt/totals/total", "lots")], against: result) }
     }
 
+    /// Accept sends every field; only those the person changed become edits: a value with spaces around it, a
+    /// multi-line step (sent back with CRLF line ends) and a boolean left alone make none.
+    @Test func onlyChangedFieldsBecomeEdits() throws {
+        let result = try JSONValue(
+            parsing: #"{"kind": "recipe", "recipes": [{"title": " Soup ", "yields": {"servings": 4}, "steps": [{"text": "Chop.\nSimmer."}]}]}"#)
+        let fields = FieldEdits.fields(of: result)
+        var html = HTML()
+        for field in fields { FieldEdits.control(for: field, into: &html) }
+        #expect(html.text.contains("<textarea"), "a multi-line step is a text area: \(html.text)")
+        #expect(html.text.contains("type=\"hidden\" name=\"original:/recipes/0/title\" value=\" Soup \""), "\(html.text)")
+        let unchanged: [(String, String)] = [
+            ("/recipes/0/title", " Soup "), ("original:/recipes/0/title", " Soup "),
+            ("/recipes/0/yields/servings", "4"), ("original:/recipes/0/yields/servings", "4"),
+            ("/recipes/0/steps/0/text", "Chop.\r\nSimmer."), ("original:/recipes/0/steps/0/text", "Chop.\r\nSimmer."),
+        ]
+        #expect(try FieldEdits.patch(form: unchanged, against: result).isEmpty)
+        var changed = unchanged
+        changed[4].1 = "Chop.\r\nSimmer gently."
+        changed[2].1 = " 6 "
+        let operations = try FieldEdits.patch(form: changed, against: result)
+        #expect(operations.map { $0["path"]?.stringValue } == ["/recipes/0/yields/servings", "/recipes/0/steps/0/text"])
+        #expect(operations.last?["value"] == .string("Chop.\nSimmer gently."))
+        // Someone else changed the title since the page was shown: the person did not, so it is not overwritten.
+        let later = try JSONValue(parsing: #"{"kind": "recipe", "recipes": [{"title": "Tomato Soup", "yields": {"servings": 4}, "steps": []}]}"#)
+        #expect(try FieldEdits.patch(form: Array(unchanged.prefix(2)), against: later).isEmpty)
+    }
+
+    /// Page renders: at most two at once, the rest wait their turn and all finish.
+    @Test func theRenderLimiterLetsTwoThroughAtOnce() async {
+        let limiter = AsyncLimiter(2)
+        let counts = Locked((now: 0, most: 0, done: 0))
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    await limiter.acquire()
+                    counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                    try? await Task.sleep(nanoseconds: 20_000_000)
+                    counts.withLock { $0.now -= 1; $0.done += 1 }
+                    await limiter.release()
+                }
+            }
+        }
+        #expect(counts.withLock { $0.most } == 2)
+        #expect(counts.withLock { $0.done } == 8)
+    }
+
+    /// A file already at an upload's name is trusted only when it holds exactly the upload's bytes; anything else
+    /// (other bytes of the same length, a planted symlink) is replaced through SafeFile.
+    @Test func anExistingUploadIsTrustedOnlyWhenItsHashMatches() throws {
+        let folder = NSTemporaryDirectory() + "larder-upload-unit-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let uploads = folder + "/db.uploads"
+        try FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
+        let store = try SQLiteCheckpointStore(path: folder + "/db.sqlite")
+        let batch = try store.beginBatch(command: "serve", inputs: [])
+        let upload = UploadStore(directory: uploads, store: store, stages: PipelineManifest.standardStageNames, batchID: batch)
+        let data = Data("Tomato Soup\n\nIngredients\n- 4 tomatoes\n\nMethod\n1. Simmer.\n".utf8)
+        let sha = SHA256.hex(data)
+        let path = uploads + "/" + sha + ".txt"
+        var tampered = data
+        tampered[0] = UInt8(ascii: "X")
+        try tampered.write(to: URL(fileURLWithPath: path))
+        #expect(!UploadStore.holds(path, sha256: sha, byteCount: data.count))
+        _ = try upload.accept(data, fileName: "soup.txt")
+        #expect(FileManager.default.contents(atPath: path) == data, "the tampered file was trusted")
+        #expect(UploadStore.holds(path, sha256: sha, byteCount: data.count))
+        // A symlink planted at the name is replaced, and its target is left alone.
+        try FileManager.default.removeItem(atPath: path)
+        try tampered.write(to: URL(fileURLWithPath: folder + "/target.txt"))
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: folder + "/target.txt")
+        #expect(!UploadStore.holds(path, sha256: sha, byteCount: data.count))
+        _ = try upload.accept(data, fileName: "soup.txt")
+        #expect(FileManager.default.contents(atPath: folder + "/target.txt") == tampered)
+        #expect(UploadStore.holds(path, sha256: sha, byteCount: data.count))
+    }
+
     @Test func multipartFindsTheFilePart() throws {
         let boundary = "XyZ"
         let body = Data(

@@ -84,7 +84,7 @@ public struct BatchSummary: Codable, Sendable, Equatable {
         }
         if links.count > 20 { lines.append("  … and \(links.count - 20) more symlinks leading outside") }
         let own = (skipped ?? []).filter { $0.reason == .larderFile }.count
-        if own > 0 { lines.append("  skipped \(own) of Larder's own files (the checkpoint database, the LLM cache and their -wal/-shm/-journal files)") }
+        if own > 0 { lines.append("  skipped \(own) of Larder's own files (the checkpoint database, the LLM cache, their -wal/-shm/-journal files, and the server's uploads folder)") }
         for error in inputErrors {
             lines.append("  not ingested: \(LarderError(record: error))")
         }

@@ -62,9 +62,7 @@ public struct Exporter: Sendable {
                     // to the file system's 255 bytes; a leading dot becomes `_` (SafeFile.fileName).
                     let stem = URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
                     let file = directory + "/" + names.claim(stem: stem, suffix: ".\(document.sha256.prefix(12)).json")
-                    let json = try scaler.map { try Self.scaled(version.json, by: $0) } ?? version.json
-                    let pretty = try Self.exported(json, pipelineVersion: try pipelineVersion(of: document.id))
-                    try SafeFile.write(pretty, to: file)
+                    try SafeFile.write(try exported(version, of: document.id, options: .prettyPrinted), to: file)
                     report.written += 1
                 }
             }
@@ -94,10 +92,12 @@ public struct Exporter: Sendable {
 
     /// The bytes `export` writes for a stored result (``stamped(_:pipelineVersion:)``, pretty-printed): the in-memory
     /// runner (``DocumentRun``) decodes its results from these too, so an evaluation scores exactly the export.
-    public static func exported(_ json: String, pipelineVersion: String) throws -> Data {
+    public static func exported(
+        _ json: String, pipelineVersion: String, options: JSONSerialization.WritingOptions = .prettyPrinted
+    ) throws -> Data {
         try JSONSerialization.data(
             withJSONObject: try stamped(json, pipelineVersion: pipelineVersion),
-            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            options: options.union([.sortedKeys, .withoutEscapingSlashes]))
     }
 
     /// A stored result as it leaves Larder: with the contract's version (results stored before it was versioned
@@ -119,13 +119,27 @@ public struct Exporter: Sendable {
         return result
     }
 
-    enum Exportable {
-        case none, rejected
+    /// A result as it leaves Larder (`export`, the API): scaled when asked, stamped with the contract's and the
+    /// pipeline's versions, keys sorted.
+    package func exported(
+        _ version: ResultVersion, of documentID: Int64, options: JSONSerialization.WritingOptions = []
+    ) throws -> Data {
+        let json = try scaler.map { try Self.scaled(version.json, by: $0) } ?? version.json
+        return try Self.exported(json, pipelineVersion: try pipelineVersion(of: documentID), options: options)
+    }
+
+    /// Which result of a document leaves Larder, or why none does.
+    package enum Exportable {
+        /// No machine result yet (pending, failed, quarantined).
+        case none
+        /// A person rejected the latest machine result.
+        case rejected
+        /// The latest machine result breaks its schema and nobody accepted a version.
         case invalid(ResultVersion)
         case version(ResultVersion)
     }
 
-    func exportable(_ documentID: Int64) throws -> Exportable {
+    package func exportable(_ documentID: Int64) throws -> Exportable {
         let versions = try store.resultVersions(of: documentID)
         guard let latest = versions.last(where: { $0.origin == .machine }) else { return .none }
         let state = try store.reviewState(of: documentID)

@@ -65,6 +65,12 @@ public struct Intake: Sendable {
 
     private static let chunkSize = 128
 
+    /// The folder `larder serve` keeps uploads and rendered pages in: `<database>.uploads` beside the database.
+    /// Intake never registers it nor anything in it.
+    public static func uploadsDirectory(forDatabase path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path + ".uploads"
+    }
+
     /// Whether `path` is one of Larder's own files for `config` (the database, the LLM cache, their side files):
     /// `detect` refuses to read one a database registered before intake knew them.
     public static func isLarderFile(_ path: String, config: PipelineConfig) -> Bool {
@@ -206,6 +212,10 @@ struct Walker {
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
+            if ownFiles.isOwnFolder(absolute, info) {
+                try visit(.skipped(.init(path: absolute, reason: .larderFile)))
+                return
+            }
             let key = [UInt64(info.st_dev), UInt64(info.st_ino)]
             guard visited.insert(key).inserted else {
                 try visit(
@@ -229,7 +239,7 @@ struct Walker {
                 try walkAbsolute(absolute == "/" ? "/" + name : absolute + "/" + name, given: false, visit)
             }
         case S_IFREG:
-            if ownFiles.contains(absolute, info) {
+            if ownFiles.contains(absolute, info) || ownFiles.isInsideOwnFolder(absolute) {
                 try visit(.skipped(.init(path: absolute, reason: .larderFile)))
                 return
             }
@@ -288,34 +298,69 @@ struct Walker {
 }
 
 /// Larder's own files, which intake never registers nor opens: the checkpoint database and the LLM cache with their
-/// `-wal`, `-shm` and `-journal` files. Known by device and inode (any name or link for them), and, for the
-/// SQLite side files that may appear after the walk began, by their real path.
+/// `-wal`, `-shm` and `-journal` files, and the server's uploads folder (`<database>.uploads`: uploads and rendered
+/// pages, registered by `larder serve` itself) with everything in it. Known by device and inode (any name or link for
+/// them), and, for files and the folder that may appear after the walk began, by their real path.
 struct OwnFiles {
     private var identities = Set<[UInt64]>()
     private var realPaths = Set<String>()
+    /// The base names of `realPaths`: a file with another name needs no `realpath` call.
+    private var names = Set<String>()
+    private var folderIdentities = Set<[UInt64]>()
+    private var folderRealPaths = Set<String>()
 
     init() {}
 
     init(config: PipelineConfig) {
         for base in [config.database, config.llmCachePath] {
             for path in [base, base + "-wal", base + "-shm", base + "-journal"] {
-                var info = stat()
-                if FilePath.withCString(path, { stat($0, &info) }) == 0 {
-                    identities.insert([UInt64(info.st_dev), UInt64(info.st_ino)])
-                }
+                if let info = Self.status(path) { identities.insert(Self.identity(info)) }
             }
-            // The folder's real path and the name: the side files need not exist yet.
+            // The folder's real path and the name: the files need not exist yet.
             let folder = (base as NSString).deletingLastPathComponent
             if let real = Walker.realPath(folder.isEmpty ? "." : folder) {
                 let name = (base as NSString).lastPathComponent
-                for suffix in ["", "-wal", "-shm", "-journal"] { realPaths.insert(real + "/" + name + suffix) }
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    realPaths.insert(real + "/" + name + suffix)
+                    names.insert(name + suffix)
+                }
             }
+        }
+        let uploads = Intake.uploadsDirectory(forDatabase: config.database)
+        if let info = Self.status(uploads) { folderIdentities.insert(Self.identity(info)) }
+        let parent = (uploads as NSString).deletingLastPathComponent
+        if let real = Walker.realPath(parent.isEmpty ? "." : parent) {
+            folderRealPaths.insert(real + "/" + (uploads as NSString).lastPathComponent)
         }
     }
 
+
+    private static func status(_ path: String) -> stat? {
+        var info = stat()
+        return FilePath.withCString(path, { stat($0, &info) }) == 0 ? info : nil
+    }
+
+    private static func identity(_ info: stat) -> [UInt64] { [UInt64(info.st_dev), UInt64(info.st_ino)] }
+
+    /// The database, the LLM cache or one of their side files (not what is in the uploads folder: `detect` reads
+    /// uploads).
     func contains(_ path: String, _ info: stat) -> Bool {
-        if identities.contains([UInt64(info.st_dev), UInt64(info.st_ino)]) { return true }
-        guard ["-wal", "-shm", "-journal"].contains(where: { path.hasSuffix($0) }) else { return false }
+        if identities.contains(Self.identity(info)) { return true }
+        guard names.contains((path as NSString).lastPathComponent) else { return false }
         return Walker.realPath(path).map { realPaths.contains($0) } ?? false
+    }
+
+    /// The uploads folder itself (by device and inode, or by real path when it was made after the walk began).
+    func isOwnFolder(_ path: String, _ info: stat) -> Bool {
+        if folderIdentities.contains(Self.identity(info)) { return true }
+        return !folderRealPaths.isEmpty && (Walker.realPath(path).map { folderRealPaths.contains($0) } ?? false)
+    }
+
+    /// A file inside the uploads folder, however it was named (a symlink to it, a path given directly).
+    func isInsideOwnFolder(_ path: String) -> Bool {
+        guard !folderRealPaths.isEmpty || !folderIdentities.isEmpty, let real = Walker.realPath(path) else { return false }
+        let folder = (real as NSString).deletingLastPathComponent
+        guard let info = Self.status(folder) else { return false }
+        return isOwnFolder(folder, info)
     }
 }

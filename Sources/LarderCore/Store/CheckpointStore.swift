@@ -98,8 +98,9 @@ public protocol CheckpointStore: Sendable {
     func paths(of documentID: Int64) throws -> [String]
     /// Calls `body` for every settled-done document, in id order, without loading them all at once.
     func forEachDocument(in state: DocumentState, _ body: (DocumentRecord) throws -> Void) throws
-    /// Re-queues failed and quarantined documents (attempts reset). Returns how many.
-    func requeueProblems() throws -> Int
+    /// Re-queues failed and quarantined documents (attempts reset), all of them or only `documentID`. Returns how
+    /// many.
+    func requeueProblems(documentID: Int64?) throws -> Int
 }
 
 /// A file found by `larder ingest`, before hashing.
@@ -240,6 +241,9 @@ public enum AfterCompletion: Sendable, Equatable {
 }
 
 extension CheckpointStore {
+    /// Re-queues every failed and quarantined document. Returns how many.
+    public func requeueProblems() throws -> Int { try requeueProblems(documentID: nil) }
+
     /// Stores a stage's output and does nothing else in that transaction.
     public func complete(
         documentID: Int64, stage: String, version: String, output: String, violations: [SchemaViolation],

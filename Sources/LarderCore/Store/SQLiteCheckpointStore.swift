@@ -14,7 +14,7 @@ public final class SQLiteCheckpointStore: CheckpointStore {
     /// application's SQLite file is refused rather than having Larder's tables added to it.
     public static let applicationID: Int32 = 0x4C72_6472
     /// `PRAGMA user_version`: the schema's version (the number of migrations).
-    public static let schemaVersion: Int32 = 3
+    public static let schemaVersion: Int32 = 4
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date. With `readOnly`, the
     /// file is opened read-only and nothing is written (not even pragmas or migrations): for `status`, `show`,
@@ -230,6 +230,31 @@ public final class SQLiteCheckpointStore: CheckpointStore {
                     """)
         }
         RecipeIndex.registerMigration(in: &migrator)
+        migrator.registerMigration("v4-stage-events") { db in
+            // Every stage that finishes, numbered in commit order (SQLite has one writer at a time, and the number
+            // is taken inside the writing transaction): what `larder serve`'s event streams read, by number, so
+            // none is missed whatever clock the process that finished it had. The newest 100 000 are kept.
+            try db.execute(
+                sql: """
+                    PRAGMA user_version = \(schemaVersion);
+                    CREATE TABLE stage_event (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        document_id INTEGER NOT NULL,
+                        stage TEXT NOT NULL,
+                        status TEXT NOT NULL,          -- done | failed | quarantined
+                        finished_at REAL,
+                        duration_ms REAL,
+                        error TEXT                     -- JSON LarderError.Record
+                    );
+                    CREATE TRIGGER stage_run_finished AFTER UPDATE OF status ON stage_run
+                    WHEN NEW.status IN ('done', 'failed', 'quarantined') AND OLD.status IS NOT NEW.status
+                    BEGIN
+                        INSERT INTO stage_event (document_id, stage, status, finished_at, duration_ms, error)
+                        VALUES (NEW.document_id, NEW.stage, NEW.status, NEW.finished_at, NEW.duration_ms, NEW.error);
+                        DELETE FROM stage_event WHERE sequence <= (SELECT MAX(sequence) FROM stage_event) - 100000;
+                    END;
+                    """)
+        }
         return migrator
     }
 
@@ -869,14 +894,20 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         }
     }
 
-    public func requeueProblems() throws -> Int {
+    public func requeueProblems(documentID: Int64?) throws -> Int {
         try write { db in
             try db.execute(
                 sql: """
                     UPDATE stage_run SET status = 'pending', attempts = 0, error = NULL
-                    WHERE status IN ('failed', 'quarantined')
-                    """)
-            try db.execute(sql: "UPDATE document SET state = 'pending' WHERE state IN ('failed', 'quarantined')")
+                    WHERE status IN ('failed', 'quarantined') AND (:id IS NULL OR document_id = :id)
+                    """,
+                arguments: ["id": documentID])
+            try db.execute(
+                sql: """
+                    UPDATE document SET state = 'pending'
+                    WHERE state IN ('failed', 'quarantined') AND (:id IS NULL OR id = :id)
+                    """,
+                arguments: ["id": documentID])
             return db.changesCount
         }
     }

@@ -11,12 +11,13 @@ public protocol ServiceStore: CheckpointStore {
     func documentPage(state: DocumentState?, kind: Route?, after: Int64, limit: Int) throws -> [DocumentListing]
     /// Re-queues one failed or quarantined document (attempts reset). False when it was neither.
     func requeue(documentID: Int64) throws -> Bool
-    /// Stages that finished (done, failed or quarantined) after `time`, oldest first, at most `limit`.
-    func stageEvents(finishedAfter time: Double, limit: Int) throws -> [StageEvent]
+    /// Stages that finished (done, failed or quarantined) with a sequence number above `sequence`, in the order
+    /// they were committed, at most `limit`.
+    func stageEvents(after sequence: Int64, limit: Int) throws -> [StageEvent]
+    /// The sequence number of the last stage that finished (0 before any): where a new event stream starts.
+    func lastStageEventSequence() throws -> Int64
     /// Per stage: how many runs finished done, their total milliseconds, and how many took at most each bound.
     func stageLatencies(boundsMilliseconds: [Double]) throws -> [StageLatency]
-    /// The result exports use (the accepted version, else the latest machine version), or nil before any.
-    func exportableResult(of documentID: Int64) throws -> ResultVersion?
     /// Recipes matching a query, best first (`larder search`).
     func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit]
     /// What can be cooked from the pantry, best first (`larder cook`).
@@ -36,6 +37,8 @@ public struct DocumentListing: Sendable, Equatable {
 
 /// One stage of one document that finished.
 public struct StageEvent: Sendable, Equatable, Codable {
+    /// Increases with every stage that finishes, in commit order.
+    public var sequence: Int64
     public var documentID: Int64
     public var stage: String
     public var status: StageStatus
@@ -87,45 +90,32 @@ extension SQLiteCheckpointStore: ServiceStore {
     }
 
     public func requeue(documentID: Int64) throws -> Bool {
-        do {
-            return try pool.write { db in
-                try db.execute(
-                    sql: "UPDATE document SET state = 'pending' WHERE id = ? AND state IN ('failed', 'quarantined')",
-                    arguments: [documentID])
-                guard db.changesCount > 0 else { return false }
-                try db.execute(
-                    sql: """
-                        UPDATE stage_run SET status = 'pending', attempts = 0, error = NULL
-                        WHERE document_id = ? AND status IN ('failed', 'quarantined')
-                        """,
-                    arguments: [documentID])
-                return true
-            }
-        } catch let error as LarderError { throw error } catch {
-            throw Self.failure(error, writing: true, path: path)
-        }
+        try requeueProblems(documentID: documentID) > 0
     }
 
-    public func stageEvents(finishedAfter time: Double, limit: Int) throws -> [StageEvent] {
+    public func stageEvents(after sequence: Int64, limit: Int) throws -> [StageEvent] {
         try serviceRead { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT document_id, stage, status, finished_at, duration_ms, error FROM stage_run
-                    WHERE finished_at > ? AND status IN ('done', 'failed', 'quarantined')
-                    ORDER BY finished_at, document_id LIMIT ?
+                    SELECT sequence, document_id, stage, status, finished_at, duration_ms, error FROM stage_event
+                    WHERE sequence > ? ORDER BY sequence LIMIT ?
                     """,
-                arguments: [time, limit]
+                arguments: [sequence, limit]
             ).map { row in
                 StageEvent(
-                    documentID: row["document_id"], stage: row["stage"],
-                    status: StageStatus(rawValue: row["status"]) ?? .done, finishedAt: row["finished_at"],
+                    sequence: row["sequence"], documentID: row["document_id"], stage: row["stage"],
+                    status: StageStatus(rawValue: row["status"]) ?? .done, finishedAt: row["finished_at"] ?? 0,
                     durationMilliseconds: row["duration_ms"],
                     error: (row["error"] as String?).flatMap {
                         try? JSONDecoder().decode(LarderError.Record.self, from: Data($0.utf8))
                     })
             }
         }
+    }
+
+    public func lastStageEventSequence() throws -> Int64 {
+        try serviceRead { db in try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM stage_event") ?? 0 }
     }
 
     public func stageLatencies(boundsMilliseconds bounds: [Double]) throws -> [StageLatency] {
@@ -145,27 +135,6 @@ extension SQLiteCheckpointStore: ServiceStore {
                     stage: row["stage"], count: row["n"], sumMilliseconds: row["total"],
                     counts: bounds.indices.map { (row[3 + $0] as Int?) ?? 0 })
             }
-        }
-    }
-
-    public func exportableResult(of documentID: Int64) throws -> ResultVersion? {
-        try serviceRead { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT number, origin, json, violations, created_at, note FROM result_version
-                        WHERE document_id = :id AND number = COALESCE(
-                            (SELECT accepted_version FROM review WHERE document_id = :id),
-                            (SELECT MAX(number) FROM result_version WHERE document_id = :id AND origin = 'machine'))
-                        """,
-                    arguments: ["id": documentID])
-            else { return nil }
-            return ResultVersion(
-                number: row["number"], origin: ResultVersion.Origin(rawValue: row["origin"]) ?? .machine,
-                json: row["json"],
-                violations: try JSONDecoder().decode([SchemaViolation].self, from: Data((row["violations"] as String).utf8)),
-                createdAt: row["created_at"], note: row["note"])
         }
     }
 
