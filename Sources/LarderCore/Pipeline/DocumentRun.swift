@@ -10,16 +10,24 @@ import Logging
 /// figure measured there is the result `larder export` writes for the same file and configuration.
 public enum StageStep {
     /// Runs one stage on one document and checks its output as the work queue stores it.
-    /// - Returns: the output and its schema violations (an output that breaks its schema is kept, and its document
-    ///   goes to review; its result never reaches an export).
+    /// - Parameter traced: whether the stage and its check go into the work trace (`LARDER_TRACE`): the work queue's
+    ///   documents do; the in-memory runner's (the warm-up, evaluations) do not, as the warm-up is traced whole.
+    /// - Returns: the output and its schema violations (an output that breaks its schema fails its document; the
+    ///   output is kept for review, and never reaches an export).
     /// - Throws: the stage's error, ``LarderError/Kind/overLimit`` for an output over `limits.max_stage_output_bytes`,
     ///   and `badInput` when the file changed while the stage read it.
     public static func execute(
-        _ stage: any Stage, input: StageInput, config: PipelineConfig, schemas: SchemaCatalog
+        _ stage: any Stage, input: StageInput, config: PipelineConfig, schemas: SchemaCatalog, traced: Bool = true
     ) throws -> (output: StageOutput, violations: [SchemaViolation]) {
         let document = input.document
-        let output = try WorkTrace.measure("stage", stage.name, document: document.id) { try stage.run(input) }
-        let checkStart = WorkTrace.shared.map { _ in WorkTrace.Stamp.now() }
+        let trace = traced ? WorkTrace.shared : nil
+        let runStart = trace.map { _ in WorkTrace.Stamp.now() }
+        let output: StageOutput
+        do {
+            defer { if let runStart { trace?.record("stage", stage.name, document: document.id, since: runStart) } }
+            output = try stage.run(input)
+        }
+        let checkStart = trace.map { _ in WorkTrace.Stamp.now() }
         if stage.readsDocumentFile { try WorkQueue.checkUnchanged(document, stage: stage.name) }
         let outputBytes = output.json.utf8.count
         if outputBytes > config.limits.maxStageOutputBytes {
@@ -37,7 +45,7 @@ public enum StageStep {
         if !violations.isEmpty {
             input.logger.warning("\(stage.name) output breaks \(stage.outputSchema!): \(violations[0]); the document fails")
         }
-        if let checkStart { WorkTrace.shared?.record("check", stage.name, document: document.id, since: checkStart) }
+        if let checkStart { trace?.record("check", stage.name, document: document.id, since: checkStart) }
         return (output, violations)
     }
 
@@ -95,7 +103,7 @@ public enum DocumentRun {
                 do {
                     let input = StageInput(
                         document: document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
-                    let step = try StageStep.execute(stage, input: input, config: config, schemas: schemas)
+                    let step = try StageStep.execute(stage, input: input, config: config, schemas: schemas, traced: false)
                     outputs[stage.name] = step.output.json
                     decoded.seed(stage: stage.name, output: step.output)
                     if !step.violations.isEmpty {

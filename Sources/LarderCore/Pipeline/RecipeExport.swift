@@ -34,13 +34,16 @@ public struct RecipeExport: Sendable {
     /// Every exportable document's recipes, in document order.
     public func recipes() throws -> (recipes: [(document: DocumentRecord, recipe: Recipe)], skipped: Int) {
         let (recipes, skipped, _) = try recipesAndInvalid()
-        return (recipes, skipped)
+        return (recipes.map { ($0.document, $0.recipe) }, skipped)
     }
 
     /// Every exportable document's recipes, the count of documents skipped, and those skipped as invalid.
-    func recipesAndInvalid() throws -> (recipes: [(document: DocumentRecord, recipe: Recipe)], skipped: Int, invalid: [Exporter.Invalid]) {
+    /// Each recipe comes with the time its result was made (a Paprika entry's `created`, so exports are repeatable).
+    func recipesAndInvalid() throws -> (
+        recipes: [(document: DocumentRecord, recipe: Recipe, created: Date)], skipped: Int, invalid: [Exporter.Invalid]
+    ) {
         let exporter = Exporter(store: store)
-        var out: [(document: DocumentRecord, recipe: Recipe)] = []
+        var out: [(document: DocumentRecord, recipe: Recipe, created: Date)] = []
         var skipped = 0
         var invalid: [Exporter.Invalid] = []
         for state in DocumentState.allCases {
@@ -51,7 +54,8 @@ public struct RecipeExport: Sendable {
                 }
                 guard case .version(let version) = exportable else { skipped += 1; return }
                 let result = try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
-                out += result.recipes.map { (document, $0) }
+                let created = Date(timeIntervalSince1970: version.createdAt)
+                out += result.recipes.map { (document, $0, created) }
             }
         }
         return (out, skipped, invalid)
@@ -75,7 +79,7 @@ public struct RecipeExport: Sendable {
         switch format {
         case .schemaOrg:
             let catalog = try SchemaCatalog.embedded.get()
-            for (document, recipe) in all {
+            for (document, recipe, _) in all {
                 let data = try SchemaOrgWriter.json(recipe)
                 let violations = try catalog.validate(json: String(decoding: data, as: UTF8.self), against: "schema-org-recipe.schema.json")
                 if let first = violations.first {
@@ -86,18 +90,18 @@ public struct RecipeExport: Sendable {
                 try write(data, name: uniqueName(recipe, ext: "json"), in: directory, report: &report)
             }
         case .cooklang:
-            for (_, recipe) in all {
+            for (_, recipe, _) in all {
                 try write(Data(CooklangWriter.text(recipe).utf8), name: uniqueName(recipe, ext: "cook"), in: directory, report: &report)
             }
         case .paprika:
             var entries: [(path: String, data: Data)] = []
             var names = Set<String>()
-            for (_, recipe) in all {
+            for (_, recipe, created) in all {
                 var index = 0
                 var name = PaprikaWriter.entryName(recipe, index: 0)
                 while names.contains(name) { index += 1; name = PaprikaWriter.entryName(recipe, index: index) }
                 names.insert(name)
-                entries.append((name, gzip(try PaprikaWriter.json(recipe, index: entries.count))))
+                entries.append((name, gzip(try PaprikaWriter.json(recipe, index: entries.count, created: created))))
             }
             try write(try zip(entries), name: "recipes.paprikarecipes", in: directory, report: &report)
         }
