@@ -96,7 +96,7 @@ struct ReceiptModelCommand: ParsableCommand {
         let incomplete = incompleteItems(folder)
         let variants: [(String, ReceiptModelFields)] = [("rules", []), ("model_store", .store), ("model_total", .total),
                                                         ("model_date", .date), ("model_items", .items)]
-        var tallies = [String: Tally]()
+        var tallies: [String: Tally] = [:]
         let names = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".json") }.sorted()
         for name in names {
             let id = (name as NSString).deletingPathExtension
