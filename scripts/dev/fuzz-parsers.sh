@@ -50,6 +50,7 @@ for c in "$YAMS"/CYaml/src/*.c; do
 done
 build_module Yams no -D SWIFT_PACKAGE -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" \
   -I "$YAMS/CYaml/include" "$YAMS"/Yams/*.swift
+build_module LarderSupport yes Sources/LarderSupport/*.swift
 build_module LarderJSON yes Sources/LarderJSON/*.swift
 build_module LarderIngredients yes Sources/LarderIngredients/*.swift "$OUT/Bundle-LarderIngredients.swift"
 build_module LarderRecipes yes Sources/LarderRecipes/*.swift Sources/LarderRecipes/Contracts/*.swift
