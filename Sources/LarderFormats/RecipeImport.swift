@@ -100,9 +100,15 @@ public enum RecipeImport {
         return library
     }
 
-    /// The text format a single file is in, by content; `nil` for anything else (ordinary text, JSON, HTML).
+    /// The text format a single file is in, by content; `nil` for anything else (ordinary text, other JSON, HTML).
+    /// A JSON file that holds a recipe app's entry or schema.org recipes (a Nextcloud `recipe.json`, a file of
+    /// Larder's schema.org export) is read as that app's export, by the one reader such JSON has in an archive.
     public static func textFormat(fileName: String, data: Data) -> AppFormat? {
         let ext = (fileName as NSString).pathExtension.lowercased()
+        if ext == "json" || data.first == UInt8(ascii: "{") {
+            if case .recipes(_, let format, _, _) = readJSON(ExportMember(path: fileName, data: data)) { return format }
+            return nil
+        }
         let text = TextBytes.decode(data.prefix(64 * 1024))
         if ext == "cook" { return .cooklang }
         if text.contains("<mx2") { return .mastercookXML }

@@ -39,7 +39,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
     /// that differs from the database's reruns that stage and every stage after it, for every document.
     public var codeVersion: String {
         switch self {
-        case .detect: "detect@5"
+        case .detect: "detect@6"
         case .extract: "extract@12"
         case .ocr: "ocr@25"
         case .route: "route@6"
