@@ -7,7 +7,9 @@ import LarderRecipes
 /// `recipeCategory`, `recipeCuisine`, `keywords`, `description`, and `url`, `image` (a web address), `author` and
 /// `nutrition` when the source named them. `schemas/schema-org-recipe.schema.json` checks the output.
 public enum SchemaOrgWriter {
-    public static func object(_ r: Recipe) -> [String: Any] {
+    /// `photo`: the recipe's photo's bytes, written as a `data:` URL in `image` when the recipe has no web address
+    /// for it.
+    public static func object(_ r: Recipe, photo: Data? = nil) -> [String: Any] {
         var o: [String: Any] = ["@context": "https://schema.org", "@type": "Recipe", "name": r.title]
         if let d = r.description, !d.isEmpty { o["description"] = d }
         o["recipeIngredient"] = r.allIngredients.map(\.text)
@@ -23,7 +25,11 @@ public enum SchemaOrgWriter {
         if let c = r.cuisine { o["recipeCuisine"] = c }
         if !r.tags.isEmpty { o["keywords"] = r.tags.joined(separator: ", ") }
         if let url = r.source.url { o["url"] = url }
-        if let image = r.image, image.hasPrefix("http") { o["image"] = image }
+        if let image = r.image, image.hasPrefix("http") {
+            o["image"] = image
+        } else if let photo, let type = RecipePhoto.mediaType(of: photo) {
+            o["image"] = "data:\(type);base64," + photo.base64EncodedString()
+        }
         if let author = r.author { o["author"] = ["@type": "Person", "name": author] }
         if let n = r.nutrition, !n.isEmpty {
             var facts: [String: Any] = ["@type": "NutritionInformation"]
@@ -56,8 +62,8 @@ public enum SchemaOrgWriter {
         return out
     }
 
-    public static func json(_ r: Recipe) throws -> Data {
-        try JSONSerialization.data(withJSONObject: object(r), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    public static func json(_ r: Recipe, photo: Data? = nil) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object(r, photo: photo), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 
     /// "fat_content" → "fatContent" (Mealie's names → schema.org's).
@@ -224,14 +230,16 @@ public enum CooklangWriter {
 /// get two), `created` as Paprika writes it ("2026-12-07 14:02:11", UTC), and `hash`.
 public enum PaprikaWriter {
     /// `index` is the entry's position in the export: it makes the `uid` unique.
-    public static func object(_ r: Recipe, index: Int = 0, created: Date = Date()) -> [String: Any] {
+    /// `photo`: the recipe's photo's bytes, written as Paprika does (`photo_data` base64, `photo` a file name,
+    /// `photo_hash` the bytes' SHA-256 in upper-case hex).
+    public static func object(_ r: Recipe, index: Int = 0, created: Date = Date(), photo: Data? = nil) -> [String: Any] {
         let minutes = { (m: Double?) -> String in m.map { "\(CooklangWriter.number($0)) minutes" } ?? "" }
         let uid = uuid(SHA1Lite.hex(r.title + "\u{0}" + r.source.sha256 + "\u{0}" + (r.source.member ?? "") + "\u{0}\(index)"))
         let ingredients = r.ingredientGroups.flatMap { g -> [String] in
             // A named group is a heading line of its own, as Paprika shows one.
             (g.name.map { $0.isEmpty ? [] : [$0 + ":"] } ?? []) + g.ingredients.map(\.text)
         }
-        return [
+        var object: [String: Any] = [
             "name": r.title, "ingredients": ingredients.joined(separator: "\n"),
             "directions": r.steps.map(\.text).joined(separator: "\n"), "servings": r.yields?.text ?? "",
             "prep_time": minutes(r.prepMinutes), "cook_time": minutes(r.cookMinutes), "total_time": minutes(r.totalMinutes),
@@ -241,10 +249,16 @@ public enum PaprikaWriter {
             "image_url": r.image.map { $0.hasPrefix("http") ? $0 as Any : NSNull() } ?? NSNull(), "photo": NSNull(), "photo_data": NSNull(), "photo_hash": NSNull(), "photo_large": NSNull(),
             "photos": [Any](), "created": createdText(created),
         ]
+        if let photo, let reference = r.photo {
+            object["photo_data"] = photo.base64EncodedString()
+            object["photo"] = uid + "." + reference.fileExtension
+            object["photo_hash"] = reference.sha256.uppercased()
+        }
+        return object
     }
 
-    public static func json(_ r: Recipe, index: Int = 0, created: Date = Date()) throws -> Data {
-        try JSONSerialization.data(withJSONObject: object(r, index: index, created: created), options: [.sortedKeys, .withoutEscapingSlashes])
+    public static func json(_ r: Recipe, index: Int = 0, created: Date = Date(), photo: Data? = nil) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object(r, index: index, created: created, photo: photo), options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
     /// "2026-12-07 14:02:11" in UTC, as Paprika writes `created`.

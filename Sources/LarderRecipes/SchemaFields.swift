@@ -158,10 +158,11 @@ enum SchemaFields {
         return nil
     }
 
-    /// A URL: a string, an `ImageObject`'s `url`/`contentUrl`, or the first of a list.
+    /// A URL: a string, an `ImageObject`'s `url`/`contentUrl`, or the first of a list; never a `data:` URL (an image
+    /// inlined as base64 is a photo, kept by `extract` as one, not text in the result).
     static func url(_ v: Any?) -> String? {
         for e in elements(v) {
-            if let s = e as? String, !s.isEmpty { return s.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let s = e as? String, !s.isEmpty, !s.hasPrefix("data:") { return s.trimmingCharacters(in: .whitespacesAndNewlines) }
             if let o = e as? [String: Any], let u = url(o["url"] ?? o["contentUrl"] ?? o["@id"]) { return u }
         }
         return nil

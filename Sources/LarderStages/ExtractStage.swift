@@ -2,6 +2,7 @@ import Foundation
 import LarderArchives
 import LarderCore
 import LarderPages
+import LarderRecipes
 import LarderFormats
 
 /// Stage 2, `extract`: the document's text, page by page.
@@ -35,7 +36,10 @@ public struct ExtractStage: Stage {
         case .html:
             return try StageOutput(Self.extractHTML(input.document, encoding: detected.encoding, limits: input.config.limits))
         case .text, .markdown, .json:
-            return try StageOutput(TextExtraction.extract(input.document, format: detected.format))
+            var output = try TextExtraction.extract(input.document, format: detected.format)
+            output.images = PhotoCollector.photoBeside(recipeFile: path, limits: input.config.limits)
+            if detected.format == .json { PhotoCollector.takeInlinedPhoto(&output, file: path, limits: input.config.limits) }
+            return try StageOutput(output)
         case .archive:
             return try StageOutput(Self.extractArchive(input.document, limits: input.config.limits))
         }
@@ -81,17 +85,28 @@ public struct ExtractStage: Stage {
         var pages: [PDFPageText] = []
         var skipped: [String] = []
         var kept = 0
+        var photos = PhotoCollector(limits: limits)
         let maxText = Int(clamping: limits.maxTextBytes)
         let errors: [ArchiveError]
         do {
             errors = try Archives.forEachMember(data, name: name, limits: .worker()) { member in
-                guard !RecipeImport.isJunk(member.path) && !Self.isBinary(member.data) else { return }
+                guard !RecipeImport.isJunk(member.path) else { return }
+                if RecipePhoto.mediaType(of: member.data) != nil {
+                    if let refused = photos.add(member.data, member: member.path, kept: &kept) { skipped.append(refused) }
+                    return
+                }
+                guard !Self.isBinary(member.data) else { return }
                 if member.data.count > maxText {
                     skipped.append("\(member.path): \(member.data.count) bytes, over limits.max_text_bytes (\(maxText)): skipped")
                     return
                 }
                 // An HTML export (Copy Me That, Recipe Keeper) is read here, where libxml2 is linked, into schema.org.
-                let data = HTMLExports.isHTML(member.path) ? HTMLExports.schemaOrgJSON(member.data) ?? member.data : member.data
+                var data = HTMLExports.isHTML(member.path) ? HTMLExports.schemaOrgJSON(member.data) ?? member.data : member.data
+                // A Paprika entry's photo is kept once as an image, not as base64 in the entry's text.
+                if let split = RecipePhotos.paprikaPhoto(in: data) ?? RecipePhotos.dataURIPhoto(in: data) {
+                    data = split.entry
+                    if let refused = photos.add(split.photo, member: member.path, kept: &kept) { skipped.append(refused) }
+                }
                 if kept + data.count > limits.maxStageOutputBytes / 2 {
                     skipped.append(
                         "\(member.path): the archive's text passed half of limits.max_stage_output_bytes (\(limits.maxStageOutputBytes)): skipped")
@@ -106,6 +121,7 @@ public struct ExtractStage: Stage {
             throw LarderError(.badInput, error.message, hint: "check the archive is a complete recipe-app export; re-export it", path: path)
         }
         var output = ExtractOutput(format: .archive, pages: pages, needsOCR: false)
+        output.images = photos.images.isEmpty ? nil : photos.images
         var messages = errors.map { "\($0.member ?? name): \($0.message)" } + skipped
         // A bomb of 19,000 entries gives 19,000 errors: the first 200 say enough.
         if messages.count > 200 { messages = Array(messages.prefix(200)) + ["… and \(messages.count - 200) more entries not read"] }

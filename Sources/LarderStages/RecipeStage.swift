@@ -70,12 +70,22 @@ public struct RecipeStage: Stage {
             return ExportMember(path: path, data: Data(page.text.utf8))
         }
         let outcome = RecipeImport.read(members)
+        let images = extracted.images ?? []
+        let recipeMembers = Set(outcome.recipes.map(\.member))
         for imported in outcome.recipes {
             guard let page = pageOf[imported.member] else { continue }
             let source = RecipeSourceInfo(
                 file: file, sha256: sha256, pages: [page.number], format: format.rawValue,
                 member: page.member, url: imported.draft.url)
-            recipes.append(imported.draft.recipe(source: source, page: page.number, line: imported.line))
+            var recipe = imported.draft.recipe(source: source, page: page.number, line: imported.line)
+            // Its photo, by reference: the bytes stay in `extract`'s output.
+            if let i = RecipePhotos.match(
+                recipeMember: imported.member, recipeMembers: recipeMembers, images: images.map(\.members),
+                imageField: imported.draft.image)
+            {
+                recipe.photo = images[i].photo
+            }
+            recipes.append(recipe)
         }
         errors += outcome.errors.map { "\($0.member): \($0.message)" }
         let warnings = outcome.warnings.map { "\($0.member): \($0.message)" }

@@ -44,7 +44,7 @@ public struct DocumentResult: Codable, Sendable, Equatable {
     public var warnings: [String]
 
     /// The result contract's version this code writes.
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     public init(
         document: Document, kind: Route, recipes: [Recipe], receipt: Receipt?, pantry: [PantryItem],

@@ -15,6 +15,11 @@ public struct ExtractOutput: Codable, Sendable, Equatable {
     /// What a native library reported about the file while reading it (poppler's syntax errors in a damaged PDF),
     /// each naming the file; the result lists them as the document's warnings. Absent when there were none.
     public var warnings: [String]?
+    /// The photos a recipe app's export carried (image members of an archive, a Paprika entry's `photo_data`, the
+    /// photo beside a Nextcloud `recipe.json` or a `.cook` file), each once by its SHA-256: the one place Larder
+    /// keeps their bytes. A recipe refers to one by hash (``RecipePhoto``); the exports read the bytes here. Absent
+    /// when there were none.
+    public var images: [ExtractedImage]?
 
     public init(format: DocumentFormat, pages: [PDFPageText], needsOCR: Bool, webPage: WebPage? = nil) {
         self.format = format
@@ -25,6 +30,26 @@ public struct ExtractOutput: Codable, Sendable, Equatable {
 
     /// All pages' text, separated by form feeds.
     public var text: String { pages.map(\.text).joined(separator: "\u{0C}") }
+}
+
+/// An image kept by `extract` (``ExtractOutput/images``): its bytes once, and where it was found.
+public struct ExtractedImage: Codable, Sendable, Equatable {
+    /// The reference a recipe holds: SHA-256, media type and size.
+    public var photo: RecipePhoto
+    /// Where these bytes were found: archive members (nested archives joined with "/"), a file's name beside a
+    /// single recipe file, or the member of the recipe entry that embedded it (Paprika's `photo_data`).
+    public var members: [String]
+    /// The bytes, base64.
+    public var data: String
+
+    public init(photo: RecipePhoto, members: [String], data: String) {
+        self.photo = photo
+        self.members = members
+        self.data = data
+    }
+
+    /// The decoded bytes, or `nil` if the stored text is not base64.
+    public var bytes: Data? { Data(base64Encoded: data) }
 }
 
 /// One page's text as poppler reads it, with runs of the same font and size.

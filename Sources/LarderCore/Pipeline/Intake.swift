@@ -233,8 +233,9 @@ struct Walker {
                             .unreadable, "cannot list the folder", hint: "check its permissions", path: absolute)))
                 return
             }
-            // A Nextcloud Cookbook recipe folder: its photos are the recipe's, never documents (receipts) of their own.
-            let recipePhotos: Set<String> = names.contains("recipe.json") ? Self.nextcloudPhotos : []
+            // A recipe's photos are the recipe's, never documents (receipts) of their own: a Nextcloud Cookbook
+            // folder's, and the image under a `.cook` file's own name (`Pasta.cook` + `Pasta.jpg`).
+            let recipePhotos = Self.recipePhotos(among: names)
             for name in names where !name.hasPrefix(".") && !recipePhotos.contains(name) {
                 try walkAbsolute(absolute == "/" ? "/" + name : absolute + "/" + name, given: false, visit)
             }
@@ -272,6 +273,28 @@ struct Walker {
 
     /// The images Nextcloud Cookbook keeps beside a `recipe.json`.
     static let nextcloudPhotos: Set<String> = ["full.jpg", "thumb.jpg", "thumb16.jpg"]
+
+    /// The names in a folder that are a recipe's photo: Nextcloud Cookbook's beside a `recipe.json`, and an image
+    /// named as a `.cook` file is (Cooklang's convention, which Larder's Cooklang export follows). Not beside other
+    /// files: a receipt photo's annotations are often `X.json` beside `X.jpg`.
+    static func recipePhotos(among names: [String]) -> Set<String> {
+        var photos: Set<String> = names.contains("recipe.json") ? nextcloudPhotos : []
+        var recipeStems = Set<String>()
+        for name in names {
+            let url = URL(fileURLWithPath: name)
+            if url.pathExtension.lowercased() == "cook" { recipeStems.insert(url.deletingPathExtension().lastPathComponent) }
+        }
+        guard !recipeStems.isEmpty else { return photos }
+        for name in names {
+            let url = URL(fileURLWithPath: name)
+            if ["jpg", "jpeg", "png", "webp", "gif"].contains(url.pathExtension.lowercased()),
+                recipeStems.contains(url.deletingPathExtension().lastPathComponent)
+            {
+                photos.insert(name)
+            }
+        }
+        return photos
+    }
 
     static func statError(path: String, errno code: Int32) -> LarderError {
         switch code {

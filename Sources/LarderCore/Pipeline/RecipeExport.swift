@@ -76,11 +76,12 @@ public struct RecipeExport: Sendable {
         func uniqueName(_ r: Recipe, ext: String) -> String {
             names.claim(stem: Self.slug(r.title), suffix: "." + ext, fallback: "recipe")
         }
+        var photos = PhotoStore(store: store)
         switch format {
         case .schemaOrg:
             let catalog = try SchemaCatalog.embedded.get()
             for (document, recipe, _) in all {
-                let data = try SchemaOrgWriter.json(recipe)
+                let data = try SchemaOrgWriter.json(recipe, photo: try photos.bytes(of: recipe, in: document))
                 let violations = try catalog.validate(json: String(decoding: data, as: UTF8.self), against: "schema-org-recipe.schema.json")
                 if let first = violations.first {
                     throw LarderError(
@@ -90,18 +91,24 @@ public struct RecipeExport: Sendable {
                 try write(data, name: uniqueName(recipe, ext: "json"), in: directory, report: &report)
             }
         case .cooklang:
-            for (_, recipe, _) in all {
-                try write(Data(CooklangWriter.text(recipe).utf8), name: uniqueName(recipe, ext: "cook"), in: directory, report: &report)
+            for (document, recipe, _) in all {
+                let name = uniqueName(recipe, ext: "cook")
+                try write(Data(CooklangWriter.text(recipe).utf8), name: name, in: directory, report: &report)
+                // Cooklang's convention: the photo beside the recipe, under its name (`Pasta.cook`, `Pasta.jpg`).
+                if let photo = recipe.photo, let bytes = try photos.bytes(of: recipe, in: document) {
+                    try write(bytes, name: String(name.dropLast(".cook".count)) + "." + photo.fileExtension, in: directory, report: &report)
+                }
             }
         case .paprika:
             var entries: [(path: String, data: Data)] = []
             var names = Set<String>()
-            for (_, recipe, created) in all {
+            for (document, recipe, created) in all {
                 var index = 0
                 var name = PaprikaWriter.entryName(recipe, index: 0)
                 while names.contains(name) { index += 1; name = PaprikaWriter.entryName(recipe, index: index) }
                 names.insert(name)
-                entries.append((name, gzip(try PaprikaWriter.json(recipe, index: entries.count, created: created))))
+                let photo = try photos.bytes(of: recipe, in: document)
+                entries.append((name, gzip(try PaprikaWriter.json(recipe, index: entries.count, created: created, photo: photo))))
             }
             try write(try zip(entries), name: "recipes.paprikarecipes", in: directory, report: &report)
         }
@@ -123,5 +130,31 @@ public struct RecipeExport: Sendable {
         }
         let s = String(out.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(80))
         return s.isEmpty ? "recipe" : s
+    }
+}
+
+/// The bytes of recipes' photos, read from where Larder keeps them once: `extract`'s output of the recipe's document
+/// (``ExtractOutput/images``), one document at a time.
+struct PhotoStore {
+    let store: any CheckpointStore
+    private var documentID: Int64?
+    private var images: [String: String] = [:]
+
+    init(store: any CheckpointStore) { self.store = store }
+
+    private struct Images: Decodable { var images: [ExtractedImage]? }
+
+    /// The photo's bytes, or `nil` when the recipe has none or its document's `extract` output no longer holds them
+    /// (the recipe is exported without it).
+    mutating func bytes(of recipe: Recipe, in document: DocumentRecord) throws -> Data? {
+        guard let photo = recipe.photo else { return nil }
+        if documentID != document.id {
+            documentID = document.id
+            images = [:]
+            let output = try store.stages(of: document.id).first { $0.stage == StandardStage.extract.name }?.output
+            let decoded = output.flatMap { try? JSONDecoder().decode(Images.self, from: Data($0.utf8)) }
+            for image in decoded?.images ?? [] { images[image.photo.sha256] = image.data }
+        }
+        return images[photo.sha256].flatMap { Data(base64Encoded: $0) }
     }
 }

@@ -609,6 +609,34 @@ enum EmbeddedSchemas {
       "type": "string",
       "description": "The recipe's image URL (web pages: schema.org image)."
     },
+    "photo": {
+      "description": "The photo the recipe's source carried (a Paprika entry's photo_data, an image file beside the recipe in an app's export or folder), by reference: the image bytes are not in the result; exports read them from Larder's store by their SHA-256.",
+      "type": "object",
+      "required": [
+        "sha256",
+        "mediaType",
+        "bytes"
+      ],
+      "additionalProperties": false,
+      "properties": {
+        "sha256": {
+          "type": "string",
+          "pattern": "^[0-9a-f]{64}$"
+        },
+        "mediaType": {
+          "enum": [
+            "image/jpeg",
+            "image/png",
+            "image/webp",
+            "image/gif"
+          ]
+        },
+        "bytes": {
+          "type": "integer",
+          "minimum": 1
+        }
+      }
+    },
     "nutrition": {
       "type": "object",
       "description": "Nutrition per serving as the page states it, by schema.org NutritionInformation name (calories, fatContent, proteinContent…).",
@@ -1139,8 +1167,8 @@ enum EmbeddedSchemas {
   "additionalProperties": false,
   "properties": {
     "schemaVersion": {
-      "const": 1,
-      "description": "The version of this contract (result, recipe, receipt and pantry-item schemas together). It changes only when their shape changes; a consumer checks it before reading the rest."
+      "const": 2,
+      "description": "The version of this contract (result, recipe, receipt and pantry-item schemas together). It changes only when their shape changes; a consumer checks it before reading the rest. 2: recipes gain photo (a reference to the photo their source carried)."
     },
     "pipelineVersion": {
       "type": ["string", "null"],

@@ -285,6 +285,46 @@ public struct RecipeSourceInfo: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey { case file, sha256, pages, format, member, url, node }
 }
 
+/// A recipe's photo, by reference: the bytes live once in `extract`'s output (``RecipePhoto/sha256`` names them),
+/// never in the result.
+public struct RecipePhoto: Codable, Sendable, Equatable, Hashable {
+    /// The image bytes' SHA-256 (lowercase hex).
+    public var sha256: String
+    /// "image/jpeg", "image/png", "image/webp" or "image/gif" (read from the bytes, not the file name).
+    public var mediaType: String
+    /// The image's size in bytes.
+    public var bytes: Int
+
+    /// Creates a photo reference.
+    public init(sha256: String, mediaType: String, bytes: Int) {
+        self.sha256 = sha256
+        self.mediaType = mediaType
+        self.bytes = bytes
+    }
+
+    /// The file extension for ``mediaType`` ("jpg", "png", "webp", "gif").
+    public var fileExtension: String {
+        switch mediaType {
+        case "image/png": "png"
+        case "image/webp": "webp"
+        case "image/gif": "gif"
+        default: "jpg"
+        }
+    }
+
+    /// The media type of image bytes, by their signature: JPEG, PNG, WebP or GIF; `nil` for anything else.
+    public static func mediaType(of data: some Collection<UInt8>) -> String? {
+        let head = Array(data.prefix(12))
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if head.count == 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
+            return "image/webp"
+        }
+        if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) { return "image/gif" }
+        return nil
+    }
+}
+
 /// One recipe, in the shape of `schemas/recipe.schema.json`.
 public struct Recipe: Codable, Sendable, Equatable {
     /// The title.
@@ -323,6 +363,10 @@ public struct Recipe: Codable, Sendable, Equatable {
     public var author: String? = nil
     /// The recipe's image (a URL, or an archive member), or `nil`.
     public var image: String? = nil
+    /// The photo its source carried (a Paprika entry's `photo_data`, an image file beside the recipe in an app's
+    /// export or folder), named by its bytes' SHA-256; the bytes are kept once, in `extract`'s output, where the
+    /// exports read them. `nil` when the source carried none.
+    public var photo: RecipePhoto? = nil
     /// Nutrition as the document states it, by schema.org `NutritionInformation` name ("calories": "297 kcal",
     /// "fatContent": "27.5 g"…), or `nil`.
     public var nutrition: [String: String]? = nil
@@ -360,7 +404,8 @@ public struct Recipe: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case title, description, yields, prepMinutes, cookMinutes, totalMinutes, cuisine, mealType, language, tags,
-             ingredientGroups, steps, notes, source, provenance, confidence, author, image, nutrition, diets, scaling
+             ingredientGroups, steps, notes, source, provenance, confidence, author, image, photo, nutrition, diets,
+             scaling
     }
 }
 

@@ -202,6 +202,16 @@ extension RecipeSourceInfo {
     }
 }
 
+extension RecipePhoto {
+    public func write(to json: inout SortedJSONBuilder) {
+        json.object { json in
+            json.key("bytes"); json.number(bytes)
+            json.key("mediaType"); json.string(mediaType)
+            json.key("sha256"); json.string(sha256)
+        }
+    }
+}
+
 extension DietLabel {
     public func write(to json: inout SortedJSONBuilder) {
         json.object { json in
@@ -242,6 +252,7 @@ extension Recipe {
             json.key("mealType"); json.string(mealType)
             json.key("notes"); json.array(notes)
             if let nutrition { json.key("nutrition"); json.object(nutrition) { $0.string($1) } }
+            if let photo { json.key("photo"); photo.write(to: &json) }
             json.key("prepMinutes"); try json.number(prepMinutes)
             json.key("provenance"); json.object(provenance) { $1.write(to: &$0) }
             if let scaling { json.key("scaling"); try scaling.write(to: &json) }
