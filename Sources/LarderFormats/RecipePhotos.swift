@@ -10,7 +10,14 @@ import LarderRecipes
 /// Chowdown's front matter names its `image:` file.
 public enum RecipePhotos {
     /// The file names (without extension, lower case) a folder's photo of its one recipe goes by, best first.
-    static let folderPhotoStems = ["full", "original", "image", "cover", "photo", "min-original", "thumb", "tiny-original"]
+    static let folderPhotoStems = ["full", "original", "image", "cover", "photo"]
+
+    /// The smaller copies apps keep beside a photo (Nextcloud's `thumb.jpg`/`thumb16.jpg`, Mealie's
+    /// `min-original.webp`/`tiny-original.webp`): not kept, the photo is.
+    public static func isThumbnail(_ path: String) -> Bool {
+        let (_, stem) = split(path)
+        return ["thumb", "thumb16", "min-original", "tiny-original"].contains(stem)
+    }
 
     /// Image file extensions a photo beside a recipe may have.
     public static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp", "gif"]

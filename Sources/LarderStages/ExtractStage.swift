@@ -92,6 +92,7 @@ public struct ExtractStage: Stage {
             errors = try Archives.forEachMember(data, name: name, limits: .worker()) { member in
                 guard !RecipeImport.isJunk(member.path) else { return }
                 if RecipePhoto.mediaType(of: member.data) != nil {
+                    guard !RecipePhotos.isThumbnail(member.path) else { return }
                     if let refused = photos.add(member.data, member: member.path, kept: &kept) { skipped.append(refused) }
                     return
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import LarderArchives
 import LarderRecipes
+import LarderTestSupport
 import Testing
 
 @testable import LarderCore
@@ -130,4 +131,29 @@ struct RecipePhotoPipelineTests {
         #expect(again["quiche.json"]?.recipes.first?.allIngredients.map(\.text) == ["2 eggs", "100 g flour"])
         #expect(again.count == 1 + 6 + 6, "\(again.keys.sorted())")
     }
+}
+
+/// The photos of the shared app-export samples, read by the stages (``DocumentRunner``, the user's path): Paprika's
+/// `photo_data` (5), Nextcloud's `full.jpg` (2 of 3 recipes have one), Mealie's `images/original.webp` (3), Chowdown's
+/// `image:` files (2), Copy Me That's `recipeImage` files (3), Tandoor's `image.jpeg` (1).
+@Suite("recipe photos of the shared exports", .sharedData("recipe-app-exports/mealie"))
+struct SharedRecipePhotoTests {
+    @Test func everyPhotoAnExportCarriesIsKept() throws {
+        let runner = try DocumentRunner(config: PipelineConfig())
+        let expected = ["paprika.zip": 5, "nextcloud.zip": 2, "mealie.zip": 3, "chowdown.zip": 2, "copymethat.zip": 3, "tandoor.zip": 1]
+        for (file, count) in expected.sorted(by: { $0.key < $1.key }) {
+            let outcome = runner.run(path: SharedData.path("recipe-app-exports/mealie/" + file)!)
+            let recipes = try #require(outcome.result?.recipes, "\(file): \(String(describing: outcome.failure))")
+            let photos = recipes.compactMap(\.photo)
+            #expect(photos.count == count, "\(file): \(photos.count) of \(recipes.count) recipes have a photo")
+            #expect(Set(photos.map(\.sha256)).count == photos.count, "\(file): two recipes share a photo")
+            // The bytes are in extract's output, once each, and only the photos (no thumbnails).
+            let extract = try #require(outcome.outputs["extract"])
+            let images = try JSONDecoder().decode(ExtractOutputImages.self, from: Data(extract.utf8)).images ?? []
+            #expect(Set(images.map(\.photo)) == Set(photos), "\(file)")
+            for image in images { #expect(image.bytes.map(SHA256.hex) == image.photo.sha256) }
+        }
+    }
+
+    struct ExtractOutputImages: Decodable { var images: [ExtractedImage]? }
 }

