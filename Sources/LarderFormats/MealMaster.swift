@@ -52,17 +52,28 @@ public enum MealMasterReader {
         return recipes
     }
 
-    /// A recipe header as MealMaster or another program writes it (AnyMeal, Krecipes, Now You're Cooking…): the
-    /// standard ``isHeader(_:)`` spellings, or a line that starts with five `M`s or five dashes (then any run of
-    /// `M`s and dashes) and names the format or a program ("Meal-Master", "Recipe via …", "AnyMeal"). A section
-    /// heading ("MMMMM-----SAUCE-----") names neither.
+    /// A recipe header as MealMaster or another program writes it: the standard ``isHeader(_:)`` spellings, or a
+    /// line that starts with five `M`s or five dashes (then any run of `M`s and dashes) and names the format or a
+    /// program. As the programs' own code writes them (read 2026-12-07):
+    /// - AnyMeal (github.com/wedesoft/anymeal, `anymeal/export.cc`):
+    ///   `MMMMM----------------Meal-Master recipe exported by AnyMeal-----------------`, CRLF, an `MMMMM` footer
+    ///   with no line end; its reader (`anymeal/mealmaster.ll`) takes any line starting `MMMMM` or `-----` that
+    ///   holds "Meal-Master" (any case) as a header, as here.
+    /// - Krecipes (github.com/KDE/krecipes, `src/exporters/mmfexporter.cpp`):
+    ///   `----- Exported by Krecipes v2.0 [Meal-Master Export Format] -----`, a `-----` footer, group headings of
+    ///   dashes only (`-----Sauce-----`, 76 wide), directions wrapped at 80 with one leading space.
+    /// - Gourmet Recipe Manager (`gourmet/exporters/mealmaster_exporter.py`): `MMMMM----- Recipe via Meal-Master
+    ///   (tm)` (the standard spelling), an `MMMMM` footer, its own ingredient columns (``Columns``).
+    /// - Now You're Cooking: no writer code found; its name is recognised as the others'.
+    /// A section heading ("MMMMM-----SAUCE-----") names neither the format nor a program.
     public static func isProgramHeader(_ line: String) -> Bool {
         if isHeader(line) { return true }
         let t = line.trimmingCharacters(in: .whitespaces)
         guard t.hasPrefix("MMMMM") || t.hasPrefix("-----") else { return false }
         let rest = t.drop { $0 == "M" || $0 == "-" }.lowercased()
         guard rest.contains(where: \.isLetter) else { return false }
-        let programs = ["meal-master", "mealmaster", "meal master", "anymeal", "krecipes", "now you're cooking", "now you’re cooking", "gourmet", "mmformat"]
+        // Not "gourmet": a section may be called "Gourmet topping", and Gourmet writes the standard header.
+        let programs = ["meal-master", "mealmaster", "meal master", "anymeal", "krecipes", "now you're cooking", "now you’re cooking", "mmformat"]
         let whole = t.lowercased()
         if programs.contains(where: whole.contains) { return true }
         // "----- Recipe via …", "MMMMM----- Recipe Extracted from …": a heading ends in dashes, a header does not.
@@ -121,26 +132,55 @@ public enum MealMasterReader {
         "c", "pt", "qt", "ga", "oz", "lb", "ml", "cb", "cl", "dl", "l", "mg", "cg", "dg", "g", "kg",
     ]
 
-    /// A fixed-column ingredient line: quantity (columns 1–7, right-aligned), a space, a unit code (9–10), a
-    /// space, text.
-    public static func isIngredient(_ line: String) -> Bool {
-        let c = Array(line)
-        guard c.count > 11, c[7] == " ", c[10] == " " else { return false }
-        let quantity = String(c[0..<7])
-        let q = quantity.trimmingCharacters(in: .whitespaces)
-        if !q.isEmpty && (quantity.last == " " || !q.allSatisfy({ $0.isNumber || "/.- ".contains($0) })) { return false }
-        let unit = String(c[8..<10]).trimmingCharacters(in: .whitespaces)
-        guard units.contains(unit) else { return false }
-        return !String(c[11...]).trimmingCharacters(in: .whitespaces).isEmpty || !q.isEmpty
+    /// Where an ingredient line's fields are: the quantity right-aligned in `amount` columns, a space, the unit
+    /// code in `unit` columns, a space, the text. MealMaster, AnyMeal (`anymeal/export.cc`) and Krecipes
+    /// (`src/exporters/mmfexporter.cpp`) write the standard 7 and 2; Gourmet Recipe Manager's exporter
+    /// (`mealmaster_exporter.py`) pads the quantity to its longest (at least 6) and the unit to its longest (at
+    /// least 1), both right-aligned, so a file of short units has its text in column 9 or 10.
+    public struct Columns: Sendable, Equatable {
+        public var amount: Int
+        public var unit: Int
+        public static let standard = Columns(amount: 7, unit: 2)
+        /// The layouts tried, standard first, when a recipe's first ingredient line does not fit the standard one.
+        static let tried = [standard] + (6...10).flatMap { a in (1...2).map { Columns(amount: a, unit: $0) } }.filter { $0 != standard }
+        var text: Int { amount + 1 + unit + 1 }
     }
 
-    public static func ingredient(_ line: String) -> MealMasterRecipe.Line {
+    /// A fixed-column ingredient line: quantity (columns 1–7, right-aligned), a space, a unit code (9–10), a
+    /// space, text; or the same in another layout (``Columns``).
+    public static func isIngredient(_ line: String, columns: Columns = .standard) -> Bool {
+        let c = Array(line)
+        guard c.count > columns.text, c[columns.amount] == " ", c[columns.text - 1] == " " else { return false }
+        let quantity = String(c[0..<columns.amount])
+        let q = quantity.trimmingCharacters(in: .whitespaces)
+        if !q.isEmpty && (quantity.last == " " || !q.allSatisfy({ $0.isNumber || "/.- ".contains($0) })) { return false }
+        let unit = String(c[(columns.amount + 1)..<(columns.text - 1)]).trimmingCharacters(in: .whitespaces)
+        guard units.contains(unit) else { return false }
+        return !String(c[columns.text...]).trimmingCharacters(in: .whitespaces).isEmpty || !q.isEmpty
+    }
+
+    public static func ingredient(_ line: String, columns: Columns = .standard) -> MealMasterRecipe.Line {
         let c = Array(line)
         func field(_ r: Range<Int>) -> String {
             guard r.lowerBound < c.count else { return "" }
             return String(c[r.lowerBound..<min(r.upperBound, c.count)]).trimmingCharacters(in: .whitespaces)
         }
-        return .ingredient(quantity: field(0..<7), unit: field(8..<10), text: field(11..<max(11, c.count)))
+        return .ingredient(
+            quantity: field(0..<columns.amount), unit: field((columns.amount + 1)..<(columns.text - 1)),
+            text: field(columns.text..<max(columns.text, c.count)))
+    }
+
+    /// The layout of a recipe's ingredient lines, from its first one: the standard one when it fits, else the
+    /// first other layout in which it reads as a quantity, a unit code and text (a line without a quantity says
+    /// nothing about the layout).
+    static func columns(of line: String) -> Columns {
+        if isIngredient(line) { return .standard }
+        let hasQuantity = line.first == " " || line.first?.isNumber == true
+        guard hasQuantity else { return .standard }
+        return Columns.tried.first { columns in
+            guard isIngredient(line, columns: columns), case .ingredient(let q, _, _) = ingredient(line, columns: columns) else { return false }
+            return !q.isEmpty
+        } ?? .standard
     }
 }
 
@@ -163,34 +203,36 @@ extension MealMasterReader {
             }
             i += 1
         }
-        // Ingredients: ingredient, heading and blank lines.
+        // Ingredients: ingredient, heading and blank lines, in the layout of the first ingredient line.
+        let first = lines[i...].first { !$0.allSatisfy(\.isWhitespace) && heading($0).isEmpty }
+        let columns = first.map(columns(of:)) ?? .standard
         var block: [String] = []
         while i < lines.count {
             let line = lines[i]
-            if line.allSatisfy(\.isWhitespace) || isIngredient(line) || !heading(line).isEmpty {
+            if line.allSatisfy(\.isWhitespace) || isIngredient(line, columns: columns) || !heading(line).isEmpty {
                 block.append(line)
                 i += 1
             } else {
                 break
             }
         }
-        r.ingredients = ingredients(block)
+        r.ingredients = ingredients(block, columns: columns)
         r.directions = paragraphs(Array(lines[i...]))
         return r
     }
 
     /// Ingredient lines, with headings; in two-column blocks the left column comes before the right one, and a
     /// `-` continuation line joins the ingredient read before it.
-    public static func ingredients(_ lines: [String]) -> [MealMasterRecipe.Line] {
+    public static func ingredients(_ lines: [String], columns layout: Columns = .standard) -> [MealMasterRecipe.Line] {
         var out: [MealMasterRecipe.Line] = []
         var block: [String] = []
         func flushBlock() {
-            let twoColumn = block.contains { Array($0).count > 41 && isIngredient(String(Array($0)[41...])) }
+            let twoColumn = layout == .standard && block.contains { Array($0).count > 41 && isIngredient(String(Array($0)[41...])) }
             var columns = [block.map { twoColumn ? String(Array($0).prefix(41)) : $0 }]
             if twoColumn { columns.append(block.compactMap { Array($0).count > 41 ? String(Array($0)[41...]) : nil }) }
             for column in columns {
-                for line in column where isIngredient(line) {
-                    guard case .ingredient(let q, let u, let text) = ingredient(line) else { continue }
+                for line in column where isIngredient(line, columns: layout) {
+                    guard case .ingredient(let q, let u, let text) = ingredient(line, columns: layout) else { continue }
                     if q.isEmpty, u.isEmpty, text.hasPrefix("-"), let last = out.lastIndex(where: {
                         if case .ingredient = $0 { true } else { false }
                     }), case .ingredient(let lq, let lu, let lt) = out[last] {

@@ -96,7 +96,9 @@ import Testing
             """
         for (header, footer) in [
             ("MMMMM---MEAL-MASTER Format---", "MMMMM"), ("-------- Recipe via Meal-Master (tm) v8.02", "-----"),
-            ("----- Recipe Extracted from Krecipes -----", "----------"), ("MMMMM----- Recipe via AnyMeal", "MMMMM"),
+            ("----- Exported by Krecipes v2.0-beta2 [Meal-Master Export Format] -----", "-----"),
+            ("MMMMM----------------Meal-Master recipe exported by AnyMeal-----------------", "MMMMM"),
+            ("MMMMM----- Recipe via Meal-Master (tm)", "MMMMM"),
             ("----- Now You're Cooking! v5.81 [Meal-Master Export Format]", "------------------------"),
         ] {
             let text = header + "\n" + body + footer + "\n\nsome text between\n\n" + header + "\n" + body + footer + "\n"
@@ -107,7 +109,47 @@ import Testing
         }
         // A section heading is not a header.
         #expect(!MealMasterReader.isProgramHeader("MMMMM-----------------------TOMATO SAUCE-----------------------"))
+        #expect(!MealMasterReader.isProgramHeader("MMMMM-----------------------GOURMET TOPPING----------------------"))
         #expect(!MealMasterReader.isProgramHeader("-----Recipe notes-----"))
+    }
+
+    /// Files laid out as each program's own MealMaster writer lays them out (its code read 2026-12-07; the recipe
+    /// is made up here): AnyMeal's `anymeal/export.cc` (CRLF, `MMMMM`-prefixed sections of 76, two-space
+    /// directions, a footer without a line end), Krecipes' `src/exporters/mmfexporter.cpp` (a blank line after the
+    /// header, dash-only group headings of 76, one-space directions, `-----`), Gourmet's
+    /// `mealmaster_exporter.py` (quantities padded to 6 and units to their longest, right-aligned; upper-case
+    /// groups of 70; `MMMMM`).
+    @Test func mealMasterAsEachProgramsWriterLaysItOut() {
+        func dashes(_ n: Int) -> String { String(repeating: "-", count: n) }
+        let anyMealSection = "MMMMM" + dashes((71 - 8) / 2) + "DRESSING" + dashes((71 - 8 + 1) / 2)
+        let anyMeal = [
+            "MMMMM----------------Meal-Master recipe exported by AnyMeal-----------------", "     Title: Lemon Rice",
+            "Categories: Rice, Sides", "     Yield: 4 servings", "", "      1 c  Long-grain rice", "    1.5 c  Water", "",
+            anyMealSection, "  1 1/2 tb Lemon juice, freshly squeezed", "           -from two lemons", "",
+            "  Rinse the rice. Simmer it in the water for 15 minutes.", "", "  Stir in the lemon juice.", "", "MMMMM",
+        ].joined(separator: "\r\n")
+        let krecipes = [
+            "----- Exported by Krecipes v2.0-beta2 [Meal-Master Export Format] -----", "", "      Title: Lemon Rice",
+            " Categories: Rice, Sides", "   Servings: 4", "", "      1 c  Long-grain rice", "    1.5 c  Water",
+            dashes(34) + "Dressing" + dashes(34), "  1 1/2 tb Lemon juice, freshly squeezed", "           -from two lemons", "",
+            " Rinse the rice. Simmer it in the water for 15 minutes.", "", " Stir in the lemon juice.", "", "-----", "",
+        ].joined(separator: "\n")
+        let gourmet = [
+            "MMMMM----- Recipe via Meal-Master (tm)", "", "     Title: Lemon Rice", "Categories: Rice, Sides",
+            "     Yield: 4 servings", "", "     1  c Long-grain rice", "   1.5  c Water",
+            "-----" + dashes(26) + "DRESSING" + dashes(31), " 1 1/2 tb Lemon juice, freshly squeezed from two lemons", "", "",
+            "  Rinse the rice. Simmer it in the water for 15 minutes.", "", "  Stir in the lemon juice.", "", "", "MMMMM", "", "",
+        ].joined(separator: "\r\n")
+        for (program, text) in [("AnyMeal", anyMeal), ("Krecipes", krecipes), ("Gourmet", gourmet)] {
+            #expect(RecipeImport.textFormat(fileName: "export.mmf", data: Data(text.utf8)) == .mealmaster, "\(program)")
+            let recipes = MealMasterReader.parse(text + (program == "Gourmet" ? "" : "\n") + text)
+            #expect(recipes.count == 2, "\(program): \(recipes.count) recipes")
+            guard let d = recipes.first?.draft else { continue }
+            #expect(d.title == "Lemon Rice" && d.categories == ["Rice", "Sides"] && d.yield == "4", "\(program): \(d.title) \(d.categories) \(String(describing: d.yield))")
+            #expect(d.ingredientGroups.map(\.name) == [nil, program == "Krecipes" ? "Dressing" : "DRESSING"], "\(program): \(d.ingredientGroups)")
+            #expect(d.ingredientLines == ["1 c Long-grain rice", "1.5 c Water", "1 1/2 tb Lemon juice, freshly squeezed from two lemons"], "\(program): \(d.ingredientLines)")
+            #expect(d.steps == ["Rinse the rice. Simmer it in the water for 15 minutes.", "Stir in the lemon juice."], "\(program): \(d.steps)")
+        }
     }
 
     @Test func masterCookDirectionsContinuationsTabsAndLeftAlignedAmounts() {
