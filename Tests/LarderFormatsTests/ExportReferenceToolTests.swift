@@ -39,7 +39,11 @@ struct ExportReferenceToolTests {
         var entries: [(path: String, data: Data)] = []
         for (i, r) in recipes.enumerated() {
             try Data(CooklangWriter.text(r).utf8).write(to: URL(fileURLWithPath: dir + "/cook/" + String(format: "%04d.cook", i)))
-            entries.append((String(format: "%04d ", i) + PaprikaWriter.entryName(r, index: 0), Archives.gzip(try PaprikaWriter.json(r, index: i))))
+            // The three made here carry a photo, as a recipe with one is exported.
+            var r = r
+            let photo = i >= recipes.count - 3 ? RecipePhotoTests.jpeg : nil
+            if let photo { r.photo = RecipePhoto(sha256: String(repeating: "0", count: 64), mediaType: "image/jpeg", bytes: photo.count) }
+            entries.append((String(format: "%04d ", i) + PaprikaWriter.entryName(r, index: 0), Archives.gzip(try PaprikaWriter.json(r, index: i, photo: photo))))
         }
         try ZipWriter.write(entries, to: dir + "/all.paprikarecipes")
 
@@ -56,6 +60,7 @@ struct ExportReferenceToolTests {
         let paprika = try #require(result["paprika"] as? [String: Any])
         #expect(paprika["returncode"] as? Int == 0, "\(paprika["output"] ?? "")")
         #expect(paprika["rows"] as? Int == recipes.count && paprika["uids"] as? Int == recipes.count, "\(paprika)")
+        if let photos = paprika["photos"] as? Int { #expect(photos == 3, "paprika-to-sqlite kept \(photos) photos of 3") }
 
         // Cooklang: every file parses; ingredients (name, quantity, unit) and steps as Larder wrote them.
         let cook = try #require(result["cooklang"] as? [String: [String: Any]])
@@ -88,6 +93,6 @@ struct ExportReferenceToolTests {
         #expect(failed.isEmpty, "\(failed.count) of \(recipes.count) files not read: \(failed.prefix(5))")
         #expect(Double(sameLines) >= 0.97 * Double(lines), "ingredients \(sameLines)/\(lines): \(misses)")
         #expect(Double(sameSteps) >= 0.97 * Double(steps), "steps \(sameSteps)/\(steps): \(misses)")
-        print("reference tools: cooklang files \(recipes.count - failed.count)/\(recipes.count), ingredients \(sameLines)/\(lines), steps \(sameSteps)/\(steps); paprika-to-sqlite rows \(paprika["rows"] ?? 0)/\(recipes.count)")
+        print("reference tools: cooklang files \(recipes.count - failed.count)/\(recipes.count), ingredients \(sameLines)/\(lines), steps \(sameSteps)/\(steps); paprika-to-sqlite rows \(paprika["rows"] ?? 0)/\(recipes.count), uids \(paprika["uids"] ?? 0), photos \(paprika["photos"] ?? "no column")/3")
     }
 }

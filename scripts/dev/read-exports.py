@@ -4,7 +4,8 @@
 # Needs PyPI `cooklang-bindings` (cooklang-rs, the official Cooklang parser) and `paprika-to-sqlite` in the
 # Python that runs it: the test installs them into a throwaway virtualenv, never as Larder dependencies.
 # Writes {"cooklang": {file: {"error": str} | {"ingredients": [[name, quantity, unit]], "steps": [text]}},
-#         "paprika": {"returncode": int, "rows": int, "uids": int, "output": str}}.
+#         "paprika": {"returncode": int, "rows": int, "uids": int, "photos": int or null (no photo_data column),
+#                     "output": str}}.
 import json
 import os
 import sqlite3
@@ -45,11 +46,16 @@ def read_paprika(archive):
     tool = os.path.join(os.path.dirname(sys.executable), "paprika-to-sqlite")
     run = subprocess.run([tool, archive, db], capture_output=True, text=True)
     rows = uids = 0
+    photos = None
     if run.returncode == 0:
         with sqlite3.connect(db) as conn:
             rows = conn.execute("select count(*) from recipes").fetchone()[0]
             uids = conn.execute("select count(distinct uid) from recipes").fetchone()[0]
-    return {"returncode": run.returncode, "rows": rows, "uids": uids, "output": (run.stdout + run.stderr)[-2000:]}
+            columns = [c[1] for c in conn.execute("pragma table_info(recipes)")]
+            if "photo_data" in columns:  # entries whose photo the tool kept
+                photos = conn.execute("select count(*) from recipes where coalesce(photo_data, '') != ''").fetchone()[0]
+    return {"returncode": run.returncode, "rows": rows, "uids": uids, "photos": photos,
+            "output": (run.stdout + run.stderr)[-2000:]}
 
 
 def main():
