@@ -93,7 +93,7 @@ public struct ExtractStage: Stage {
                 guard !RecipeImport.isJunk(member.path) else { return }
                 if RecipePhoto.mediaType(of: member.data) != nil {
                     guard !RecipePhotos.isThumbnail(member.path) else { return }
-                    if let refused = photos.add(member.data, member: member.path, kept: &kept) { skipped.append(refused) }
+                    if let refused = photos.add(member.data, member: member.path) { skipped.append(refused) }
                     return
                 }
                 guard !Self.isBinary(member.data) else { return }
@@ -106,7 +106,7 @@ public struct ExtractStage: Stage {
                 // A Paprika entry's photo is kept once as an image, not as base64 in the entry's text.
                 if let split = RecipePhotos.paprikaPhoto(in: data) ?? RecipePhotos.dataURIPhoto(in: data) {
                     data = split.entry
-                    if let refused = photos.add(split.photo, member: member.path, kept: &kept) { skipped.append(refused) }
+                    if let refused = photos.add(split.photo, member: member.path) { skipped.append(refused) }
                 }
                 if kept + data.count > limits.maxStageOutputBytes / 2 {
                     skipped.append(

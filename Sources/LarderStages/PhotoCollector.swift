@@ -4,18 +4,20 @@ import LarderFormats
 import LarderRecipes
 
 /// The photos `extract` keeps from a recipe app's export (``ExtractOutput/images``): each image once by its SHA-256,
-/// under the limits text members have (`limits.max_text_bytes` each; with the text, half of
-/// `limits.max_stage_output_bytes` in all, counted as the base64 that is stored).
+/// under the limit each text member has (`limits.max_text_bytes`), and in all a quarter of
+/// `limits.max_stage_output_bytes` (counted as the base64 that is stored) — a budget of their own, so photos never
+/// crowd out the recipes' text, which has half.
 struct PhotoCollector {
     let limits: PipelineConfig.Limits
     private(set) var images: [ExtractedImage] = []
     private var index: [String: Int] = [:]
+    private var kept = 0
 
     init(limits: PipelineConfig.Limits) { self.limits = limits }
 
-    /// Keeps `data` (an image, by its signature) found at `member`, adding its size to `kept`; the same bytes found
-    /// again add only the member. Returns the entry error when a limit refuses it.
-    mutating func add(_ data: Data, member: String, kept: inout Int) -> String? {
+    /// Keeps `data` (an image, by its signature) found at `member`; the same bytes found again add only the
+    /// member. Returns the entry error when a limit refuses it.
+    mutating func add(_ data: Data, member: String) -> String? {
         guard let mediaType = RecipePhoto.mediaType(of: data) else { return nil }
         let hash = SHA256.hex(data)
         if let i = index[hash] {
@@ -27,9 +29,9 @@ struct PhotoCollector {
             return "\(member): a photo of \(data.count) bytes, over limits.max_text_bytes (\(maxBytes)): not kept"
         }
         let encoded = data.base64EncodedString()
-        if kept + encoded.utf8.count > limits.maxStageOutputBytes / 2 {
-            return "\(member): the archive's text and photos passed half of limits.max_stage_output_bytes "
-                + "(\(limits.maxStageOutputBytes)): photo not kept"
+        if kept + encoded.utf8.count > limits.maxStageOutputBytes / 4 {
+            return "\(member): the photos passed a quarter of limits.max_stage_output_bytes "
+                + "(\(limits.maxStageOutputBytes)): photo not kept, its recipe is"
         }
         kept += encoded.utf8.count
         index[hash] = images.count
@@ -56,13 +58,12 @@ struct PhotoCollector {
             return nil
         }
         var collector = PhotoCollector(limits: limits)
-        var kept = 0
         for name in names {
             let file = folder.appendingPathComponent(name).path
             guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int,
                 size <= limits.maxTextBytes, let data = FileManager.default.contents(atPath: file)
             else { continue }
-            _ = collector.add(data, member: name, kept: &kept)
+            _ = collector.add(data, member: name)
             if !collector.images.isEmpty { return collector.images }
         }
         return nil
@@ -73,9 +74,8 @@ struct PhotoCollector {
     static func takeInlinedPhoto(_ output: inout ExtractOutput, file path: String, limits: PipelineConfig.Limits) {
         guard output.pages.count == 1, let split = RecipePhotos.dataURIPhoto(in: Data(output.pages[0].text.utf8)) else { return }
         var collector = PhotoCollector(limits: limits)
-        var kept = 0
         let name = URL(fileURLWithPath: path).lastPathComponent
-        if let refused = collector.add(split.photo, member: name, kept: &kept) {
+        if let refused = collector.add(split.photo, member: name) {
             output.warnings = (output.warnings ?? []) + [refused]
             return
         }

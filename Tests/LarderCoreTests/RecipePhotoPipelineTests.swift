@@ -133,6 +133,25 @@ struct RecipePhotoPipelineTests {
     }
 }
 
+extension RecipePhotoPipelineTests {
+    /// Photos have a budget of their own (a quarter of `limits.max_stage_output_bytes`): one over it is a warning
+    /// naming it, and its recipe is kept, without it.
+    @Test func aPhotoOverItsBudgetIsNamedAndItsRecipeKept() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let big = Self.image([0xFF, 0xD8, 0xFF, 0xE0], seed: 21, count: 6000)
+        try ZipWriter.write([("Soup/recipe.json", Self.schemaOrg("Soup")), ("Soup/full.jpg", big)], to: folder + "/soup.zip")
+        var config = PipelineConfig()
+        config.limits.maxStageOutputBytes = 16 * 1024  // photos: 4 KiB of base64; this one is 8,000
+        let outcome = try DocumentRunner(config: config).run(path: folder + "/soup.zip")
+        let result = try #require(outcome.result, "\(String(describing: outcome.failure))")
+        #expect(result.recipes.map(\.title) == ["Soup"])
+        #expect(result.recipes.first?.photo == nil)
+        #expect(result.warnings.contains { $0.contains("Soup/full.jpg") && $0.contains("photo not kept") }, "\(result.warnings)")
+    }
+}
+
 /// The photos of the shared app-export samples, read by the stages (``DocumentRunner``, the user's path): Paprika's
 /// `photo_data` (5), Nextcloud's `full.jpg` (2 of 3 recipes have one), Mealie's `images/original.webp` (3), Chowdown's
 /// `image:` files (2), Copy Me That's `recipeImage` files (3), Tandoor's `image.jpeg` (1).
