@@ -37,7 +37,8 @@ public struct ExtractStage: Stage {
             return try StageOutput(Self.extractHTML(input.document, encoding: detected.encoding, limits: input.config.limits))
         case .text, .markdown, .json:
             var output = try TextExtraction.extract(input.document, format: detected.format)
-            output.images = PhotoCollector.photoBeside(recipeFile: path, limits: input.config.limits)
+            output.images = PhotoCollector.photoBeside(
+                recipeFile: path, text: output.pages.first?.text ?? "", limits: input.config.limits)
             if detected.format == .json { PhotoCollector.takeInlinedPhoto(&output, file: path, limits: input.config.limits) }
             return try StageOutput(output)
         case .archive:

@@ -44,16 +44,24 @@ struct PhotoCollector {
     /// Nextcloud Cookbook `recipe.json`; the image under the file's own name beside a `.cook` file (`Pasta.cook` +
     /// `Pasta.jpg`, Cooklang's convention). `nil` when there is none, or it is not an image, or it is over
     /// `limits.max_text_bytes` (the recipe is read without it).
-    static func photoBeside(recipeFile path: String, limits: PipelineConfig.Limits) -> [ExtractedImage]? {
+    static func photoBeside(recipeFile path: String, text: String, limits: PipelineConfig.Limits) -> [ExtractedImage]? {
         let url = URL(fileURLWithPath: path)
         let ext = url.pathExtension.lowercased()
-        let folder = url.deletingLastPathComponent()
+        var folder = url.deletingLastPathComponent()
         let stem = url.deletingPathExtension().lastPathComponent
-        let names: [String]
+        var names: [String]
         if url.lastPathComponent == "recipe.json" {
             names = ["full.jpg", "full.png"]
         } else if ext == "cook" {
             names = RecipePhotos.extensions.sorted().map { stem + "." + $0 }
+        } else if ["md", "markdown"].contains(ext), ["_recipes", "_components"].contains(folder.lastPathComponent),
+            let image = ChowdownReader.parse(text)?.image, !image.hasPrefix("http")
+        {
+            // A Chowdown site: `image: okra.jpg` is `images/okra.jpg` beside `_recipes/`.
+            let file = image.split(separator: "/").last.map(String.init) ?? image
+            guard !file.isEmpty, !file.hasPrefix(".") else { return nil }
+            folder = folder.deletingLastPathComponent().appendingPathComponent("images")
+            names = [file]
         } else {
             return nil
         }
@@ -63,7 +71,7 @@ struct PhotoCollector {
             guard let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int,
                 size <= limits.maxTextBytes, let data = FileManager.default.contents(atPath: file)
             else { continue }
-            _ = collector.add(data, member: name)
+            _ = collector.add(data, member: folder.lastPathComponent == "images" ? "images/" + name : name)
             if !collector.images.isEmpty { return collector.images }
         }
         return nil

@@ -134,6 +134,22 @@ struct RecipePhotoPipelineTests {
 }
 
 extension RecipePhotoPipelineTests {
+    /// A Chowdown site kept as a folder: `image: okra.jpg` is `images/okra.jpg`, and the site's images are never
+    /// documents of their own.
+    @Test func aChowdownSiteFoldersImagesAreItsRecipesPhotos() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        let site = folder + "/in/site"
+        try Self.write(Data("---\nlayout: recipe\ntitle: Okra\nimage: okra.jpg\ningredients:\n- 1 bunch okra\ndirections:\n- Roast.\n---\n".utf8), site + "/_recipes/okra.md")
+        try Self.write(Data("---\nlayout: recipe\ntitle: Plain\ningredients:\n- 1 egg\ndirections:\n- Boil.\n---\n".utf8), site + "/_recipes/plain.md")
+        try Self.write(Self.jpegA, site + "/images/okra.jpg")
+        try Self.write(Self.png, site + "/images/unused.png")
+        let (_, results) = try Self.run([folder + "/in"], db: folder + "/db.sqlite")
+        #expect(Set(results.keys) == ["okra.md", "plain.md"], "\(results.keys)")
+        #expect(results["okra.md"]?.recipes.first?.photo == Self.photo(Self.jpegA, "image/jpeg"))
+        #expect(results["plain.md"]?.recipes.first?.photo == nil)
+    }
+
     /// Photos have a budget of their own (a quarter of `limits.max_stage_output_bytes`): one over it is a warning
     /// naming it, and its recipe is kept, without it.
     @Test func aPhotoOverItsBudgetIsNamedAndItsRecipeKept() throws {

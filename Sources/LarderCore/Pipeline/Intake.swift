@@ -234,7 +234,8 @@ struct Walker {
                 return
             }
             // A recipe's photos are the recipe's, never documents (receipts) of their own: a Nextcloud Cookbook
-            // folder's, and the image under a `.cook` file's own name (`Pasta.cook` + `Pasta.jpg`).
+            // folder's, a Chowdown site's `images/`, and the image under a `.cook` file's own name (`Pasta.cook` +
+            // `Pasta.jpg`).
             let recipePhotos = Self.recipePhotos(among: names)
             for name in names where !name.hasPrefix(".") && !recipePhotos.contains(name) {
                 try walkAbsolute(absolute == "/" ? "/" + name : absolute + "/" + name, given: false, visit)
@@ -274,11 +275,13 @@ struct Walker {
     /// The images Nextcloud Cookbook keeps beside a `recipe.json`.
     static let nextcloudPhotos: Set<String> = ["full.jpg", "thumb.jpg", "thumb16.jpg"]
 
-    /// The names in a folder that are a recipe's photo: Nextcloud Cookbook's beside a `recipe.json`, and an image
-    /// named as a `.cook` file is (Cooklang's convention, which Larder's Cooklang export follows). Not beside other
+    /// The names in a folder that are a recipe's photo: Nextcloud Cookbook's beside a `recipe.json`, a Chowdown
+    /// site's `images` folder (beside its `_recipes`), and an image named as a `.cook` file is (Cooklang's convention, which Larder's Cooklang export follows). Not beside other
     /// files: a receipt photo's annotations are often `X.json` beside `X.jpg`.
     static func recipePhotos(among names: [String]) -> Set<String> {
         var photos: Set<String> = names.contains("recipe.json") ? nextcloudPhotos : []
+        // A Chowdown (Jekyll) site: its `images/` are its recipes' photos (each names its own in `image:`).
+        if names.contains("_recipes") { photos.insert("images") }
         var recipeStems = Set<String>()
         for name in names {
             let url = URL(fileURLWithPath: name)
