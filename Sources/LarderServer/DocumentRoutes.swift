@@ -249,9 +249,16 @@ enum Body {
     static func collect(_ request: Request, limit: Int64) async throws -> Data {
         if let declared = request.headers[.contentLength].flatMap({ Int64($0) }), declared > limit { throw tooLarge(limit) }
         var data = Data()
-        for try await buffer in request.body {
-            guard Int64(data.count + buffer.readableBytes) <= limit else { throw tooLarge(limit) }
-            data.append(contentsOf: buffer.readableBytesView)
+        do {
+            for try await buffer in request.body {
+                guard Int64(data.count + buffer.readableBytes) <= limit else { throw tooLarge(limit) }
+                data.append(contentsOf: buffer.readableBytesView)
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            // The connection ended (or was closed as too slow) before the body did: nothing of it is kept.
+            throw APIError(.badRequest, "the request body ended before it was complete", hint: "send the whole body")
         }
         return data
     }

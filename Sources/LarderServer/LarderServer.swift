@@ -34,7 +34,7 @@ public enum LarderServer {
             lexicon: FoodLexiconBox { CookPlanner(config: pantry, asOf: $0, lexicon: lexicon) })
         let app = Application(
             router: makeRouter(service),
-            server: .http1(configuration: .init(idleTimeout: .seconds(settings.idleTimeoutSeconds))),
+            server: DeadlineHTTP1Channel.builder(settings: settings, metrics: service.metrics),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "larder"),
             onServerRunning: { channel in
                 // The one line a script (or a test) waits for: the address, with the port a `--port 0` got.

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderJSON
+import NIOCore
 import Testing
 
 @testable import LarderServer
@@ -167,5 +168,32 @@ struct ServerUnitTests {
         let pairs = FormBody.parse(Data("%2Freceipt%2Ftotals%2Ftotal=22.50&reason=too+dark%21".utf8))
         #expect(pairs.map(\.0) == ["/receipt/totals/total", "reason"])
         #expect(pairs.map(\.1) == ["22.50", "too dark!"])
+    }
+
+    /// The request clock: a head has `headerSeconds` from its first byte; a body `bodySeconds` from the head plus a
+    /// second per `minBodyBytesPerSecond` bytes; nothing runs between requests or while one is answered.
+    @Test func theRequestClockGivesHeadsAndBodiesTheirDeadlines() {
+        let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+        var clock = RequestClock(limits: RequestDeadlines(headerSeconds: 2, bodySeconds: 3, minBodyBytesPerSecond: 100))
+        #expect(clock.deadline == nil)
+        clock.bytesArrived(at: start)
+        #expect(clock.deadline == start + .seconds(2))
+        clock.bytesArrived(at: start + .seconds(1))  // more of the same head: the deadline stays
+        #expect(clock.deadline == start + .seconds(2))
+        clock.headArrived(at: start + .seconds(1))
+        #expect(clock.deadline == start + .seconds(4))
+        clock.bodyArrived(250)
+        #expect(clock.deadline == start + .milliseconds(6500))
+        // An answer before the body has arrived (a refused upload): the connection is to close.
+        var early = clock
+        let closes = early.answerEnded(at: start + .seconds(2))
+        #expect(closes)
+        clock.requestEnded()
+        #expect(clock.deadline == nil)
+        clock.bytesArrived(at: start + .seconds(5))  // a pipelined next request: its clock starts after the answer
+        #expect(clock.deadline == nil)
+        let closesAfterAnswer = clock.answerEnded(at: start + .seconds(6))
+        #expect(!closesAfterAnswer)
+        #expect(clock.deadline == start + .seconds(8))
     }
 }
