@@ -17,6 +17,13 @@ struct ServiceContext: Sendable {
     let events: EventHub
     let runner: QueueRunner?
     let lexicon: FoodLexiconBox
+    /// Where every store call and other blocking work of a request runs (see ``BlockingPool``).
+    let blocking: BlockingPool
+
+    /// Runs blocking work (store calls, file reads and writes, hashing) off the event loops: see ``BlockingPool``.
+    func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await blocking.run(work)
+    }
 
     /// A document id from the path, or 404 when it names none.
     func document(_ context: LarderRequestContext) throws -> DocumentRecord {
@@ -72,10 +79,10 @@ struct DocumentView: Encodable {
 enum DocumentRoutes {
     static func add(to router: Router<LarderRequestContext>, _ service: ServiceContext) {
         router.post("/v1/documents") { request, context in try await upload(request, context, service) }
-        router.get("/v1/documents") { request, _ in try list(request, service) }
-        router.get("/v1/documents/:id") { _, context in try show(context, service) }
-        router.get("/v1/documents/:id/result") { _, context in try result(context, service) }
-        router.post("/v1/documents/:id/retry") { _, context in try retry(context, service) }
+        router.get("/v1/documents") { request, _ in try await service.offload { try list(request, service) } }
+        router.get("/v1/documents/:id") { _, context in try await service.offload { try show(context, service) } }
+        router.get("/v1/documents/:id/result") { _, context in try await service.offload { try result(context, service) } }
+        router.post("/v1/documents/:id/retry") { _, context in try await service.offload { try retry(context, service) } }
     }
 
     static func upload(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws
@@ -107,7 +114,7 @@ enum DocumentRoutes {
             // Hashing, the file write and the store's transaction block: off the event loops' async threads.
             let name = fileName.map { String($0.prefix(255)) }
             let uploads = service.uploads
-            let outcome = try await NIOThreadPool.singleton.runIfActive { try uploads.accept(data, fileName: name) }
+            let outcome = try await service.offload { try uploads.accept(data, fileName: name) }
             service.metrics.countUpload(outcome.duplicate ? .duplicate : .new)
             if !outcome.duplicate {
                 await service.events.publish(

@@ -25,13 +25,14 @@ public enum LarderServer {
             : nil
         let lexicon = try? FoodLexicon.bundled()
         let pantry = config.pantry
+        let blocking = BlockingPool.start(threads: settings.blockingThreads)
         let service = ServiceContext(
             store: store, reviewer: Reviewer(store: store, schemas: try SchemaCatalog.embedded.get()),
             uploads: UploadStore(
                 directory: settings.uploadsDirectory, store: store, stages: manifest.stageNames, batchID: batchID),
             settings: settings, config: config, pipelineVersion: manifest.version, metrics: ServerMetrics(),
-            events: EventHub(store: store, maxStreams: settings.maxEventStreams), runner: runner,
-            lexicon: FoodLexiconBox { CookPlanner(config: pantry, asOf: $0, lexicon: lexicon) })
+            events: EventHub(store: store, maxStreams: settings.maxEventStreams, blocking: blocking), runner: runner,
+            lexicon: FoodLexiconBox { CookPlanner(config: pantry, asOf: $0, lexicon: lexicon) }, blocking: blocking)
         let app = Application(
             router: makeRouter(service),
             server: DeadlineHTTP1Channel.builder(settings: settings, metrics: service.metrics),
@@ -56,6 +57,7 @@ public enum LarderServer {
         await service.events.close()
         if let runner { await stopRunner(runner) }
         try? store.finishBatch(batchID, summaryJSON: "{}")
+        await blocking.shutdown()
         if case .failure(let error) = outcome, !(error is CancellationError) { throw error }
     }
 

@@ -27,6 +27,8 @@ public struct ServerSettings: Sendable {
     /// later, it gets 408 and the connection is closed.
     public var headerTimeoutSeconds: Double = 10
     public var bodyTimeoutSeconds: Double = 10
+    /// Threads for the store and other blocking work of requests (see `BlockingPool`).
+    public var blockingThreads = 4
     /// Event streams open at once; more get 503.
     public var maxEventStreams = 64
     /// Where uploads are kept, one file per SHA-256: `<database>.uploads` beside the database.
