@@ -19,6 +19,8 @@ struct ServiceContext: Sendable {
     let lexicon: FoodLexiconBox
     /// Where every store call and other blocking work of a request runs (see ``BlockingPool``).
     let blocking: BlockingPool
+    /// Encoded results, checked against the store on every request (see ``ResultCache``).
+    let results: ResultCache
 
     /// Runs blocking work (store calls, file reads and writes, hashing) off the event loops: see ``BlockingPool``.
     func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
@@ -81,7 +83,9 @@ enum DocumentRoutes {
         router.post("/v1/documents") { request, context in try await upload(request, context, service) }
         router.get("/v1/documents") { request, _ in try await service.offload { try list(request, service) } }
         router.get("/v1/documents/:id") { _, context in try await service.offload { try show(context, service) } }
-        router.get("/v1/documents/:id/result") { _, context in try await service.offload { try result(context, service) } }
+        router.get("/v1/documents/:id/result") { request, context in
+            try await service.offload { try result(request, context, service) }
+        }
         router.post("/v1/documents/:id/retry") { _, context in try await service.offload { try retry(context, service) } }
     }
 
@@ -200,14 +204,26 @@ enum DocumentRoutes {
         return JSONResponse.make(view)
     }
 
-    /// The result `larder export` would write, stamped the same way; 404 or 409 saying why there is none.
-    static func result(_ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
+    /// The result `larder export` would write, stamped the same way; 404 or 409 saying why there is none. It carries
+    /// an ETag: with a matching If-None-Match the answer is 304 without a body. Which version leaves Larder is asked
+    /// of the store every time, so an edit changes the answer (and the ETag) at once.
+    static func result(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
         let document = try service.document(context)
         let id = document.id
         let exporter = Exporter(store: service.store)
         switch try exporter.exportable(id) {
         case .version(let version):
-            var response = JSONResponse.raw(try exporter.exported(version, of: id))
+            let encoded = try service.results.encoded(
+                version, of: id, pipelineVersion: try exporter.pipelineVersion(of: id)
+            ) { try exporter.exported(version, of: id) }
+            var response: Response
+            if let header = request.headers[.ifNoneMatch], ResultCache.matches(header, encoded.etag) {
+                response = Response(status: .notModified)
+            } else {
+                response = JSONResponse.raw(encoded.data)
+            }
+            response.headers[.eTag] = encoded.etag
+            response.headers[.cacheControl] = "private, no-cache"
             response.headers[HTTPField.Name("X-Larder-Result-Version")!] = String(version.number)
             return response
         case .none where document.state == .failed || document.state == .quarantined:

@@ -32,7 +32,8 @@ public enum LarderServer {
                 directory: settings.uploadsDirectory, store: store, stages: manifest.stageNames, batchID: batchID),
             settings: settings, config: config, pipelineVersion: manifest.version, metrics: ServerMetrics(),
             events: EventHub(store: store, maxStreams: settings.maxEventStreams, blocking: blocking), runner: runner,
-            lexicon: FoodLexiconBox { CookPlanner(config: pantry, asOf: $0, lexicon: lexicon) }, blocking: blocking)
+            lexicon: FoodLexiconBox { CookPlanner(config: pantry, asOf: $0, lexicon: lexicon) }, blocking: blocking,
+            results: ResultCache())
         let app = Application(
             router: makeRouter(service),
             server: DeadlineHTTP1Channel.builder(settings: settings, metrics: service.metrics),

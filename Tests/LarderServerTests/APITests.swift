@@ -523,3 +523,50 @@ struct SlowClientTests {
         #expect(server.isRunning)
     }
 }
+
+/// `GET /v1/documents/{id}/result` keeps encoded results and answers ETags: an edit, through the API or by another
+/// process on the same database (`larder review edit`), changes the answer at once.
+@Suite("larder serve: the result's cache and ETag", .serialized)
+struct ResultCacheTests {
+    @Test(.integration) func editsChangeTheResultAtOnceAndETagsRevalidate() throws {
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        let text = try APITests.sample("recipes/tomato-soup.txt")
+        let (_, created) = try server.json("POST", "/v1/documents?filename=soup.txt", headers: ["Content-Type": "text/plain"], body: text)
+        let id = try #require(APITests.object(created)["id"] as? Int)
+        #expect(try server.waitSettled(id) == "done")
+        func title(_ reply: HTTPReply) -> String? {
+            let recipes = APITests.object(try? JSONSerialization.jsonObject(with: reply.body))["recipes"] as? [[String: Any]]
+            return recipes?.first?["title"] as? String
+        }
+
+        let first = try server.request("GET", "/v1/documents/\(id)/result")
+        let etag = try #require(first.headers["etag"])
+        #expect(first.status == 200 && title(first) != nil)
+        let again = try server.request("GET", "/v1/documents/\(id)/result")
+        #expect(again.body == first.body && again.headers["etag"] == etag)
+        let unchanged = try server.request("GET", "/v1/documents/\(id)/result", headers: ["If-None-Match": etag])
+        #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.headers["etag"] == etag)
+        #expect(try server.request("GET", "/v1/documents/\(id)/result", headers: ["If-None-Match": "\"other\""]).status == 200)
+
+        // An edit through the API: the next answer is the edited result, with another ETag.
+        let patch = Data(#"[{"op": "replace", "path": "/recipes/0/title", "value": "Soup, edited"}]"#.utf8)
+        #expect(try server.request("PATCH", "/v1/review/\(id)", headers: ["Content-Type": "application/json-patch+json"], body: patch).status == 200)
+        let edited = try server.request("GET", "/v1/documents/\(id)/result", headers: ["If-None-Match": etag])
+        #expect(edited.status == 200 && title(edited) == "Soup, edited", "\(edited.status) \(edited.text.prefix(300))")
+        let editedTag = try #require(edited.headers["etag"])
+        #expect(editedTag != etag)
+
+        // An edit by another process on the same database.
+        let patchFile = server.folder + "/patch.json"
+        try Data(#"[{"op": "replace", "path": "/recipes/0/title", "value": "Soup, edited elsewhere"}]"#.utf8)
+            .write(to: URL(fileURLWithPath: patchFile))
+        let cli = try ServerProcess.larder(["review", "edit", "--db", server.database, "--patch", patchFile, String(id)])
+        #expect(cli.status == 0, "\(cli.output)")
+        let elsewhere = try server.request("GET", "/v1/documents/\(id)/result", headers: ["If-None-Match": editedTag])
+        #expect(elsewhere.status == 200 && title(elsewhere) == "Soup, edited elsewhere", "\(elsewhere.text.prefix(300))")
+    }
+}

@@ -196,4 +196,37 @@ struct ServerUnitTests {
         #expect(!closesAfterAnswer)
         #expect(clock.deadline == start + .seconds(8))
     }
+
+    @Test func ifNoneMatchListsAndWeakTagsMatch() {
+        #expect(ResultCache.matches("\"abc\"", "\"abc\""))
+        #expect(ResultCache.matches("\"x\", W/\"abc\"", "\"abc\""))
+        #expect(ResultCache.matches("*", "\"abc\""))
+        #expect(!ResultCache.matches("\"abcd\"", "\"abc\""))
+        #expect(!ResultCache.matches("", "\"abc\""))
+    }
+
+    /// The cache answers only for exactly the JSON and pipeline version an entry was made from, and keeps to its
+    /// budget, oldest first.
+    @Test func theResultCacheIsKeyedByContentAndBounded() throws {
+        let cache = ResultCache(budgetBytes: 400)
+        var encodes = 0
+        func version(_ json: String) throws -> ResultVersion {
+            let record: [String: Any] = ["number": 1, "origin": "machine", "json": json, "violations": [], "createdAt": 0]
+            return try JSONDecoder().decode(ResultVersion.self, from: JSONSerialization.data(withJSONObject: record))
+        }
+        func get(_ id: Int64, _ json: String, _ pipeline: String = "p1") throws -> Data {
+            try cache.encoded(try version(json), of: id, pipelineVersion: pipeline) {
+                encodes += 1
+                return Data((json + pipeline).utf8)
+            }.data
+        }
+        #expect(try get(1, #"{"a":1}"#) == Data(#"{"a":1}p1"#.utf8))
+        #expect(try get(1, #"{"a":1}"#) == Data(#"{"a":1}p1"#.utf8))
+        #expect(encodes == 1)
+        #expect(try get(1, #"{"a":2}"#) == Data(#"{"a":2}p1"#.utf8))  // an edit: another JSON
+        #expect(try get(1, #"{"a":2}"#, "p2") == Data(#"{"a":2}p2"#.utf8))  // remade by another pipeline
+        #expect(encodes == 3)
+        for id in 2...40 { _ = try get(Int64(id), String(repeating: "x", count: 30)) }
+        #expect(cache.count < 10, "the cache holds \(cache.count) entries over its budget")
+    }
 }
