@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "LarderServer",
             dependencies: [
-                "LarderCore", "LarderJSON", "LarderReceipts",
+                "LarderCore", "LarderJSON", "LarderReceipts", "LarderSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

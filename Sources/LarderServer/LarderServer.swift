@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LarderCore
 import LarderReceipts
+import LarderSupport
 import Logging
 import NIOCore
 
@@ -47,7 +48,7 @@ public enum LarderServer {
             logger: logger)
         runner?.start()
         let serving = Task { try await app.run() }
-        let signals = stopOnSignals {
+        let signals = StopSignals.handle { _ in
             Task {
                 await service.events.close()
                 serving.cancel()
@@ -77,28 +78,6 @@ public enum LarderServer {
         ServiceRoutes.add(to: router, service)
         ReviewPages.add(to: router, service)
         return router
-    }
-
-    /// The first SIGINT/SIGTERM calls `stop`; a second SIGINT exits at once.
-    private static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-        let seen = Locked(0)
-        return [SIGINT, SIGTERM].map { signo in
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler {
-                let count = seen.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
-                if count == 1 {
-                    stop()
-                } else if signo == SIGINT {
-                    _exit(130)
-                }
-            }
-            source.resume()
-            return source
-        }
     }
 
     /// Waits, off the concurrency pool, for the worker to finish its stages in flight.
