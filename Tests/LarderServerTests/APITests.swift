@@ -125,6 +125,11 @@ struct APITests {
         let text = try Self.sample("recipes/tomato-soup.txt")
         let (_, created) = try server.json("POST", "/v1/documents?filename=x.txt", headers: ["Content-Type": "text/plain"], body: text)
         let id = try #require(Self.object(created)["id"] as? Int)
+        // No result yet (--no-work), and an id that names nothing: 404 both, each saying which.
+        let pending = try server.request("GET", "/v1/documents/\(id)/result")
+        #expect(pending.status == 404 && pending.text.contains("no result yet"), "\(pending.text)")
+        let unknown = try server.request("GET", "/v1/documents/99999/result")
+        #expect(unknown.status == 404 && unknown.text.contains("no document 99999"), "\(unknown.text)")
         #expect(try server.request("PATCH", "/v1/review/\(id)", headers: ["Content-Type": "text/plain"], body: Data("[]".utf8)).status == 415)
         let malformed = try server.request(
             "PATCH", "/v1/review/\(id)", headers: ["Content-Type": "application/json-patch+json"], body: Data("[{\"op\": ".utf8))
