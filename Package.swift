@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // Already in the graph through hummingbird; named for the two types the server's middleware uses.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Also through hummingbird; named for the HTTP parts the server's slow-client handler sees.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
@@ -133,11 +135,12 @@ let package = Package(
         .target(
             name: "LarderServer",
             dependencies: [
-                "LarderCore", "LarderJSON", "LarderReceipts",
+                "LarderCore", "LarderJSON", "LarderReceipts", "LarderSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 

@@ -14,6 +14,7 @@ struct APIError: HTTPResponseError {
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
         case rateLimited = "rate-limited"
+        case requestTimeout = "request-timeout"
         case conflict
         case invalidPatch = "invalid-patch"
         case unavailable
@@ -28,6 +29,7 @@ struct APIError: HTTPResponseError {
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
+            case .requestTimeout: .requestTimeout
             case .conflict: .conflict
             case .invalidPatch: .unprocessableContent
             case .unavailable: .serviceUnavailable
@@ -59,9 +61,13 @@ struct APIError: HTTPResponseError {
         var error: Detail
     }
 
+    /// The JSON body: `{"error": {…}}`.
+    var encodedBody: Data {
+        JSONResponse.encode(Body(error: .init(status: status.code, code: code.rawValue, message: message, hint: hint)))
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = JSONResponse.make(
-            Body(error: .init(status: status.code, code: code.rawValue, message: message, hint: hint)), status: status)
+        var response = JSONResponse.raw(encodedBody, status: status)
         response.headers.append(contentsOf: headers)
         if code == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer realm=\"larder\"" }
         return response
@@ -91,8 +97,11 @@ enum JSONResponse {
     }()
 
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let data = (try? encoder.encode(value)) ?? Data(#"{"error":{"code":"internal-error"}}"#.utf8)
-        return raw(data, status: status)
+        raw(encode(value), status: status)
+    }
+
+    static func encode(_ value: some Encodable) -> Data {
+        (try? encoder.encode(value)) ?? Data(#"{"error":{"code":"internal-error"}}"#.utf8)
     }
 
     /// A body that already is JSON text (a stored result).

@@ -17,6 +17,15 @@ struct ServiceContext: Sendable {
     let events: EventHub
     let runner: QueueRunner?
     let lexicon: FoodLexiconBox
+    /// Where every store call and other blocking work of a request runs (see ``BlockingPool``).
+    let blocking: BlockingPool
+    /// Encoded results, checked against the store on every request (see ``ResultCache``).
+    let results: ResultCache
+
+    /// Runs blocking work (store calls, file reads and writes, hashing) off the event loops: see ``BlockingPool``.
+    func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await blocking.run(work)
+    }
 
     /// A document id from the path, or 404 when it names none.
     func document(_ context: LarderRequestContext) throws -> DocumentRecord {
@@ -72,10 +81,12 @@ struct DocumentView: Encodable {
 enum DocumentRoutes {
     static func add(to router: Router<LarderRequestContext>, _ service: ServiceContext) {
         router.post("/v1/documents") { request, context in try await upload(request, context, service) }
-        router.get("/v1/documents") { request, _ in try list(request, service) }
-        router.get("/v1/documents/:id") { _, context in try show(context, service) }
-        router.get("/v1/documents/:id/result") { _, context in try result(context, service) }
-        router.post("/v1/documents/:id/retry") { _, context in try retry(context, service) }
+        router.get("/v1/documents") { request, _ in try await service.offload { try list(request, service) } }
+        router.get("/v1/documents/:id") { _, context in try await service.offload { try show(context, service) } }
+        router.get("/v1/documents/:id/result") { request, context in
+            try await service.offload { try result(request, context, service) }
+        }
+        router.post("/v1/documents/:id/retry") { _, context in try await service.offload { try retry(context, service) } }
     }
 
     static func upload(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws
@@ -107,7 +118,7 @@ enum DocumentRoutes {
             // Hashing, the file write and the store's transaction block: off the event loops' async threads.
             let name = fileName.map { String($0.prefix(255)) }
             let uploads = service.uploads
-            let outcome = try await NIOThreadPool.singleton.runIfActive { try uploads.accept(data, fileName: name) }
+            let outcome = try await service.offload { try uploads.accept(data, fileName: name) }
             service.metrics.countUpload(outcome.duplicate ? .duplicate : .new)
             if !outcome.duplicate {
                 await service.events.publish(
@@ -193,30 +204,50 @@ enum DocumentRoutes {
         return JSONResponse.make(view)
     }
 
-    /// The result `larder export` would write, stamped the same way; 404 or 409 saying why there is none.
-    static func result(_ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
-        let document = try service.document(context)
-        let id = document.id
+    /// The result `larder export` would write, stamped the same way; 404 or 409 saying why there is none. It carries
+    /// an ETag: with a matching If-None-Match the answer is 304 without a body. Which version leaves Larder is asked
+    /// of the store every time, so an edit changes the answer (and the ETag) at once.
+    static func result(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
+        // The document's record is read only when there is no result to send (for the error's words): a document
+        // with a result exists. One store read fewer on the hot path.
+        let text = context.parameters.get("id") ?? ""
+        guard let id = Int64(text), id > 0 else { throw APIError.notFound(document: String(text.prefix(40))) }
         let exporter = Exporter(store: service.store)
-        switch try exporter.exportable(id) {
-        case .version(let version):
-            var response = JSONResponse.raw(try exporter.exported(version, of: id))
-            response.headers[HTTPField.Name("X-Larder-Result-Version")!] = String(version.number)
-            return response
+        let exportable = try exporter.exportable(id)
+        guard case .version(let version) = exportable else { throw try noResult(exportable, id, service) }
+        let encoded = try service.results.encoded(version, of: id, pipelineVersion: try exporter.pipelineVersion(of: id)) {
+            try exporter.exported(version, of: id)
+        }
+        var response: Response
+        if let header = request.headers[.ifNoneMatch], ResultCache.matches(header, encoded.etag) {
+            response = Response(status: .notModified)
+        } else {
+            response = JSONResponse.raw(encoded.data)
+        }
+        response.headers[.eTag] = encoded.etag
+        response.headers[.cacheControl] = "private, no-cache"
+        response.headers[HTTPField.Name("X-Larder-Result-Version")!] = String(version.number)
+        return response
+    }
+
+    /// Why document `id` has no result to send: 404 (unknown, not done yet, failed) or 409 (rejected, invalid).
+    static func noResult(_ exportable: Exporter.Exportable, _ id: Int64, _ service: ServiceContext) throws -> APIError {
+        guard let document = try service.store.document(id: id) else { return APIError.notFound(document: String(id)) }
+        switch exportable {
         case .none where document.state == .failed || document.state == .quarantined:
-            throw APIError(
+            return APIError(
                 .notFound, "document \(id) is \(document.state.rawValue): it has no result",
                 hint: "see why with GET /v1/documents/\(id); retry it with POST /v1/documents/\(id)/retry")
-        case .none:
-            throw APIError(
+        case .none, .version:
+            return APIError(
                 .notFound, "document \(id) has no result yet",
                 hint: "wait for it (GET /v1/events), or see its stages with GET /v1/documents/\(id)")
         case .rejected:
-            throw APIError(
+            return APIError(
                 .conflict, "document \(id)'s result was rejected in review",
                 hint: "correct it with PATCH /v1/review/\(id), or see GET /v1/review/\(id)")
         case .invalid(let version):
-            throw APIError(
+            return APIError(
                 .conflict,
                 "document \(id)'s result breaks result.schema.json: \(version.violations.first?.description ?? "?")",
                 hint: "fix it with PATCH /v1/review/\(id) or the review page")
@@ -249,9 +280,16 @@ enum Body {
     static func collect(_ request: Request, limit: Int64) async throws -> Data {
         if let declared = request.headers[.contentLength].flatMap({ Int64($0) }), declared > limit { throw tooLarge(limit) }
         var data = Data()
-        for try await buffer in request.body {
-            guard Int64(data.count + buffer.readableBytes) <= limit else { throw tooLarge(limit) }
-            data.append(contentsOf: buffer.readableBytesView)
+        do {
+            for try await buffer in request.body {
+                guard Int64(data.count + buffer.readableBytes) <= limit else { throw tooLarge(limit) }
+                data.append(contentsOf: buffer.readableBytesView)
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            // The connection ended (or was closed as too slow) before the body did: nothing of it is kept.
+            throw APIError(.badRequest, "the request body ended before it was complete", hint: "send the whole body")
         }
         return data
     }

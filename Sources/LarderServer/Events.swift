@@ -47,6 +47,7 @@ enum StreamMessage: Sendable, Equatable {
 /// is told so and ended, never silently thinned.
 actor EventHub {
     private let store: any ServiceStore
+    private let blocking: BlockingPool
     private let maxStreams: Int
     private let buffer: Int
     private var streams: [Int: AsyncStream<StreamMessage>.Continuation] = [:]
@@ -55,8 +56,9 @@ actor EventHub {
     private var poller: Task<Void, Never>?
     private var polls = 0
 
-    init(store: any ServiceStore, maxStreams: Int, buffer: Int = 1024) {
+    init(store: any ServiceStore, maxStreams: Int, buffer: Int = 1024, blocking: BlockingPool = .shared) {
         self.store = store
+        self.blocking = blocking
         self.maxStreams = maxStreams
         self.buffer = max(1, buffer)
     }
@@ -64,13 +66,17 @@ actor EventHub {
     var openStreams: Int { streams.count }
 
     /// A new stream of the events from now on, or nil when `maxStreams` are open.
-    func subscribe(polling: Bool = true) -> (id: Int, events: AsyncStream<StreamMessage>)? {
+    func subscribe(polling: Bool = true) async -> (id: Int, events: AsyncStream<StreamMessage>)? {
+        guard streams.count < maxStreams else { return nil }
+        // The store is read off the actor (see BlockingPool); the checks are made again after it.
+        let store = self.store
+        let last = streams.isEmpty ? try? await blocking.run { try store.lastStageEventSequence() } : nil
         guard streams.count < maxStreams else { return nil }
         // One more than the buffer: room for the overflow notice after a full buffer.
         let (stream, continuation) = AsyncStream<StreamMessage>.makeStream(bufferingPolicy: .bufferingOldest(buffer + 1))
         nextID += 1
         let id = nextID
-        if streams.isEmpty { cursor = (try? store.lastStageEventSequence()) ?? cursor }
+        if streams.isEmpty, let last { cursor = max(cursor, last) }
         streams[id] = continuation
         if polling && poller == nil {
             poller = Task { [weak self] in
@@ -119,15 +125,18 @@ actor EventHub {
 
     /// Reads the stages finished since the last look, page by page, and sends them. Returns false (and stops
     /// polling) once no stream is open.
-    func poll() -> Bool {
+    func poll() async -> Bool {
         guard !streams.isEmpty else {
             poller = nil
             return false
         }
         polls += 1
         if polls % 30 == 0 { send(.keepAlive) }  // every 15 s: keeps proxies from closing an idle stream
+        let store = self.store
         for _ in 0..<10 {
-            guard let events = try? store.stageEvents(after: cursor, limit: 1000), !events.isEmpty else { break }
+            let after = cursor
+            guard let events = try? await blocking.run({ try store.stageEvents(after: after, limit: 1000) }), !events.isEmpty
+            else { break }
             for event in events {
                 cursor = max(cursor, event.sequence)
                 publish(

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LarderCore
 import LarderReceipts
+import LarderSupport
 import Logging
 import NIOCore
 
@@ -25,16 +26,18 @@ public enum LarderServer {
             : nil
         let lexicon = try? FoodLexicon.bundled()
         let pantry = config.pantry
+        let blocking = BlockingPool.start(threads: settings.blockingThreads)
         let service = ServiceContext(
             store: store, reviewer: Reviewer(store: store, schemas: try SchemaCatalog.embedded.get()),
             uploads: UploadStore(
                 directory: settings.uploadsDirectory, store: store, stages: manifest.stageNames, batchID: batchID),
             settings: settings, config: config, pipelineVersion: manifest.version, metrics: ServerMetrics(),
-            events: EventHub(store: store, maxStreams: settings.maxEventStreams), runner: runner,
-            lexicon: FoodLexiconBox { CookPlanner(config: pantry, asOf: $0, lexicon: lexicon) })
+            events: EventHub(store: store, maxStreams: settings.maxEventStreams, blocking: blocking), runner: runner,
+            lexicon: FoodLexiconBox { CookPlanner(config: pantry, asOf: $0, lexicon: lexicon) }, blocking: blocking,
+            results: ResultCache())
         let app = Application(
             router: makeRouter(service),
-            server: .http1(configuration: .init(idleTimeout: .seconds(settings.idleTimeoutSeconds))),
+            server: DeadlineHTTP1Channel.builder(settings: settings, metrics: service.metrics),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "larder"),
             onServerRunning: { channel in
                 // The one line a script (or a test) waits for: the address, with the port a `--port 0` got.
@@ -45,7 +48,7 @@ public enum LarderServer {
             logger: logger)
         runner?.start()
         let serving = Task { try await app.run() }
-        let signals = stopOnSignals {
+        let signals = StopSignals.handle { _ in
             Task {
                 await service.events.close()
                 serving.cancel()
@@ -56,6 +59,7 @@ public enum LarderServer {
         await service.events.close()
         if let runner { await stopRunner(runner) }
         try? store.finishBatch(batchID, summaryJSON: "{}")
+        await blocking.shutdown()
         if case .failure(let error) = outcome, !(error is CancellationError) { throw error }
     }
 
@@ -74,28 +78,6 @@ public enum LarderServer {
         ServiceRoutes.add(to: router, service)
         ReviewPages.add(to: router, service)
         return router
-    }
-
-    /// The first SIGINT/SIGTERM calls `stop`; a second SIGINT exits at once.
-    private static func stopOnSignals(_ stop: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-        let seen = Locked(0)
-        return [SIGINT, SIGTERM].map { signo in
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler {
-                let count = seen.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
-                if count == 1 {
-                    stop()
-                } else if signo == SIGINT {
-                    _exit(130)
-                }
-            }
-            source.resume()
-            return source
-        }
     }
 
     /// Waits, off the concurrency pool, for the worker to finish its stages in flight.

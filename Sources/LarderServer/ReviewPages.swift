@@ -19,13 +19,13 @@ enum ReviewPages {
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/assets/review.css") { _, _ in asset(Assets.css, type: "text/css; charset=utf-8") }
         router.get("/assets/review.js") { _, _ in asset(Assets.javascript, type: "text/javascript; charset=utf-8") }
-        router.get("/review") { request, _ in try queuePage(request, service) }
+        router.get("/review") { request, _ in try await service.offload { try queuePage(request, service) } }
         router.get("/review/login") { _, _ in loginPage(failed: false) }
         router.post("/review/login") { request, _ in try await login(request, service) }
-        router.get("/review/:id") { request, context in try documentPage(request, context, service) }
-        router.get("/review/:id/source") { _, context in
-            try await NIOThreadPool.singleton.runIfActive { try source(context, service) }
+        router.get("/review/:id") { request, context in
+            try await service.offload { try documentPage(request, context, service) }
         }
+        router.get("/review/:id/source") { _, context in try await service.offload { try source(context, service) } }
         router.get("/review/:id/page/:page") { _, context in try await pageImage(context, service) }
         router.post("/review/:id/decide") { request, context in try await decide(request, context, service) }
         router.post("/review/:id/reject") { request, context in try await reject(request, context, service) }
@@ -164,8 +164,10 @@ enum ReviewPages {
 
     /// A PDF page as PNG (poppler's pdftoppm, in a child process), for the page view's background.
     static func pageImage(_ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        let document = try service.document(context)
-        let stages = try service.store.stages(of: document.id)
+        let (document, stages) = try await service.offload {
+            let document = try service.document(context)
+            return (document, try service.store.stages(of: document.id))
+        }
         let detect = stages.first { $0.stage == StandardStage.detect.rawValue }?.output.flatMap { try? JSONValue(parsing: $0) }
         let pages = stages.first { $0.stage == StandardStage.extract.rawValue }?.output.flatMap { try? JSONValue(parsing: $0) }?["pages"]?
             .arrayValue?.count ?? 0
@@ -198,41 +200,47 @@ enum ReviewPages {
     /// The fields form: any field changed is saved as one patch (a new human version, accepted); with nothing
     /// changed, "accept" accepts the latest machine version.
     static func decide(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        let document = try service.document(context)
+        let document = try await service.offload { try service.document(context) }
         return try await formAction(document) {
             let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes)))
-            let current = try JSONValue(parsing: service.reviewer.currentResult(for: document.id).json)
-            let operations = try FieldEdits.patch(form: form, against: current)
-            let number: Int
-            if !operations.isEmpty {
-                number = try ReviewRoutes.apply(.array(operations), to: document.id, service, source: "review page")
-            } else {
-                number = try service.reviewer.accept(documentID: document.id)
+            return try await service.offload {
+                let current = try JSONValue(parsing: service.reviewer.currentResult(for: document.id).json)
+                let operations = try FieldEdits.patch(form: form, against: current)
+                let number: Int
+                if !operations.isEmpty {
+                    number = try ReviewRoutes.apply(.array(operations), to: document.id, service, source: "review page")
+                } else {
+                    number = try service.reviewer.accept(documentID: document.id)
+                }
+                return redirect("/review/\(document.id)?saved=\(number)")
             }
-            return redirect("/review/\(document.id)?saved=\(number)")
         }
     }
 
     static func reject(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        let document = try service.document(context)
+        let document = try await service.offload { try service.document(context) }
         return try await formAction(document) {
             let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes)))
             let reason = form.first { $0.0 == "reason" }?.1.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            try service.reviewer.reject(
-                documentID: document.id, reason: reason.isEmpty ? "rejected in the review page" : String(reason.prefix(2000)))
-            let next = try service.reviewer.queue().first?.documentID
-            return redirect(next.map { "/review/\($0)" } ?? "/review")
+            return try await service.offload {
+                try service.reviewer.reject(
+                    documentID: document.id, reason: reason.isEmpty ? "rejected in the review page" : String(reason.prefix(2000)))
+                let next = try service.reviewer.queue().first?.documentID
+                return redirect(next.map { "/review/\($0)" } ?? "/review")
+            }
         }
     }
 
     /// The whole result as JSON, edited in the page's text area: `Reviewer.saveEdit`, as `larder review edit`.
     static func editJSON(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        let document = try service.document(context)
+        let document = try await service.offload { try service.document(context) }
         return try await formAction(document) {
             let form = FormBody.parse(try await Body.collect(request, limit: Int64(service.settings.maxJSONBytes) * 4))
             let json = form.first { $0.0 == "json" }?.1 ?? ""
-            let number = try service.reviewer.saveEdit(
-                documentID: document.id, json: json, source: "review page", note: "edited in the review page")
+            let number = try await service.offload {
+                try service.reviewer.saveEdit(
+                    documentID: document.id, json: json, source: "review page", note: "edited in the review page")
+            }
             return redirect("/review/\(document.id)?saved=\(number)")
         }
     }

@@ -7,12 +7,12 @@ import LarderJSON
 /// version exactly as the command keeps it.
 enum ReviewRoutes {
     static func add(to router: Router<LarderRequestContext>, _ service: ServiceContext) {
-        router.get("/v1/review") { _, _ in JSONResponse.make(try service.reviewer.queue()) }
+        router.get("/v1/review") { _, _ in try await service.offload { JSONResponse.make(try service.reviewer.queue()) } }
         router.get("/v1/review/:id") { _, context in
-            JSONResponse.make(try detail(service.document(context).id, service))
+            try await service.offload { JSONResponse.make(try detail(service.document(context).id, service)) }
         }
         router.patch("/v1/review/:id") { request, context in try await patch(request, context, service) }
-        router.post("/v1/review/:id/accept") { _, context in try accept(context, service) }
+        router.post("/v1/review/:id/accept") { _, context in try await service.offload { try accept(context, service) } }
         router.post("/v1/review/:id/reject") { request, context in try await reject(request, context, service) }
     }
 
@@ -66,13 +66,13 @@ enum ReviewRoutes {
     }
 
     static func patch(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        let document = try service.document(context)
+        let document = try await service.offload { try service.document(context) }
         let body = try await Body.json(
             request, limit: service.settings.maxJSONBytes, types: ["application/json-patch+json", "application/json"])
         guard body.arrayValue != nil else {
             throw APIError(.badRequest, "a JSON Patch is an array of operations", hint: "send [{\"op\": \"replace\", \"path\": …, \"value\": …}]")
         }
-        let number = try apply(body, to: document.id, service)
+        let number = try await service.offload { try apply(body, to: document.id, service) }
         return JSONResponse.make(Saved(documentID: document.id, version: number, decision: .accepted))
     }
 
@@ -99,19 +99,22 @@ enum ReviewRoutes {
     }
 
     static func reject(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) async throws -> Response {
-        let document = try service.document(context)
+        let document = try await service.offload { try service.document(context) }
         var reason = "rejected in the review page"
         if request.headers[.contentType] != nil || (request.headers[.contentLength].flatMap { Int($0) } ?? 0) > 0 {
             let body = try await Body.json(request, limit: service.settings.maxJSONBytes)
             if let text = body["reason"]?.stringValue { reason = String(text.prefix(2000)) }
         }
-        do {
-            try service.reviewer.reject(documentID: document.id, reason: reason)
-        } catch let error as LarderError where error.kind == .configuration {
-            throw APIError(.conflict, error.message, hint: "wait for the document to finish")
+        let rejected = reason
+        return try await service.offload {
+            do {
+                try service.reviewer.reject(documentID: document.id, reason: rejected)
+            } catch let error as LarderError where error.kind == .configuration {
+                throw APIError(.conflict, error.message, hint: "wait for the document to finish")
+            }
+            let latest = try service.store.resultVersions(of: document.id).last { $0.origin == .machine }?.number ?? 0
+            return JSONResponse.make(Saved(documentID: document.id, version: latest, decision: .rejected))
         }
-        let latest = try service.store.resultVersions(of: document.id).last { $0.origin == .machine }?.number ?? 0
-        return JSONResponse.make(Saved(documentID: document.id, version: latest, decision: .rejected))
     }
 }
 
@@ -128,16 +131,20 @@ enum ServiceRoutes {
         }
         router.get("/metrics") { _, _ in
             let streams = await service.events.openStreams
-            let text = try service.metrics.render(
-                store: service.store, pipelineVersion: service.pipelineVersion,
-                workerRunning: service.runner?.isWorking ?? false, eventStreams: streams)
+            let text = try await service.offload {
+                try service.metrics.render(
+                    store: service.store, pipelineVersion: service.pipelineVersion,
+                    workerRunning: service.runner?.isWorking ?? false, eventStreams: streams)
+            }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: text)))
         }
-        router.get("/v1/pantry") { _, _ in JSONResponse.make(try Pantry(store: service.store).items()) }
-        router.get("/v1/cook") { request, _ in try cook(request, service) }
-        router.get("/v1/search") { request, _ in try search(request, service) }
+        router.get("/v1/pantry") { _, _ in
+            try await service.offload { JSONResponse.make(try Pantry(store: service.store).items()) }
+        }
+        router.get("/v1/cook") { request, _ in try await service.offload { try cook(request, service) } }
+        router.get("/v1/search") { request, _ in try await service.offload { try search(request, service) } }
         router.get("/v1/events") { _, _ in try await events(service) }
     }
 

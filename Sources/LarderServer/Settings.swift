@@ -11,6 +11,10 @@ public struct ServerSettings: Sendable {
     public var token: BearerToken?
     /// The largest upload accepted (413 above it): `limits.max_file_bytes` of pipeline.yml.
     public var maxUploadBytes: Int64 = 100 * 1024 * 1024
+    /// The deadlines a request must arrive within.
+    var deadlines: RequestDeadlines {
+        RequestDeadlines(headerSeconds: headerTimeoutSeconds, bodySeconds: bodyTimeoutSeconds)
+    }
     /// The largest JSON request body (a patch, a reject reason).
     public var maxJSONBytes = 1024 * 1024
     /// Requests per second each client (by address) may make on average; 0 = no limit.
@@ -19,6 +23,12 @@ public struct ServerSettings: Sendable {
     public var burst: Double = 200
     /// Seconds a connection may stay silent (a client that stops sending half way) before it is closed.
     public var idleTimeoutSeconds: Int64 = 30
+    /// How long a client may take to send a request's head, and its body (plus a second per KiB that arrived):
+    /// later, it gets 408 and the connection is closed.
+    public var headerTimeoutSeconds: Double = 10
+    public var bodyTimeoutSeconds: Double = 10
+    /// Threads for the store and other blocking work of requests (see `BlockingPool`).
+    public var blockingThreads = 4
     /// Event streams open at once; more get 503.
     public var maxEventStreams = 64
     /// Where uploads are kept, one file per SHA-256: `<database>.uploads` beside the database.
@@ -59,6 +69,9 @@ public struct ServerSettings: Sendable {
         }
         guard (1...3600).contains(idleTimeoutSeconds) else {
             throw LarderError(.configuration, "--idle-timeout must be 1 to 3600 seconds", hint: "the default is 30")
+        }
+        guard (0.1...3600).contains(headerTimeoutSeconds), (0.1...3600).contains(bodyTimeoutSeconds) else {
+            throw LarderError(.configuration, "--header-timeout and --body-timeout must be 0.1 to 3600 seconds", hint: "the defaults are 10")
         }
         guard burst >= 1 else {
             throw LarderError(.configuration, "--burst must be at least 1", hint: "the default is 200")

@@ -36,6 +36,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a connection may stay silent (a client that stops sending) before it is closed.")
     var idleTimeout: Int64 = 30
 
+    @Option(help: "Seconds a client may take to send a request's headers; later it gets 408 and is disconnected.")
+    var headerTimeout: Double = 10
+
+    @Option(help: "Seconds a client may take to send a request's body, plus one per KiB sent (408 after).")
+    var bodyTimeout: Double = 10
+
     @Flag(help: "Do not work the queue: another process (`larder ingest`, `larder resume`) does.")
     var noWork = false
 
@@ -49,6 +55,8 @@ struct Serve: ParsableCommand {
             settings.burst = burst
             settings.works = !noWork
             settings.idleTimeoutSeconds = idleTimeout
+            settings.headerTimeoutSeconds = headerTimeout
+            settings.bodyTimeoutSeconds = bodyTimeout
             settings.maxUploadBytes = config.limits.maxFileBytes
             settings.workerArguments = options.forwarded(config)
             if let tokenFile {

@@ -125,6 +125,11 @@ struct APITests {
         let text = try Self.sample("recipes/tomato-soup.txt")
         let (_, created) = try server.json("POST", "/v1/documents?filename=x.txt", headers: ["Content-Type": "text/plain"], body: text)
         let id = try #require(Self.object(created)["id"] as? Int)
+        // No result yet (--no-work), and an id that names nothing: 404 both, each saying which.
+        let pending = try server.request("GET", "/v1/documents/\(id)/result")
+        #expect(pending.status == 404 && pending.text.contains("no result yet"), "\(pending.text)")
+        let unknown = try server.request("GET", "/v1/documents/99999/result")
+        #expect(unknown.status == 404 && unknown.text.contains("no document 99999"), "\(unknown.text)")
         #expect(try server.request("PATCH", "/v1/review/\(id)", headers: ["Content-Type": "text/plain"], body: Data("[]".utf8)).status == 415)
         let malformed = try server.request(
             "PATCH", "/v1/review/\(id)", headers: ["Content-Type": "application/json-patch+json"], body: Data("[{\"op\": ".utf8))
@@ -151,8 +156,8 @@ struct APITests {
         #expect(grown.status == 413)
 
         // A slow client: headers sent a byte at a time and then nothing. Others are served while it is open, and
-        // the connection is closed once it has been idle for the timeout (10 s; 60 s is a generous bound on a
-        // loaded machine).
+        // it gets 408 at the header deadline (10 s; 60 s is a generous bound on a loaded machine). SlowClientTests
+        // has more.
         let slow = try HTTPClient.connect(port: server.port, timeoutSeconds: 90)
         for byte in "GET /v1/documents HTTP/1.1\r\nHost:".utf8 { HTTPClient.send(slow, Data([byte])) }
         let started = Date()
@@ -392,5 +397,181 @@ struct APITests {
             #expect(reply.status == 303, "\(action): \(reply.status) \(reply.text)")
             #expect(reply.headers["location"]?.hasPrefix("/review/\(id)?error=") == true, "\(action): \(reply.headers)")
         }
+    }
+}
+
+/// Slow clients (slowloris): headers or a body trickled a byte at a time never let the idle timeout fire, so the
+/// server gives each request a deadline. Bounded: four slow clients, each at most 60 bytes 0.2 s apart.
+@Suite("larder serve: slow clients", .serialized)
+struct SlowClientTests {
+    /// Sends `head`, then `trickle` a byte every 0.2 s until the server answers or closes; returns the reply (or the
+    /// bytes there were) and the seconds it took.
+    static func trickle(port: Int, head: String, trickle: String) throws -> (reply: Data, seconds: Double) {
+        let fd = try HTTPClient.connect(port: port, timeoutSeconds: 30)
+        defer { close(fd) }
+        let started = Date()
+        HTTPClient.send(fd, Data(head.utf8))
+        for byte in trickle.utf8.prefix(60) {
+            var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&probe, 1, 200) != 0 { break }  // the server answered (or closed)
+            if !HTTPClient.send(fd, Data([byte])) { break }
+        }
+        let reply = HTTPClient.readAll(fd)
+        return (reply, Date().timeIntervalSince(started))
+    }
+
+    static func code(_ reply: HTTPReply) -> String? {
+        ((try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any]).flatMap { $0["error"] as? [String: Any] }?["code"]
+            as? String
+    }
+
+    @Test(.integration) func slowClientsGet408AndOthersAreServed() throws {
+        let folder = try ServerProcess.temporaryFolder()
+        try "limits:\n  max_file_bytes: 200000\n".write(toFile: folder + "/pipeline.yml", atomically: true, encoding: .utf8)
+        let server = try ServerProcess(
+            arguments: [
+                "--config", folder + "/pipeline.yml", "--no-work", "--idle-timeout", "60", "--header-timeout", "1",
+                "--body-timeout", "1",
+            ], folder: folder)
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let port = server.port
+        let host = "Host: 127.0.0.1:\(port)\r\n"
+        // Two trickle their headers, two their bodies (a 1,000-byte body at 5 bytes/s: 1 s plus 1 s per KiB).
+        let clients: [(head: String, trickle: String)] = [
+            ("G", "ET /v1/documents HTTP/1.1\r\n\(host)Accept: application/json\r\nX-Padding: aaaaaaaaaaaaaaaa\r\n"),
+            ("GET /healthz HTTP/1.1\r\n", "\(host)X-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n"),
+            (
+                "POST /v1/documents?filename=a.txt HTTP/1.1\r\n\(host)Content-Type: text/plain\r\nContent-Length: 1000\r\n\r\n",
+                String(repeating: "a", count: 60)
+            ),
+            (
+                "POST /v1/documents HTTP/1.1\r\n\(host)Content-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n",
+                String(repeating: "1\r\na\r\n", count: 10)
+            ),
+        ]
+        let results = Locked<[(Data, Double)]>([])
+        let group = DispatchGroup()
+        for client in clients {
+            DispatchQueue.global().async(group: group) {
+                let outcome = (try? Self.trickle(port: port, head: client.head, trickle: client.trickle)) ?? (Data(), -1)
+                results.withLock { $0.append(outcome) }
+            }
+        }
+        // While they hang on, others are served promptly.
+        usleep(300_000)
+        var slowest = 0.0
+        for _ in 0..<10 {
+            let started = Date()
+            #expect(try server.request("GET", "/healthz").status == 200)
+            slowest = max(slowest, Date().timeIntervalSince(started))
+        }
+        #expect(slowest < 5, "a request took \(slowest) s while slow clients were connected")
+        #expect(group.wait(timeout: .now() + 60) == .success)
+        let all = results.withLock { $0 }
+        #expect(all.count == clients.count)
+        for (data, seconds) in all {
+            let reply = try HTTPClient.parse(data)
+            #expect(reply.status == 408 && Self.code(reply) == "request-timeout", "\(reply.status) \(reply.text)")
+            #expect(reply.headers["connection"] == "close")
+            // Answered near the 1 s deadline (or 1 s + 1 s per KiB), long before the 60 s idle timeout.
+            #expect(seconds >= 0.9 && seconds < 15, "answered after \(seconds) s")
+        }
+        #expect(server.log.contains("408"), "the server did not log the slow clients")
+        let metrics = try server.request("GET", "/metrics").text
+        #expect(metrics.contains("larder_http_responses_total{status=\"408\"} 4"), "408s are not counted in /metrics")
+    }
+
+    @Test(.integration) func aHugeDeclaredUploadIsRefusedAndAnUnfinishedOneLeavesNothing() throws {
+        let folder = try ServerProcess.temporaryFolder()
+        try "limits:\n  max_file_bytes: 200000\n".write(toFile: folder + "/pipeline.yml", atomically: true, encoding: .utf8)
+        let server = try ServerProcess(
+            arguments: ["--config", folder + "/pipeline.yml", "--no-work", "--body-timeout", "1"], folder: folder)
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let host = "Host: 127.0.0.1:\(server.port)\r\n"
+        // A declared 2 GB body: 413 before it is read, and the connection closed (the body is not drained).
+        let fd = try HTTPClient.connect(port: server.port, timeoutSeconds: 30)
+        let started = Date()
+        HTTPClient.send(fd, Data("POST /v1/documents HTTP/1.1\r\n\(host)Content-Type: text/plain\r\nContent-Length: 2147483648\r\n\r\n".utf8))
+        let huge = try HTTPClient.parse(HTTPClient.readAll(fd))
+        close(fd)
+        #expect(huge.status == 413 && Self.code(huge) == "too-large", "\(huge.text)")
+        #expect(huge.headers["connection"] == "close")
+        #expect(Date().timeIntervalSince(started) < 10, "the connection was kept open for a body that was refused")
+
+        // Bodies that stop half way: the client closes, or stalls until the deadline. Neither leaves an upload.
+        let text = String(repeating: "2 cups flour\n", count: 400)
+        let gone = try HTTPClient.connect(port: server.port)
+        HTTPClient.send(gone, Data("POST /v1/documents?filename=a.txt HTTP/1.1\r\n\(host)Content-Type: text/plain\r\nContent-Length: \(text.utf8.count)\r\n\r\n".utf8))
+        HTTPClient.send(gone, Data(text.utf8.prefix(1000)))
+        usleep(200_000)
+        close(gone)
+        let stalled = try SlowClientTests.trickle(
+            port: server.port,
+            head: "POST /v1/documents?filename=b.txt HTTP/1.1\r\n\(host)Content-Type: text/plain\r\nContent-Length: \(text.utf8.count)\r\n\r\n"
+                + text.prefix(2000),
+            trickle: "")
+        #expect(try HTTPClient.parse(stalled.reply).status == 408)
+        usleep(300_000)
+        let (_, list) = try server.json("GET", "/v1/documents")
+        #expect(((list as? [String: Any])?["documents"] as? [Any])?.count == 0, "\(list)")
+        let uploads = Intake.uploadsDirectory(forDatabase: server.database)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: uploads)) ?? []
+        #expect(left.isEmpty, "stray upload files: \(left)")
+        // The whole body still works.
+        #expect(try server.request("POST", "/v1/documents?filename=c.txt", headers: ["Content-Type": "text/plain"], body: Data(text.utf8)).status == 201)
+        #expect(server.isRunning)
+    }
+}
+
+/// `GET /v1/documents/{id}/result` keeps encoded results and answers ETags: an edit, through the API or by another
+/// process on the same database (`larder review edit`), changes the answer at once.
+@Suite("larder serve: the result's cache and ETag", .serialized)
+struct ResultCacheTests {
+    @Test(.integration) func editsChangeTheResultAtOnceAndETagsRevalidate() throws {
+        let server = try ServerProcess()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: server.folder)
+        }
+        let text = try APITests.sample("recipes/tomato-soup.txt")
+        let (_, created) = try server.json("POST", "/v1/documents?filename=soup.txt", headers: ["Content-Type": "text/plain"], body: text)
+        let id = try #require(APITests.object(created)["id"] as? Int)
+        #expect(try server.waitSettled(id) == "done")
+        func title(_ reply: HTTPReply) -> String? {
+            let recipes = APITests.object(try? JSONSerialization.jsonObject(with: reply.body))["recipes"] as? [[String: Any]]
+            return recipes?.first?["title"] as? String
+        }
+
+        let first = try server.request("GET", "/v1/documents/\(id)/result")
+        let etag = try #require(first.headers["etag"])
+        #expect(first.status == 200 && title(first) != nil)
+        let again = try server.request("GET", "/v1/documents/\(id)/result")
+        #expect(again.body == first.body && again.headers["etag"] == etag)
+        let unchanged = try server.request("GET", "/v1/documents/\(id)/result", headers: ["If-None-Match": etag])
+        #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.headers["etag"] == etag)
+        #expect(try server.request("GET", "/v1/documents/\(id)/result", headers: ["If-None-Match": "\"other\""]).status == 200)
+
+        // An edit through the API: the next answer is the edited result, with another ETag.
+        let patch = Data(#"[{"op": "replace", "path": "/recipes/0/title", "value": "Soup, edited"}]"#.utf8)
+        #expect(try server.request("PATCH", "/v1/review/\(id)", headers: ["Content-Type": "application/json-patch+json"], body: patch).status == 200)
+        let edited = try server.request("GET", "/v1/documents/\(id)/result", headers: ["If-None-Match": etag])
+        #expect(edited.status == 200 && title(edited) == "Soup, edited", "\(edited.status) \(edited.text.prefix(300))")
+        let editedTag = try #require(edited.headers["etag"])
+        #expect(editedTag != etag)
+
+        // An edit by another process on the same database.
+        let patchFile = server.folder + "/patch.json"
+        try Data(#"[{"op": "replace", "path": "/recipes/0/title", "value": "Soup, edited elsewhere"}]"#.utf8)
+            .write(to: URL(fileURLWithPath: patchFile))
+        let cli = try ServerProcess.larder(["review", "edit", "--db", server.database, "--patch", patchFile, String(id)])
+        #expect(cli.status == 0, "\(cli.output)")
+        let elsewhere = try server.request("GET", "/v1/documents/\(id)/result", headers: ["If-None-Match": editedTag])
+        #expect(elsewhere.status == 200 && title(elsewhere) == "Soup, edited elsewhere", "\(elsewhere.text.prefix(300))")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderJSON
+import NIOCore
 import Testing
 
 @testable import LarderServer
@@ -167,5 +168,65 @@ struct ServerUnitTests {
         let pairs = FormBody.parse(Data("%2Freceipt%2Ftotals%2Ftotal=22.50&reason=too+dark%21".utf8))
         #expect(pairs.map(\.0) == ["/receipt/totals/total", "reason"])
         #expect(pairs.map(\.1) == ["22.50", "too dark!"])
+    }
+
+    /// The request clock: a head has `headerSeconds` from its first byte; a body `bodySeconds` from the head plus a
+    /// second per `minBodyBytesPerSecond` bytes; nothing runs between requests or while one is answered.
+    @Test func theRequestClockGivesHeadsAndBodiesTheirDeadlines() {
+        let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
+        var clock = RequestClock(limits: RequestDeadlines(headerSeconds: 2, bodySeconds: 3, minBodyBytesPerSecond: 100))
+        #expect(clock.deadline == nil)
+        clock.bytesArrived(at: start)
+        #expect(clock.deadline == start + .seconds(2))
+        clock.bytesArrived(at: start + .seconds(1))  // more of the same head: the deadline stays
+        #expect(clock.deadline == start + .seconds(2))
+        clock.headArrived(at: start + .seconds(1))
+        #expect(clock.deadline == start + .seconds(4))
+        clock.bodyArrived(250)
+        #expect(clock.deadline == start + .milliseconds(6500))
+        // An answer before the body has arrived (a refused upload): the connection is to close.
+        var early = clock
+        let closes = early.answerEnded(at: start + .seconds(2))
+        #expect(closes)
+        clock.requestEnded()
+        #expect(clock.deadline == nil)
+        clock.bytesArrived(at: start + .seconds(5))  // a pipelined next request: its clock starts after the answer
+        #expect(clock.deadline == nil)
+        let closesAfterAnswer = clock.answerEnded(at: start + .seconds(6))
+        #expect(!closesAfterAnswer)
+        #expect(clock.deadline == start + .seconds(8))
+    }
+
+    @Test func ifNoneMatchListsAndWeakTagsMatch() {
+        #expect(ResultCache.matches("\"abc\"", "\"abc\""))
+        #expect(ResultCache.matches("\"x\", W/\"abc\"", "\"abc\""))
+        #expect(ResultCache.matches("*", "\"abc\""))
+        #expect(!ResultCache.matches("\"abcd\"", "\"abc\""))
+        #expect(!ResultCache.matches("", "\"abc\""))
+    }
+
+    /// The cache answers only for exactly the JSON and pipeline version an entry was made from, and keeps to its
+    /// budget, oldest first.
+    @Test func theResultCacheIsKeyedByContentAndBounded() throws {
+        let cache = ResultCache(budgetBytes: 400)
+        var encodes = 0
+        func version(_ json: String) throws -> ResultVersion {
+            let record: [String: Any] = ["number": 1, "origin": "machine", "json": json, "violations": [], "createdAt": 0]
+            return try JSONDecoder().decode(ResultVersion.self, from: JSONSerialization.data(withJSONObject: record))
+        }
+        func get(_ id: Int64, _ json: String, _ pipeline: String = "p1") throws -> Data {
+            try cache.encoded(try version(json), of: id, pipelineVersion: pipeline) {
+                encodes += 1
+                return Data((json + pipeline).utf8)
+            }.data
+        }
+        #expect(try get(1, #"{"a":1}"#) == Data(#"{"a":1}p1"#.utf8))
+        #expect(try get(1, #"{"a":1}"#) == Data(#"{"a":1}p1"#.utf8))
+        #expect(encodes == 1)
+        #expect(try get(1, #"{"a":2}"#) == Data(#"{"a":2}p1"#.utf8))  // an edit: another JSON
+        #expect(try get(1, #"{"a":2}"#, "p2") == Data(#"{"a":2}p2"#.utf8))  // remade by another pipeline
+        #expect(encodes == 3)
+        for id in 2...40 { _ = try get(Int64(id), String(repeating: "x", count: 30)) }
+        #expect(cache.count < 10, "the cache holds \(cache.count) entries over its budget")
     }
 }

@@ -384,25 +384,10 @@ public enum WorkerChild {
     public static let stopSignal = Locked<Int32>(0)
 
     public static func handleSignals(stopping queue: WorkQueue, logger: Logger) -> [DispatchSourceSignal] {
-        let seen = Locked(0)
-        return [SIGINT, SIGTERM].map { signo in
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler {
-                let count = seen.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
-                if count == 1 {
-                    stopSignal.withLock { $0 = signo }
-                    logger.notice("stopping: finishing the stages in flight (Ctrl-C again to abort at once)")
-                    queue.requestStop()
-                } else if signo == SIGINT {
-                    _exit(130)
-                }
-            }
-            source.resume()
-            return source
+        StopSignals.handle { signo in
+            stopSignal.withLock { $0 = signo }
+            logger.notice("stopping: finishing the stages in flight (Ctrl-C again to abort at once)")
+            queue.requestStop()
         }
     }
 }
