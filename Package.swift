@@ -25,6 +25,8 @@ let package = Package(
         // Already in the graph through hummingbird; named for the two types the server's middleware uses.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The PostgreSQL store (LarderPostgres): only `larder`, `larder-worker` and its tests link it.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: C libraries, one system-library target each, with a minimal shim header.
@@ -98,6 +100,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // MARK: The PostgreSQL checkpoint store behind `CheckpointStore`/`ServiceStore` (`--db postgres://…`): many
+        // workers on many hosts share one queue. Over postgres-nio; only the commands and the worker link it.
+        .target(
+            name: "LarderPostgres",
+            dependencies: [
+                "LarderCore", "LarderSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
         // MARK: What the `llm` stage (in LarderStages) calls: providers over libcurl, schema-constrained output, validation with re-ask,
         // grounding, cache, budgets, fallbacks. Prompts and their schemas live in Prompts/ and Schemas/ and are
         // embedded by scripts/embed-files.py.
@@ -146,7 +158,8 @@ let package = Package(
             name: "larder",
             dependencies: [
                 "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes", "LarderFormats", "LarderArchives",
-                "LarderPages", "LarderServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LarderPages", "LarderServer", "LarderPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -155,7 +168,7 @@ let package = Package(
             name: "larder-worker",
             dependencies: [
                 "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderLLM", "LarderPages", "LarderEvaluation",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LarderPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -174,6 +187,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["review_browser.py"]),
+        .testTarget(
+            name: "LarderPostgresTests",
+            dependencies: ["LarderTestSupport", "LarderPostgres", "LarderCore", "larder", "larder-worker"]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderTestSupport", "LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderTestSupport", "LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderTestSupport", "LarderRecipes"]),

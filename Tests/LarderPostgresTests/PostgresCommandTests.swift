@@ -1,0 +1,179 @@
+import Foundation
+import LarderCore
+import LarderTestSupport
+import Testing
+
+/// The real `larder` and `larder-worker` against a PostgreSQL store: the same export as an SQLite run, file for
+/// file, and the password nowhere in what they print or store.
+@Suite(.postgres, .integration, .serialized) struct PostgresCommandTests {
+    struct Run {
+        var status: Int32
+        var output: String
+    }
+
+    static var larder: String {
+        get throws {
+            let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+            for candidate in [folder + "/larder", Repository.path(".build/debug/larder")]
+            where FileManager.default.isExecutableFile(atPath: candidate) {
+                return candidate
+            }
+            throw ConformanceError("the larder executable is not built (swift build --build-tests)")
+        }
+    }
+
+    /// Runs `larder` with standard output and error together, in `folder`.
+    static func larder(_ arguments: [String], in folder: String, environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try larder)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged["LARDER_SKIP_LLM"] = "1"
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    static func files(in folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder), !isFolder.boolValue {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            }
+        }
+        return files
+    }
+
+    @Test func ingestExportAndStatusMatchSQLite() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-e2e-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["banana-bread.txt", "lemon-drizzle-cake.md", "tomato-soup.txt", "pancakes.pdf", "chewy-oat-cookies.html"] {
+            try FileManager.default.copyItem(
+                atPath: Repository.path("samples/recipes/" + name), toPath: folder + "/in/" + name)
+        }
+        let url = cluster.url()
+        let sqlite = folder + "/single.sqlite"
+
+        let single = try Self.larder(["ingest", "--db", sqlite, "in"], in: folder)
+        #expect(single.status == 0, "\(single.output)")
+        let shared = try Self.larder(["ingest", "--db", url, "in"], in: folder)
+        #expect(shared.status == 0, "\(shared.output)")
+        // A second run finds everything done.
+        let again = try Self.larder(["ingest", "in"], in: folder, environment: ["LARDER_DB": url])
+        #expect(again.status == 0, "\(again.output)")
+
+        #expect(try Self.larder(["export", "--db", sqlite, "--out", folder + "/out-sqlite"], in: folder).status == 0)
+        let exported = try Self.larder(["export", "--db", url, "--out", folder + "/out-pg"], in: folder)
+        #expect(exported.status == 0, "\(exported.output)")
+        let expected = try Self.files(in: folder + "/out-sqlite")
+        let got = try Self.files(in: folder + "/out-pg")
+        #expect(expected.count == 5)
+        #expect(got.keys.sorted() == expected.keys.sorted())
+        for (name, data) in expected { #expect(got[name] == data, "\(name) differs") }
+
+        let status = try Self.larder(["status", "--db", url], in: folder)
+        #expect(status.status == 0, "\(status.output)")
+        #expect(status.output.contains("documents: 5 (0 pending, 5 done"), "\(status.output)")
+        #expect(status.output.contains("postgres://larder:***@127.0.0.1"), "\(status.output)")
+        let show = try Self.larder(["show", "--db", url, "in/banana-bread.txt"], in: folder)
+        #expect(show.status == 0, "\(show.output)")
+
+        // The password in nothing printed, and nowhere in the database (pg_dump of every row).
+        for run in [shared, again, exported, status, show] {
+            #expect(!run.output.contains(PostgresCluster.password), "\(run.output)")
+        }
+        let dump = try cluster.dump()
+        #expect(dump.contains("banana-bread.txt"), "the dump holds the data")
+        #expect(!dump.contains(PostgresCluster.password))
+        // Nor in a file or folder name the commands made (the LLM cache and uploads paths were derived from --db).
+        let made = try FileManager.default.subpathsOfDirectory(atPath: folder)
+        #expect(!made.contains { $0.contains(PostgresCluster.password) || $0.contains("postgres:") }, "\(made)")
+    }
+
+    /// Sample recipes copied into `folder/in`, plus `poison.txt` (its own bytes) that the fault hook crashes on.
+    static func inputs(in folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        for name in ["banana-bread.txt", "lemon-drizzle-cake.md", "tomato-soup.txt", "red-lentil-soup.txt", "overnight-oats.md"] {
+            try FileManager.default.copyItem(
+                atPath: Repository.path("samples/recipes/" + name), toPath: folder + "/in/" + name)
+        }
+        try "Poison\n\nIngredients\n- 1 cup flour\n\nMethod\n1. Mix.\n".write(
+            toFile: folder + "/in/poison.txt", atomically: true, encoding: .utf8)
+    }
+
+    /// Two `larder worker` processes on one queue, one of them crashing (SIGSEGV, as a native library would) on
+    /// the poison document: it is quarantined after max_attempts, every other document is committed once, and
+    /// the export equals a single-host SQLite run's, file for file.
+    @Test(.slow) func twoWorkersShareTheQueueAndAPoisonDocumentIsQuarantined() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-fleet-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.inputs(in: folder)
+        let crash = ["LARDER_FAULT_CRASH": "detect:poison"]
+        let sqlite = folder + "/single.sqlite"
+        let single = try Self.larder(["ingest", "--db", sqlite, "in"], in: folder, environment: crash)
+        #expect(single.status == 1, "\(single.output)")  // partial: the poison document is quarantined
+        let url = cluster.url()
+        let registered = try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder)
+        #expect(registered.status == 0, "\(registered.output)")
+        #expect(registered.output.contains("6 new"), "\(registered.output)")
+
+        // Two workers at once, as two hosts would run them.
+        let log = folder + "/executions.log"
+        let environment = crash.merging(["LARDER_DB": url, "LARDER_EXECUTION_LOG": log]) { a, _ in a }
+        let runs = Locked<[Run]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let run = try? Self.larder(
+                ["worker", "--exit-when-idle", "--workers", "1"], in: folder,
+                environment: environment.merging(["LARDER_WORKER_ID": "host\(index)"]) { a, _ in a })
+            if let run { runs.withLock { $0.append(run) } }
+        }
+        for run in runs.withLock({ $0 }) { #expect(run.status == 0, "\(run.output)") }
+        #expect(runs.withLock { $0.count } == 2)
+
+        let status = try Self.larder(["status", "--db", url, "--json"], in: folder)
+        #expect(status.output.contains(#""quarantined":1"#) || status.output.contains(#""quarantined" : 1"#), "\(status.output)")
+        #expect(!status.output.contains(PostgresCluster.password))
+        // Every other document committed exactly once: one result version each.
+        let versions = try cluster.psql(
+            "SELECT string_agg(n::text, ',') FROM (SELECT COUNT(*) AS n FROM \(Self.schema(of: url)).result_version GROUP BY document_id) c")
+        #expect(versions.trimmingCharacters(in: .whitespacesAndNewlines) == "1,1,1,1,1")
+        // The poison document ran max_attempts (3) times; executions may exceed one elsewhere, commits never.
+        let executions = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(executions.split(separator: "\n").filter { $0.hasSuffix("\tdetect") }.count >= 6)
+
+        #expect(try Self.larder(["export", "--db", sqlite, "--out", folder + "/out-sqlite"], in: folder).status == 0)
+        #expect(try Self.larder(["export", "--db", url, "--out", folder + "/out-pg"], in: folder).status == 0)
+        let expected = try Self.files(in: folder + "/out-sqlite")
+        let got = try Self.files(in: folder + "/out-pg")
+        #expect(expected.count == 5)
+        #expect(got == expected)
+    }
+
+    static func schema(of url: String) -> String {
+        String(url.split(separator: "schema=").last ?? "larder")
+    }
+
+    @Test func searchSaysItNeedsSQLite() throws {
+        guard let cluster = PostgresCluster.shared else { throw ConformanceError("no cluster") }
+        let run = try Self.larder(["search", "--db", cluster.url(), "soup"], in: NSTemporaryDirectory())
+        #expect(run.status != 0)
+        #expect(run.output.contains("not available on a PostgreSQL store"), "\(run.output)")
+        #expect(!run.output.contains(PostgresCluster.password))
+    }
+}
