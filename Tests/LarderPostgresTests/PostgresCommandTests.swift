@@ -165,6 +165,73 @@ import Testing
         #expect(got == expected)
     }
 
+    /// SIGSTOP a `larder-worker` in the middle of its lease, past the ttl; another worker takes the document and
+    /// commits it; SIGCONT: the paused worker's commit is refused (fencing), and the document has one result.
+    @Test(.slow) func aWorkerPausedPastItsLeaseCannotCommit() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-pause-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(
+            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/slow-banana.txt")
+        let url = cluster.url()
+        let schema = Self.schema(of: url)
+        #expect(try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+        let log = folder + "/executions.log"
+        let common = ["LARDER_DB": url, "LARDER_LEASE_TTL": "3", "LARDER_EXECUTION_LOG": log, "LARDER_SKIP_LLM": "1"]
+
+        // Worker A stalls 8 s in detect; it is paused (SIGSTOP) once its lease is visible.
+        let a = Process()
+        a.executableURL = URL(fileURLWithPath: try Self.larder)
+        a.arguments = ["worker", "--exit-when-idle", "--workers", "1"]
+        a.environment = ProcessInfo.processInfo.environment.merging(
+            common.merging(["LARDER_WORKER_ID": "hostA", "LARDER_FAULT_STALL": "detect:slow:8"]) { a, _ in a }) { _, b in b }
+        a.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let aOutput = folder + "/a.log"
+        FileManager.default.createFile(atPath: aOutput, contents: nil)
+        a.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: aOutput))
+        a.standardError = a.standardOutput
+        try a.run()
+        defer { if a.isRunning { kill(a.processIdentifier, SIGKILL) } }
+        var owner = ""
+        for _ in 0..<150 where owner != "hostA" {
+            Thread.sleep(forTimeInterval: 0.2)
+            owner = (try? cluster.psql("SELECT claim_owner FROM \(schema).document"))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+        #expect(owner == "hostA")
+        let children = try cluster.children(of: a.processIdentifier)
+        #expect(children.count == 1, "larder-worker under larder worker: \(children)")
+        guard let worker = children.first else { return }
+        kill(worker, SIGSTOP)
+        Thread.sleep(forTimeInterval: 4.5)  // past the 3 s ttl: no heartbeat renewed it
+
+        let b = try Self.larder(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder,
+            environment: common.merging(["LARDER_WORKER_ID": "hostB"]) { a, _ in a })
+        #expect(b.status == 0, "\(b.output)")
+        kill(worker, SIGCONT)
+        a.waitUntilExit()
+        let aText = (try? String(contentsOfFile: aOutput, encoding: .utf8)) ?? ""
+        #expect(a.terminationStatus == 0, "\(aText)")
+        #expect(aText.contains("expired"), "the paused worker was told its claim expired: \(aText)")
+
+        let versions = try cluster.psql("SELECT COUNT(*) FROM \(schema).result_version")
+        #expect(versions.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "exactly one committed result")
+        let state = try cluster.psql("SELECT state FROM \(schema).document")
+        #expect(state.trimmingCharacters(in: .whitespacesAndNewlines) == "done")
+        let executions = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(executions.split(separator: "\n").filter { $0.hasSuffix("\tdetect") }.count == 2, "ran twice, committed once")
+
+        let sqlite = folder + "/single.sqlite"
+        #expect(try Self.larder(["ingest", "--db", sqlite, "in"], in: folder).status == 0)
+        #expect(try Self.larder(["export", "--db", sqlite, "--out", folder + "/out-sqlite"], in: folder).status == 0)
+        #expect(try Self.larder(["export", "--db", url, "--out", folder + "/out-pg"], in: folder).status == 0)
+        #expect(try Self.files(in: folder + "/out-pg") == Self.files(in: folder + "/out-sqlite"))
+    }
+
     static func schema(of url: String) -> String {
         String(url.split(separator: "schema=").last ?? "larder")
     }

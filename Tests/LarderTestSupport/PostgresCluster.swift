@@ -73,6 +73,18 @@ public final class PostgresCluster: @unchecked Sendable {
             environment: ["PGPASSWORD": Self.password], asPostgres: false)
     }
 
+    /// The pids whose parent is `pid` (from /proc).
+    public func children(of pid: pid_t) throws -> [pid_t] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { name -> pid_t? in
+            guard let child = pid_t(name),
+                let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
+    }
+
     // MARK: Starting and stopping
 
     private struct State {
