@@ -165,9 +165,17 @@ import Testing
         #expect(got == expected)
     }
 
-    /// SIGSTOP a `larder-worker` in the middle of its lease, past the ttl; another worker takes the document and
-    /// commits it; SIGCONT: the paused worker's commit is refused (fencing), and the document has one result.
-    @Test(.slow) func aWorkerPausedPastItsLeaseCannotCommit() throws {
+    /// SIGSTOP (or SIGKILL) a `larder-worker` in the middle of its lease, past the ttl; another worker takes the
+    /// document and commits it; SIGCONT: the paused worker's commit is refused (fencing). Either way the document
+    /// has exactly one committed result and the export equals a single-host SQLite run's.
+    enum Fault: String, CaseIterable, Sendable {
+        /// SIGSTOP past the ttl, SIGCONT after the other worker committed: its own commit is refused.
+        case pause
+        /// SIGKILL of `larder worker` and its `larder-worker` (a host lost): the lease expires, the work returns.
+        case kill
+    }
+
+    @Test(.slow, arguments: Fault.allCases) func aWorkerStoppedMidLeaseLosesTheDocumentToAnother(fault: Fault) throws {
         guard let cluster = PostgresCluster.shared else {
             throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
         }
@@ -205,18 +213,27 @@ import Testing
         let children = try cluster.children(of: a.processIdentifier)
         #expect(children.count == 1, "larder-worker under larder worker: \(children)")
         guard let worker = children.first else { return }
-        kill(worker, SIGSTOP)
+        switch fault {
+        case .pause: kill(worker, SIGSTOP)
+        case .kill:
+            kill(worker, SIGKILL)
+            kill(a.processIdentifier, SIGKILL)
+        }
         Thread.sleep(forTimeInterval: 4.5)  // past the 3 s ttl: no heartbeat renewed it
 
         let b = try Self.larder(
             ["worker", "--exit-when-idle", "--workers", "1"], in: folder,
             environment: common.merging(["LARDER_WORKER_ID": "hostB"]) { a, _ in a })
         #expect(b.status == 0, "\(b.output)")
-        kill(worker, SIGCONT)
-        a.waitUntilExit()
-        let aText = (try? String(contentsOfFile: aOutput, encoding: .utf8)) ?? ""
-        #expect(a.terminationStatus == 0, "\(aText)")
-        #expect(aText.contains("expired"), "the paused worker was told its claim expired: \(aText)")
+        if fault == .pause {
+            kill(worker, SIGCONT)
+            a.waitUntilExit()
+            let aText = (try? String(contentsOfFile: aOutput, encoding: .utf8)) ?? ""
+            #expect(a.terminationStatus == 0, "\(aText)")
+            #expect(aText.contains("expired"), "the paused worker was told its claim expired: \(aText)")
+        } else {
+            a.waitUntilExit()
+        }
 
         let versions = try cluster.psql("SELECT COUNT(*) FROM \(schema).result_version")
         #expect(versions.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "exactly one committed result")
