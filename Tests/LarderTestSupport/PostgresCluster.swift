@@ -61,8 +61,10 @@ public final class PostgresCluster: @unchecked Sendable {
     @discardableResult
     public func psql(_ sql: String) throws -> String {
         try Self.run(
-            [Self.binaries + "/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", "larder",
-             "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql],
+            [
+                Self.binaries + "/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", "larder",
+                "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql,
+            ],
             environment: ["PGPASSWORD": Self.password], asPostgres: false)
     }
 
@@ -101,8 +103,12 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     private static func start() -> (PostgresCluster?, String?) {
-        for tool in ["initdb", "pg_ctl", "psql"] where !FileManager.default.isExecutableFile(atPath: binaries + "/" + tool) {
-            return (nil, "PostgreSQL is not installed: \(binaries)/\(tool) is missing (scripts/setup.sh installs postgresql)")
+        for tool in ["initdb", "pg_ctl", "psql"]
+        where !FileManager.default.isExecutableFile(atPath: binaries + "/" + tool) {
+            return (
+                nil,
+                "PostgreSQL is not installed: \(binaries)/\(tool) is missing (scripts/setup.sh installs postgresql)"
+            )
         }
         let folder = NSTemporaryDirectory() + "larder-pg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         do {
@@ -112,16 +118,22 @@ public final class PostgresCluster: @unchecked Sendable {
             try password.write(toFile: folder + "/pw", atomically: true, encoding: .utf8)
             if getuid() == 0 { try run(["/bin/chown", "-R", "postgres:postgres", folder], asPostgres: false) }
             try run(
-                [binaries + "/initdb", "-D", folder + "/data", "-U", user, "--pwfile=" + folder + "/pw",
-                 "-A", "scram-sha-256", "-E", "UTF8", "--no-sync"], asPostgres: true)
+                [
+                    binaries + "/initdb", "-D", folder + "/data", "-U", user, "--pwfile=" + folder + "/pw",
+                    "-A", "scram-sha-256", "-E", "UTF8", "--no-sync",
+                ], asPostgres: true)
             try run(
-                [binaries + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60",
-                 "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
-                 "start"], asPostgres: true)
+                [
+                    binaries + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60",
+                    "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                    "start",
+                ], asPostgres: true)
             let cluster = PostgresCluster(folder: folder, port: port)
             try run(
-                [binaries + "/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", "postgres", "-qAt",
-                 "-c", "CREATE DATABASE larder"], environment: ["PGPASSWORD": password], asPostgres: false)
+                [
+                    binaries + "/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", "postgres", "-qAt",
+                    "-c", "CREATE DATABASE larder",
+                ], environment: ["PGPASSWORD": password], asPostgres: false)
             atexit { PostgresCluster.stopShared() }
             return (cluster, nil)
         } catch {
@@ -139,14 +151,17 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// Stops the cluster's server at once (`-m immediate`), as a crash would; ``restart()`` brings it back.
     public func stopImmediately() throws {
-        try Self.run([Self.binaries + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: true)
+        try Self.run(
+            [Self.binaries + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: true)
     }
 
     public func restart() throws {
         try Self.run(
-            [Self.binaries + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60",
-             "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
-             "start"], asPostgres: true)
+            [
+                Self.binaries + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60",
+                "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                "start",
+            ], asPostgres: true)
     }
 
     private static func freePort() throws -> Int {
@@ -173,7 +188,9 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Foundation's Process: `pg_ctl start` leaves a server running, and Process.waitUntilExit could wait forever
     /// for it.
     @discardableResult
-    private static func run(_ arguments: [String], environment: [String: String] = [:], asPostgres: Bool) throws
+    private static func run(
+        _ arguments: [String], environment: [String: String] = [:], asPostgres: Bool
+    ) throws
         -> String
     {
         // In /tmp: the postgres user may not enter the working directory.
