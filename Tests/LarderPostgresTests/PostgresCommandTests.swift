@@ -216,10 +216,16 @@ import Testing
         switch fault {
         case .pause: kill(worker, SIGSTOP)
         case .kill:
-            kill(worker, SIGKILL)
+            // The supervisor first: it must not live to give the claim back (a lost host gives nothing back).
             kill(a.processIdentifier, SIGKILL)
+            kill(worker, SIGKILL)
         }
         Thread.sleep(forTimeInterval: 4.5)  // past the 3 s ttl: no heartbeat renewed it
+        // `larder status` shows the lease and that it expired.
+        let status = try Self.larder(["status"], in: folder, environment: common)
+        #expect(status.output.contains("hostA"), "\(status.output)")
+        #expect(status.output.contains("EXPIRED"), "\(status.output)")
+        #expect(!status.output.contains(PostgresCluster.password))
 
         let b = try Self.larder(
             ["worker", "--exit-when-idle", "--workers", "1"], in: folder,
