@@ -27,6 +27,8 @@ let package = Package(
         // Also through hummingbird; named for the HTTP parts the server's slow-client handler sees.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The PostgreSQL store (LarderPostgres): only `larder`, `larder-worker` and its tests link it.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: C libraries, one system-library target each, with a minimal shim header.
@@ -100,6 +102,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // MARK: The PostgreSQL checkpoint store behind `CheckpointStore`/`ServiceStore` (`--db postgres://…`): many
+        // workers on many hosts share one queue. Over postgres-nio; only the commands and the worker link it.
+        .target(
+            name: "LarderPostgres",
+            dependencies: [
+                "LarderCore", "LarderSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
         // MARK: What the `llm` stage (in LarderStages) calls: providers over libcurl, schema-constrained output, validation with re-ask,
         // grounding, cache, budgets, fallbacks. Prompts and their schemas live in Prompts/ and Schemas/ and are
         // embedded by scripts/embed-files.py.
@@ -149,7 +161,8 @@ let package = Package(
             name: "larder",
             dependencies: [
                 "LarderCore", "LarderJSON", "LarderIngredients", "LarderRecipes", "LarderFormats", "LarderArchives",
-                "LarderPages", "LarderServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LarderPages", "LarderServer", "LarderPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -158,7 +171,7 @@ let package = Package(
             name: "larder-worker",
             dependencies: [
                 "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderLLM", "LarderPages", "LarderEvaluation",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LarderPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -177,6 +190,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["review_browser.py"]),
+        .testTarget(
+            name: "LarderPostgresTests",
+            dependencies: ["LarderTestSupport", "LarderPostgres", "LarderCore", "larder", "larder-worker"]),
         .testTarget(name: "LarderJSONTests", dependencies: ["LarderTestSupport", "LarderJSON"]),
         .testTarget(name: "LarderIngredientsTests", dependencies: ["LarderTestSupport", "LarderIngredients"]),
         .testTarget(name: "LarderRecipesTests", dependencies: ["LarderTestSupport", "LarderRecipes"]),

@@ -21,6 +21,7 @@ PACKAGES=(
   g++ make python3-venv                      # scripts/llm-server.sh builds llama-server (the LLM integration test)
   chromium chromium-driver                   # the review page's browser test (selenium in a throwaway venv)
   wrk                                        # scripts/bench/serve-load.sh: `larder serve` under load on loopback
+  postgresql                                 # the PostgreSQL store's tests: each starts a throwaway cluster (initdb, pg_ctl)
 )
 
 SUDO=""

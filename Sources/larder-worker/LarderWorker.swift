@@ -6,6 +6,7 @@ import LarderEvaluation
 import LarderStages
 import LarderOCR
 import LarderPages
+import LarderPostgres
 import LarderReceipts
 import LarderRecipes
 import Logging
@@ -79,8 +80,8 @@ struct Work: ParsableCommand {
             if let workers { configuration.workers = workers }
             WorkerChild.exitWhenSupervisorDies()
             try WorkerChild.limitMemory(configuration.limits.workerMemory)
-            try WorkerChild.lockDatabase(configuration.database, logger: logger)
-            let store = try SQLiteCheckpointStore(path: configuration.database)
+            let store = try Self.openStore(configuration, logger: logger)
+            defer { (store as? PostgresCheckpointStore)?.stopClaiming() }
             // A restarted worker counts what the batch already spent against the LLM token budget.
             let spent = try store.latestBatchID().map { try LLMBatchReport.tokensSpent(store: store, batchID: $0) } ?? 0
             let llmLogger = logger
@@ -113,7 +114,7 @@ struct Work: ParsableCommand {
             guard WorkerChild.waitForStartGate(warmUp: { WarmUp.run(config: configuration) }) else { return }
             // WAL checkpoints on a thread of their own, not inside the workers' commits (their fdatasyncs held the
             // write lock); if the extra connection cannot be opened, SQLite checkpoints in the commits as before.
-            let stopCheckpoints = try? store.checkpointInBackground()
+            let stopCheckpoints = try? (store as? SQLiteCheckpointStore)?.checkpointInBackground()
             defer { stopCheckpoints?() }
             let counters = try queue.run(progress: ProgressReporter(interval: configuration.progressIntervalSeconds))
             logger.debug("processed \(counters.documents) documents, ran \(counters.stagesRun) stages")
@@ -122,6 +123,24 @@ struct Work: ParsableCommand {
         } catch let error as LarderError {
             FileHandle.standardError.write(Data((TerminalText.safe("larder-worker: error: \(error)") + "\n").utf8))
             throw ExitCode(error.kind == .configuration ? 2 : error.kind == .database ? 3 : 1)
+        }
+    }
+}
+
+extension Work {
+    /// The store: an SQLite file held by this worker alone (an `flock`), or a PostgreSQL queue that any number of
+    /// workers on any hosts share, each claiming documents under leases with fencing tokens.
+    static func openStore(_ configuration: PipelineConfig, logger: Logger) throws -> any CheckpointStore {
+        switch try configuration.storeLocation {
+        case .sqlite(let path):
+            try WorkerChild.lockDatabase(path, logger: logger)
+            return try SQLiteCheckpointStore(path: path)
+        case .postgres(let location):
+            let store = try PostgresCheckpointStore(location: location)
+            try store.startClaiming(
+                leaseTTL: configuration.leaseTTL, maxAttempts: configuration.maxAttempts,
+                pipelineVersion: PipelineManifest.standard(for: configuration).version)
+            return store
         }
     }
 }

@@ -24,6 +24,9 @@ struct Ingest: ParsableCommand {
     @Flag(help: "Follow symlinks inside the folders given even when they lead outside them.")
     var followSymlinks = false
 
+    @Flag(help: "Only register the files: `larder worker` processes (PostgreSQL store) or a later `resume` do the work.")
+    var noWork = false
+
     @Argument(help: "Files and folders to ingest.")
     var paths: [String]
 
@@ -32,7 +35,7 @@ struct Ingest: ParsableCommand {
             try WorkerOptions.validate(workers: workers)
             var config = try options.loadConfig()
             if let workers { config.workers = workers }
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try options.openStore(config)
             let logger = options.makeLogger()
             let started = Date()
             let paths = Self.rawPaths(paths)
@@ -48,14 +51,24 @@ struct Ingest: ParsableCommand {
                     store: store
                 ).startEarly()
             }
-            if (try? store.mayHaveWorkBeforeRegistering(pipelineVersion: manifest.version)) ?? true { startEarly() }
+            let mayHaveWork = (store as? SQLiteCheckpointStore).map {
+                (try? $0.mayHaveWorkBeforeRegistering(pipelineVersion: manifest.version)) ?? true
+            } ?? true
+            if mayHaveWork && !noWork { startEarly() }
             let intake: Intake.Report
             do {
                 intake = try Intake(store: store, manifest: manifest, config: config, followSymlinks: followSymlinks)
-                    .ingest(paths: paths, batchID: batchID) { if early == nil { startEarly() } }
+                    .ingest(paths: paths, batchID: batchID) { if early == nil && !noWork { startEarly() } }
             } catch {
                 early?.cancel()
                 throw error
+            }
+            if noWork {
+                try? store.finishBatch(batchID, summaryJSON: "{}")
+                if options.json { return try printJSON(["new": intake.new, "known": intake.known, "errors": intake.errors.count]) }
+                print("registered \(intake.files) file(s) (\(intake.new) new, \(intake.known) known); \(intake.errors.count) could not be")
+                if !intake.errors.isEmpty { throw LarderExit.partial }
+                return
             }
             try runWorkersAndSummarize(
                 store: store, config: config, options: options, workers: workers, batchID: batchID,
@@ -95,7 +108,7 @@ struct Resume: ParsableCommand {
         try reportingErrors {
             try WorkerOptions.validate(workers: workers)
             let config = try options.loadConfig()
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try options.openStore(config)
             let batchID = try store.latestBatchID() ?? store.beginBatch(command: "resume", inputs: [])
             try runWorkersAndSummarize(
                 store: store, config: config, options: options, workers: workers, batchID: batchID, intake: nil,
@@ -114,7 +127,7 @@ struct Retry: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try options.openStore(config)
             let count = try store.requeueProblems()
             if !options.json { print("re-queued \(count) document(s)") }
             let batchID = try store.latestBatchID() ?? store.beginBatch(command: "retry", inputs: [])
@@ -127,7 +140,7 @@ struct Retry: ParsableCommand {
 
 /// Starts `larder-worker`, waits (restarting it after crashes), then prints and stores the batch summary.
 func runWorkersAndSummarize(
-    store: SQLiteCheckpointStore, config: PipelineConfig, options: CommonOptions, workers: Int?, batchID: Int64,
+    store: any CheckpointStore, config: PipelineConfig, options: CommonOptions, workers: Int?, batchID: Int64,
     intake: Intake.Report?, started: Date, logger: Logger, early: WorkerProcess.EarlyStart? = nil
 ) throws {
     let arguments = workerArguments(config: config, options: options, workers: workers, batchID: batchID)
@@ -186,7 +199,7 @@ private func workerArguments(config: PipelineConfig, options: CommonOptions, wor
 }
 
 /// The worker process for this database: a worker killed from outside gives its stages their attempt back.
-private func workerProcess(arguments: [String], store: SQLiteCheckpointStore) throws -> WorkerProcess {
+private func workerProcess(arguments: [String], store: any CheckpointStore) throws -> WorkerProcess {
     var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
     process.releaseStagesAfterOutsideKill = { _ = try store.releaseInterruptedStages() }
     return process

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderPostgres
 import Logging
 
 @main
@@ -16,7 +17,7 @@ struct Larder: ParsableCommand {
         version: LarderVersion.text + " (`larder-worker --version` lists the native libraries)",
         subcommands: [
             Ingest.self, Resume.self, Status.self, Show.self, Export.self, Retry.self, Review.self, Check.self, Eval.self,
-            Train.self, PantryCommand.self, Cook.self, Search.self, Serve.self,
+            Train.self, PantryCommand.self, Cook.self, Search.self, Serve.self, WorkerCommand.self,
             Validate.self,
         ])
 
@@ -63,8 +64,13 @@ struct CommonOptions: ParsableArguments {
 
     /// Opens the checkpoint database read-only: for commands that only look (status, show, export, review lists,
     /// pantry), which then work on a database the user may only read.
-    func openReadOnly(_ config: PipelineConfig) throws -> SQLiteCheckpointStore {
-        try SQLiteCheckpointStore(path: config.database, readOnly: true)
+    func openReadOnly(_ config: PipelineConfig) throws -> any ServiceStore {
+        try StoreOpener.open(config, readOnly: true)
+    }
+
+    /// Opens the checkpoint store for writing: the SQLite file or the PostgreSQL database the options name.
+    func openStore(_ config: PipelineConfig) throws -> any ServiceStore {
+        try StoreOpener.open(config)
     }
 
     func makeLogger() -> Logger {
@@ -75,7 +81,15 @@ struct CommonOptions: ParsableArguments {
 
     /// Arguments that give the worker process the same database and configuration.
     func forwarded(_ config: PipelineConfig) -> [String] {
-        var arguments = ["--db", config.database]
+        // A PostgreSQL URL may hold a password: it goes to the worker in its environment (LARDER_DB), never on a
+        // command line that `ps` shows to every user.
+        var arguments: [String] = []
+        if StoreLocation.isPostgres(config.database) {
+            setenv("LARDER_DB", config.database, 1)
+            StoreOpener.nameWorkerForChildren()
+        } else {
+            arguments = ["--db", config.database]
+        }
         if let path = self.config { arguments += ["--config", path] }
         if verbose { arguments.append("--verbose") }
         return arguments

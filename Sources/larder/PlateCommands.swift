@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderPostgres
 import LarderRecipes
 
 struct Search: ParsableCommand {
@@ -45,6 +46,7 @@ struct Search: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
+            try StoreOpener.requireSQLite(config, for: "larder search")
             let store = try reindex ? SQLiteCheckpointStore(path: config.database) : SQLiteCheckpointStore.forQueries(path: config.database)
             if reindex {
                 let count = try store.reindexRecipes()
@@ -99,6 +101,7 @@ struct Cook: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
+            try StoreOpener.requireSQLite(config, for: "larder cook")
             let store = try SQLiteCheckpointStore.forQueries(path: config.database)
             let today = asOf ?? ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
             guard CookPlanner.day(today) != nil else {

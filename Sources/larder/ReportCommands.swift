@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LarderCore
+import LarderPostgres
 import LarderRecipes
 
 struct Status: ParsableCommand {
@@ -17,6 +18,8 @@ struct Status: ParsableCommand {
         var stages: [StageCount]
         var problems: [Problem]
         var inputErrors: [InputError]
+        /// A PostgreSQL store's workers and their claims (absent for SQLite).
+        var workers: [FleetWorker]?
     }
 
     func run() throws {
@@ -25,14 +28,15 @@ struct Status: ParsableCommand {
             let store = try options.openReadOnly(config)
             let documents = try store.documentCounts()
             let report = Report(
-                database: config.database,
+                database: config.storeDescription,
                 documents: Dictionary(uniqueKeysWithValues: documents.map { ($0.key.rawValue, $0.value) }),
                 stages: try store.stageCounts().sorted {
                     (PipelineManifest.standardStageNames.firstIndex(of: $0.stage) ?? 99, $0.status.rawValue)
                         < (PipelineManifest.standardStageNames.firstIndex(of: $1.stage) ?? 99, $1.status.rawValue)
                 },
                 problems: try store.problems(batchID: nil, limit: 100_000),
-                inputErrors: try store.latestBatchID().map { try store.inputErrors(batchID: $0) } ?? [])
+                inputErrors: try store.latestBatchID().map { try store.inputErrors(batchID: $0) } ?? [],
+                workers: try (store as? PostgresCheckpointStore)?.fleet(leaseTTL: config.leaseTTL))
             if options.json {
                 try printJSON(report)
             } else {
@@ -60,6 +64,22 @@ struct Status: ParsableCommand {
         }
         if !report.inputErrors.isEmpty { print("not ingested in the last batch:") }
         for input in report.inputErrors { print("  \(LarderError(record: input.error))") }
+        if let workers = report.workers { printFleet(workers) }
+    }
+
+    private func printFleet(_ workers: [FleetWorker]) {
+        print("workers: \(workers.count)")
+        for worker in workers {
+            let seen = worker.lastSeenSecondsAgo < 0 ? "not seen" : String(format: "seen %.0f s ago", worker.lastSeenSecondsAgo)
+            print("  \(worker.id) (\(seen), \(worker.claims.count) lease(s))")
+            for claim in worker.claims {
+                let expiry =
+                    claim.expiresInSeconds >= 0
+                    ? String(format: "expires in %.0f s", claim.expiresInSeconds)
+                    : String(format: "EXPIRED %.0f s ago", -claim.expiresInSeconds)
+                print(String(format: "    doc %lld: lease age %.0f s, ", claim.documentID, claim.ageSeconds) + expiry)
+            }
+        }
     }
 }
 

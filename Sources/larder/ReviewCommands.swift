@@ -16,13 +16,13 @@ struct Review: ParsableCommand {
 }
 
 /// Opens the database and the schemas for a review command.
-private func reviewer(_ options: CommonOptions, readOnly: Bool = false) throws -> (SQLiteCheckpointStore, Reviewer) {
+private func reviewer(_ options: CommonOptions, readOnly: Bool = false) throws -> (any CheckpointStore, Reviewer) {
     let config = try options.loadConfig()
-    let store = try readOnly ? options.openReadOnly(config) : SQLiteCheckpointStore(path: config.database)
+    let store = try readOnly ? options.openReadOnly(config) : options.openStore(config)
     return (store, Reviewer(store: store, schemas: try SchemaCatalog.embedded.get()))
 }
 
-private func documentID(_ reference: String, in store: SQLiteCheckpointStore) throws -> Int64 {
+private func documentID(_ reference: String, in store: any CheckpointStore) throws -> Int64 {
     try findDocument(reference, in: store).id
 }
 

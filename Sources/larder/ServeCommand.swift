@@ -65,7 +65,7 @@ struct Serve: ParsableCommand {
                 settings.token = try BearerToken(text)
             }
             try settings.check()
-            let store = try SQLiteCheckpointStore(path: config.database)
+            let store = try options.openStore(config)
             let logger = options.makeLogger()
             let outcome = Locked<Result<Void, any Error>>(.success(()))
             let done = DispatchSemaphore(value: 0)

@@ -7,6 +7,10 @@ import Yams
 ///
 /// ```yaml
 /// database: larder.sqlite     # checkpoint database, relative to this file's folder
+/// store:
+///   url: postgres://larder@db.example:5432/larder?sslmode=require   # a PostgreSQL store instead (wins over database)
+/// queue:
+///   lease_ttl: 60             # seconds a worker's claim lasts without a heartbeat (LARDER_LEASE_TTL wins)
 /// workers: 0                  # documents processed at once; 0 = one per core
 /// max_attempts: 3             # attempts per stage before a document is quarantined
 /// progress_interval_seconds: 10   # progress line period when output is not a terminal
@@ -60,7 +64,7 @@ extension PipelineConfig {
     public static func load(path: String) throws -> PipelineConfig {
         var config = try parse(yaml: try configurationText(path), path: path)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        if !config.database.hasPrefix("/") {
+        if !config.database.hasPrefix("/") && !StoreLocation.isPostgres(config.database) {
             config.database = folder + "/" + config.database
         }
         if let cache = config.llm.cachePath, !cache.hasPrefix("/") {
@@ -112,10 +116,34 @@ extension PipelineConfig {
         }
         guard let root else { return config }  // an empty file means all defaults
         let reader = KeyReader(path: path)
+        var storeURL: String?
         for (key, value) in try reader.mapping(root, at: "top level") {
             switch key.string ?? "" {
             case "database": config.database = try reader.string(value, key: "database")
             case "workers": config.workers = try reader.int(value, key: "workers", range: 0...256)
+            case "store":
+                for (storeKey, storeValue) in try reader.mapping(value, at: "store") {
+                    switch storeKey.string ?? "" {
+                    case "url":
+                        let url = try reader.string(storeValue, key: "store.url")
+                        guard StoreLocation.isPostgres(url) else {
+                            throw LarderError(
+                                .configuration, "store.url must be a postgres:// URL", hint: "an SQLite file goes in `database`",
+                                path: path, line: reader.line(storeValue))
+                        }
+                        _ = try StoreLocation.parse(url)
+                        storeURL = url
+                    default: throw reader.unknownKey(storeKey, in: "store")
+                    }
+                }
+            case "queue":
+                for (queueKey, queueValue) in try reader.mapping(value, at: "queue") {
+                    switch queueKey.string ?? "" {
+                    case "lease_ttl":
+                        config.leaseTTL = try reader.double(queueValue, key: "queue.lease_ttl", range: 3...86_400)
+                    default: throw reader.unknownKey(queueKey, in: "queue")
+                    }
+                }
             case "max_attempts": config.maxAttempts = try reader.int(value, key: "max_attempts", range: 1...100)
             case "progress_interval_seconds":
                 config.progressIntervalSeconds = try reader.double(
@@ -184,6 +212,7 @@ extension PipelineConfig {
             default: throw reader.unknownKey(key, in: "the top level")
             }
         }
+        if let storeURL { config.database = storeURL }  // wins over `database`, wherever that key stands
         return config
     }
 

@@ -5,8 +5,12 @@ import LarderReceipts
 ///
 /// Reading the file lives in `PipelineConfig+YAML.swift`, which documents every key; docs/reference/configuration.md lists them too.
 public struct PipelineConfig: Sendable, Equatable {
-    /// The checkpoint database. Relative paths are resolved against the config file's folder.
+    /// The checkpoint database. Relative paths are resolved against the config file's folder. A `postgres://` URL
+    /// (`store.url` in pipeline.yml, `LARDER_DB`, `--db`) names a PostgreSQL store instead: print it only through
+    /// ``storeLocation`` (its description hides the password).
     public var database: String = "larder.sqlite"
+    /// Seconds a worker's claim on a stage lasts without a heartbeat (`queue.lease_ttl`; `LARDER_LEASE_TTL` wins).
+    public var leaseTTL: Double = 60
     /// Documents processed at once. `0` means one per core.
     public var workers: Int = 0
     /// Attempts at one stage of one document (failures that may pass on retry, or process crashes)
@@ -92,8 +96,23 @@ public struct PipelineConfig: Sendable, Equatable {
     }
 
     /// Where the LLM stage caches answers: `llm.cache`, or `llm-cache.sqlite` beside the database.
+    /// With a PostgreSQL store, beside the working directory (the URL is not a folder).
     public var llmCachePath: String {
-        llm.cachePath ?? URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("llm-cache.sqlite").path
+        if let path = llm.cachePath { return path }
+        if StoreLocation.isPostgres(database) {
+            return URL(fileURLWithPath: "llm-cache.sqlite").standardizedFileURL.path
+        }
+        return URL(fileURLWithPath: database).deletingLastPathComponent().appendingPathComponent("llm-cache.sqlite").path
+    }
+
+    /// The store as it may be printed: the SQLite path, or the PostgreSQL URL without its password.
+    public var storeDescription: String {
+        (try? StoreLocation.parse(database))?.description ?? StoreLocation.redact(database)
+    }
+
+    /// Where the checkpoint store is, parsed from ``database``.
+    public var storeLocation: StoreLocation {
+        get throws { try StoreLocation.parse(database) }
     }
 
     /// `workers`, with `0` resolved to the number of cores.

@@ -93,4 +93,10 @@ public struct InputError: Sendable, Equatable, Codable {
     public var batchID: Int64
     public var path: String
     public var error: LarderError.Record
+
+    public init(batchID: Int64, path: String, error: LarderError.Record) {
+        self.batchID = batchID
+        self.path = path
+        self.error = error
+    }
 }

@@ -66,9 +66,11 @@ public struct Intake: Sendable {
     private static let chunkSize = 128
 
     /// The folder `larder serve` keeps uploads and rendered pages in: `<database>.uploads` beside the database.
-    /// Intake never registers it nor anything in it.
+    /// Intake never registers it nor anything in it. With a PostgreSQL store (a URL, not a file): `larder.uploads`
+    /// in the working directory (the URL, which may hold a password, never names a folder).
     public static func uploadsDirectory(forDatabase path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path + ".uploads"
+        if StoreLocation.isPostgres(path) { return URL(fileURLWithPath: "larder.uploads").standardizedFileURL.path }
+        return URL(fileURLWithPath: path).standardizedFileURL.path + ".uploads"
     }
 
     /// Whether `path` is one of Larder's own files for `config` (the database, the LLM cache, their side files):

@@ -135,6 +135,10 @@ public final class WorkQueue: @unchecked Sendable {
         let outcome: DocumentState?
         do {
             outcome = try runStages(document, logger: logger)
+        } catch let lost as LeaseLost {
+            // A shared store fenced this worker off the document: its new holder commits the stages, not this one.
+            logger.warning("\(lost)")
+            return
         } catch {
             // Only the store can fail here: leave the document pending for the next run, and stop the run (a
             // full disk fails every document the same way: say it once).
@@ -304,6 +308,8 @@ public final class WorkQueue: @unchecked Sendable {
                     outputs[stage.name] = output.json
                     decoded.seed(stage: stage.name, output: output)
                     break
+                } catch let lost as LeaseLost {
+                    throw lost  // fenced off by a shared store: the document's new holder records it
                 } catch let error as LarderError where error.kind == .database {
                     // The checkpoint database failed (a full disk, most often) while saving: never the document's
                     // fault, so nothing is recorded against it; the run stops and `larder resume` redoes the stage.

@@ -164,6 +164,12 @@ public struct StageCount: Sendable, Equatable, Codable {
     public var stage: String
     public var status: StageStatus
     public var count: Int
+
+    public init(stage: String, status: StageStatus, count: Int) {
+        self.stage = stage
+        self.status = status
+        self.count = count
+    }
 }
 
 public struct Problem: Sendable, Equatable, Codable {
@@ -173,6 +179,17 @@ public struct Problem: Sendable, Equatable, Codable {
     public var stage: String
     public var attempts: Int
     public var error: LarderError.Record?
+
+    public init(
+        documentID: Int64, path: String, state: DocumentState, stage: String, attempts: Int, error: LarderError.Record? = nil
+    ) {
+        self.documentID = documentID
+        self.path = path
+        self.state = state
+        self.stage = stage
+        self.attempts = attempts
+        self.error = error
+    }
 }
 
 /// One version of a document's result.
@@ -194,6 +211,17 @@ public struct ResultVersion: Codable, Sendable, Equatable {
     public var note: String?
 
     public var isValid: Bool { violations.isEmpty }
+
+    public init(
+        number: Int, origin: Origin, json: String, violations: [SchemaViolation], createdAt: Double, note: String? = nil
+    ) {
+        self.number = number
+        self.origin = origin
+        self.json = json
+        self.violations = violations
+        self.createdAt = createdAt
+        self.note = note
+    }
 }
 
 /// What a person decided about a document.
@@ -225,6 +253,16 @@ public struct ReviewCandidate: Sendable, Equatable {
     public var state: ReviewState
     /// The accepted version was made by a person.
     public var acceptedIsHuman: Bool
+
+    public init(
+        documentID: Int64, path: String, latestMachine: ResultVersion, state: ReviewState, acceptedIsHuman: Bool
+    ) {
+        self.documentID = documentID
+        self.path = path
+        self.latestMachine = latestMachine
+        self.state = state
+        self.acceptedIsHuman = acceptedIsHuman
+    }
 }
 
 /// What ``CheckpointStore/complete(documentID:stage:version:output:decodedResult:violations:isResult:startedAt:finishedAt:laterStages:then:)``
@@ -253,5 +291,18 @@ extension CheckpointStore {
             documentID: documentID, stage: stage, version: version, output: output, decodedResult: nil,
             violations: violations, isResult: isResult, startedAt: startedAt, finishedAt: finishedAt,
             laterStages: laterStages, then: .nothing)
+    }
+}
+
+/// A shared store refused a write because this worker's claim on the document expired and may have been taken
+/// over (it was paused or cut off past its lease): the work is another worker's now, and is dropped here, not
+/// recorded as a failure. Only stores with leases (PostgreSQL) throw it.
+public struct LeaseLost: Error, Sendable, CustomStringConvertible {
+    public var documentID: Int64
+
+    public init(documentID: Int64) { self.documentID = documentID }
+
+    public var description: String {
+        "the claim on document \(documentID) expired (its lease was not renewed in time): another worker runs it now"
     }
 }

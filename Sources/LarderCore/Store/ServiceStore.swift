@@ -45,6 +45,19 @@ public struct StageEvent: Sendable, Equatable, Codable {
     public var finishedAt: Double
     public var durationMilliseconds: Double?
     public var error: LarderError.Record?
+
+    public init(
+        sequence: Int64, documentID: Int64, stage: String, status: StageStatus, finishedAt: Double,
+        durationMilliseconds: Double? = nil, error: LarderError.Record? = nil
+    ) {
+        self.sequence = sequence
+        self.documentID = documentID
+        self.stage = stage
+        self.status = status
+        self.finishedAt = finishedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.error = error
+    }
 }
 
 /// A stage's finished runs, for a latency histogram: `counts[i]` took at most `boundsMilliseconds[i]`.
@@ -53,6 +66,13 @@ public struct StageLatency: Sendable, Equatable {
     public var count: Int
     public var sumMilliseconds: Double
     public var counts: [Int]
+
+    public init(stage: String, count: Int, sumMilliseconds: Double, counts: [Int]) {
+        self.stage = stage
+        self.count = count
+        self.sumMilliseconds = sumMilliseconds
+        self.counts = counts
+    }
 }
 
 extension SQLiteCheckpointStore: ServiceStore {

@@ -1,0 +1,112 @@
+import Foundation
+import LarderCore
+import Logging
+import PostgresNIO
+
+// MARK: What `larder serve` reads
+
+extension PostgresCheckpointStore: ServiceStore {
+    public func documentPage(state: DocumentState?, kind: Route?, after: Int64, limit: Int) throws -> [DocumentListing] {
+        var conditions = ["d.id > $1"]
+        var binds = PostgresBindings()
+        try binds.append(after)
+        try binds.append(limit)
+        if let state {
+            try binds.append(state.rawValue)
+            conditions.append("d.state = $\(binds.count)")
+        }
+        var kindFilter = ""
+        if let kind {
+            try binds.append(kind.rawValue)
+            kindFilter = "WHERE kind = $\(binds.count)"
+        }
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT * FROM (
+                    SELECT d.id, d.sha256, d.path, d.byte_count, d.modified_at, d.registered_at, d.state,
+                           (SELECT v.json::jsonb ->> 'kind' FROM result_version v
+                            WHERE v.document_id = d.id ORDER BY v.number DESC LIMIT 1) AS kind
+                    FROM document d WHERE \(conditions.joined(separator: " AND ")) ORDER BY d.id) page
+                \(kindFilter) ORDER BY id LIMIT $2
+                """, binds: binds)
+        return try read { connection, logger in
+            try await connection.rows(query, logger).map { row in
+                let (_, _, _, _, _, _, _, kind) = try row.decode(
+                    (Int64, String, String, Int64, Double, Double, String, String?).self)
+                return DocumentListing(document: try Self.document(row), kind: kind.flatMap(Route.init(rawValue:)))
+            }
+        }
+    }
+
+    public func requeue(documentID: Int64) throws -> Bool {
+        try requeueProblems(documentID: documentID) > 0
+    }
+
+    public func stageEvents(after sequence: Int64, limit: Int) throws -> [StageEvent] {
+        try read { connection, logger in
+            try await connection.rows(
+                """
+                SELECT sequence, document_id, stage, status, finished_at, duration_ms, error FROM stage_event
+                WHERE sequence > \(sequence) ORDER BY sequence LIMIT \(limit)
+                """, logger
+            ).map { row in
+                let (sequence, id, stage, status, finished, duration, error) = try row.decode(
+                    (Int64, Int64, String, String, Double?, Double?, String?).self)
+                return StageEvent(
+                    sequence: sequence, documentID: id, stage: stage, status: StageStatus(rawValue: status) ?? .done,
+                    finishedAt: finished ?? 0, durationMilliseconds: duration,
+                    error: error.flatMap { try? JSONDecoder().decode(LarderError.Record.self, from: Data($0.utf8)) })
+            }
+        }
+    }
+
+    public func lastStageEventSequence() throws -> Int64 {
+        try read { connection, logger in
+            try await connection.rows("SELECT COALESCE(MAX(sequence), 0) FROM stage_event", logger)[0].decode(Int64.self)
+        }
+    }
+
+    public func stageLatencies(boundsMilliseconds bounds: [Double]) throws -> [StageLatency] {
+        try read { connection, logger in
+            var latencies = try await connection.rows(
+                """
+                SELECT stage, COUNT(*), COALESCE(SUM(duration_ms), 0)::float8 FROM stage_run
+                WHERE status = 'done' AND duration_ms IS NOT NULL GROUP BY stage ORDER BY stage
+                """, logger
+            ).map { row in
+                let (stage, count, sum) = try row.decode((String, Int, Double).self)
+                return StageLatency(
+                    stage: stage, count: count, sumMilliseconds: sum, counts: Array(repeating: 0, count: bounds.count))
+            }
+            guard !bounds.isEmpty else { return latencies }
+            let position = Dictionary(uniqueKeysWithValues: latencies.enumerated().map { ($1.stage, $0) })
+            for row in try await connection.rows(
+                """
+                SELECT r.stage, b.i, COUNT(*) FILTER (WHERE r.duration_ms <= b.bound)
+                FROM stage_run r CROSS JOIN unnest(\(bounds)::float8[]) WITH ORDINALITY AS b(bound, i)
+                WHERE r.status = 'done' AND r.duration_ms IS NOT NULL GROUP BY r.stage, b.i
+                """, logger)
+            {
+                let (stage, index, count) = try row.decode((String, Int, Int).self)
+                if let at = position[stage] { latencies[at].counts[index - 1] = count }
+            }
+            return latencies
+        }
+    }
+
+    /// Not built on PostgreSQL yet: the recipe index (`recipe_search`, SQLite FTS5) has no PostgreSQL twin.
+    public func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit] {
+        throw Self.notBuilt("larder search")
+    }
+
+    /// Not built on PostgreSQL yet (reads the recipe and pantry index).
+    public func cookSuggestions(_ planner: CookPlanner, limit: Int, missingAtMost: Int?) throws -> [CookPlanner.Suggestion] {
+        throw Self.notBuilt("larder cook")
+    }
+
+    static func notBuilt(_ what: String) -> LarderError {
+        LarderError(
+            .configuration, "\(what) is not available on a PostgreSQL store yet (its recipe index exists only in SQLite)",
+            hint: "run it against an SQLite store (--db larder.sqlite)")
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import LarderCore
+import Logging
+import PostgresNIO
+
+/// The checkpoint store in a PostgreSQL database, shared by `larder` commands and workers on many hosts.
+///
+/// The same contract as ``SQLiteCheckpointStore``: every method is one transaction (or one statement). Tables live
+/// in their own schema (``PostgresSchema``). Calls are synchronous over the async driver (``PostgresBridge``).
+public final class PostgresCheckpointStore: CheckpointStore {
+    public let location: PostgresLocation
+    let bridge: PostgresBridge
+    let claims: ClaimState
+    var logger: Logger { bridge.logger }
+
+    /// Connects, creates or migrates Larder's schema, and refuses a schema holding other applications' tables.
+    /// `workerID` names this store's claims (default: `LARDER_WORKER_ID`, else host and pid).
+    public init(location: PostgresLocation, workerID: String? = nil) throws {
+        self.location = location
+        claims = ClaimState(workerID: workerID)
+        let configuration = try Self.clientConfiguration(location)
+        let logger = Logger(label: "larder.postgres") { _ in SwiftLogNoOpLogHandler() }
+        let schema = location.schema
+        let bridge = PostgresBridge(configuration: configuration)
+        do {
+            // One connection of its own for the migration: a server that cannot be reached fails here, at once and
+            // clearly, rather than leaving the pool retrying.
+            try bridge.wait {
+                let connection = try await PostgresConnection.connect(
+                    configuration: Self.connectionConfiguration(location), id: 1, logger: logger)
+                do {
+                    try await PostgresSchema.migrate(connection, schema: schema, logger: logger)
+                    try await connection.close()
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+            }
+        } catch {
+            bridge.shutdown()
+            throw Self.failure(error, doing: "open", location: location)
+        }
+        self.bridge = bridge
+    }
+
+    deinit { bridge.shutdown() }
+
+    static func connectionConfiguration(_ location: PostgresLocation) throws -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: try tls(location.sslMode))
+        configuration.options.additionalStartupParameters = [("search_path", location.schema)]
+        return configuration
+    }
+
+    static func clientConfiguration(_ location: PostgresLocation) throws -> PostgresClient.Configuration {
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: try clientTLS(location.sslMode))
+        configuration.options.additionalStartupParameters = [("search_path", location.schema)]
+        configuration.options.maximumConnections = 8
+        return configuration
+    }
+
+    private static func tlsConfiguration(_ mode: PostgresLocation.SSLMode) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case .disable, .prefer, .require: tls.certificateVerification = .none
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: tls.certificateVerification = .fullVerification
+        }
+        return tls
+    }
+
+    private static func tls(_ mode: PostgresLocation.SSLMode) throws -> PostgresConnection.Configuration.TLS {
+        if mode == .disable { return .disable }
+        let context = try NIOSSLContext(configuration: tlsConfiguration(mode))
+        return mode == .prefer ? .prefer(context) : .require(context)
+    }
+
+    private static func clientTLS(_ mode: PostgresLocation.SSLMode) throws -> PostgresClient.Configuration.TLS {
+        if mode == .disable { return .disable }
+        let configuration = tlsConfiguration(mode)
+        return mode == .prefer ? .prefer(configuration) : .require(configuration)
+    }
+
+    /// A driver error in Larder's words. The server's message and SQLSTATE, never the connection string's password.
+    static func failure(_ error: any Error, doing what: String, location: PostgresLocation) -> LarderError {
+        if let error = error as? LarderError { return error }
+        let hint =
+            what == "open"
+            ? "check that PostgreSQL runs at \(location.host):\(location.port), that the user may log in to database '\(location.database)', and the sslmode"
+            : "check the PostgreSQL server and the network; `larder status` shows what is stored"
+        return LarderError(
+            .database, "PostgreSQL \(what) failed: \(StoreLocation.redact(describe(error)))", hint: hint,
+            path: location.description)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        if let message = error.serverInfo?[.message] {
+            return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
+        }
+        if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+        return "\(error.code)"
+    }
+
+    func write<T: Sendable>(
+        _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) throws -> T {
+        let logger = logger
+        do { return try bridge.transaction { try await body($0, logger) } } catch let lost as LeaseLost {
+            throw lost
+        } catch {
+            throw Self.failure(error, doing: "write (\(call.prefix { $0 != "(" }))", location: location)
+        }
+    }
+
+    func read<T: Sendable>(
+        _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) throws -> T {
+        let logger = logger
+        do { return try bridge.read { try await body($0, logger) } } catch {
+            throw Self.failure(error, doing: "read (\(call.prefix { $0 != "(" }))", location: location)
+        }
+    }
+
+    static func now() -> Double { Date().timeIntervalSince1970 }
+
+    // MARK: Batches and registration
+
+    public func beginBatch(command: String, inputs: [String]) throws -> Int64 {
+        let inputsJSON = String(decoding: try JSONEncoder().encode(inputs), as: UTF8.self)
+        let time = Self.now()
+        return try write { connection, logger in
+            try await connection.rows(
+                "INSERT INTO batch (command, inputs, started_at) VALUES (\(command), \(inputsJSON), \(time)) RETURNING id",
+                logger)[0].decode(Int64.self)
+        }
+    }
+
+    public func finishBatch(_ batchID: Int64, summaryJSON: String) throws {
+        let time = Self.now()
+        try write { connection, logger in
+            try await connection.run(
+                "UPDATE batch SET finished_at = \(time), summary = \(summaryJSON) WHERE id = \(batchID)", logger)
+        }
+    }
+
+    public func register(_ files: [RegisteredFile], batchID: Int64, stages: [String]) throws -> [Registration] {
+        let time = Self.now()
+        return try write { connection, logger in
+            var results: [Registration] = []
+            for file in files {
+                results.append(
+                    try await Self.register(file, batchID: batchID, stages: stages, at: time, connection, logger))
+            }
+            return results
+        }
+    }
+
+    private static func register(
+        _ file: RegisteredFile, batchID: Int64, stages: [String], at time: Double, _ connection: PostgresConnection,
+        _ logger: Logger
+    ) async throws -> Registration {
+        let found = try await connection.rows("SELECT id FROM document WHERE sha256 = \(file.sha256)", logger)
+        if let id = try found.first?.decode(Int64.self) {
+            let earlier = try await connection.rows(
+                """
+                SELECT path FROM document_path WHERE document_id = \(id) AND batch_id = \(batchID)
+                AND path <> \(file.path) LIMIT 1
+                """, logger)
+            try await addPath(file, documentID: id, batchID: batchID, connection, logger)
+            if let path = try earlier.first?.decode(String.self) { return .duplicate(documentID: id, of: path) }
+            return .known(documentID: id)
+        }
+        // ON CONFLICT: another host registering the same bytes at the same moment; its row wins, this is known.
+        let inserted = try await connection.rows(
+            """
+            INSERT INTO document (sha256, path, byte_count, modified_at, registered_at)
+            VALUES (\(file.sha256), \(file.path), \(file.byteCount), \(file.modifiedAt), \(time))
+            ON CONFLICT (sha256) DO NOTHING RETURNING id
+            """, logger)
+        guard let id = try inserted.first?.decode(Int64.self) else {
+            let id = try await connection.rows("SELECT id FROM document WHERE sha256 = \(file.sha256)", logger)[0]
+                .decode(Int64.self)
+            try await addPath(file, documentID: id, batchID: batchID, connection, logger)
+            return .known(documentID: id)
+        }
+        try await addPath(file, documentID: id, batchID: batchID, connection, logger)
+        try await connection.run(
+            """
+            INSERT INTO stage_run (document_id, stage, status)
+            SELECT \(id), stage, 'pending' FROM unnest(\(stages)::text[]) WITH ORDINALITY AS s(stage, n) ORDER BY n
+            """, logger)
+        return .new(documentID: id)
+    }
+
+    private static func addPath(
+        _ file: RegisteredFile, documentID id: Int64, batchID: Int64, _ connection: PostgresConnection,
+        _ logger: Logger
+    ) async throws {
+        try await connection.run(
+            """
+            INSERT INTO document_path (document_id, path, batch_id, byte_count, modified_at)
+            VALUES (\(id), \(file.path), \(batchID), \(file.byteCount), \(file.modifiedAt))
+            ON CONFLICT (document_id, path) DO UPDATE SET batch_id = excluded.batch_id,
+                byte_count = excluded.byte_count, modified_at = excluded.modified_at
+            """, logger)
+        try await connection.run(
+            "INSERT INTO batch_document (batch_id, document_id) VALUES (\(batchID), \(id)) ON CONFLICT DO NOTHING",
+            logger)
+    }
+
+    public func knownHashes(of files: [FileIdentity]) throws -> [String: String] {
+        guard !files.isEmpty else { return [:] }
+        let paths = files.map(\.path), sizes = files.map(\.byteCount), times = files.map(\.modifiedAt)
+        return try read { connection, logger in
+            var hashes: [String: String] = [:]
+            for row in try await connection.rows(
+                """
+                SELECT DISTINCT ON (f.path) f.path, d.sha256
+                FROM unnest(\(paths)::text[], \(sizes)::bigint[], \(times)::float8[]) AS f(path, size, mtime)
+                JOIN document_path p ON p.path = f.path AND p.byte_count = f.size AND p.modified_at = f.mtime
+                JOIN document d ON d.id = p.document_id
+                """, logger)
+            {
+                let (path, sha) = try row.decode((String, String).self)
+                hashes[path] = sha
+            }
+            return hashes
+        }
+    }
+
+    public func recordInputError(batchID: Int64, path: String, error: LarderError) throws {
+        let json = try Self.encode(error.record)
+        try write { connection, logger in
+            try await connection.run(
+                "INSERT INTO input_error (batch_id, path, error) VALUES (\(batchID), \(path), \(json))", logger)
+        }
+    }
+
+    public func inputErrors(batchID: Int64) throws -> [InputError] {
+        try read { connection, logger in
+            try await connection.rows(
+                "SELECT path, error FROM input_error WHERE batch_id = \(batchID) ORDER BY id", logger
+            ).map { row in
+                let (path, error) = try row.decode((String, String).self)
+                return InputError(batchID: batchID, path: path, error: try Self.decodeError(error)!)
+            }
+        }
+    }
+
+    public func latestBatchID() throws -> Int64? {
+        try read { connection, logger in
+            try await connection.rows("SELECT MAX(id) FROM batch", logger)[0].decode(Int64?.self)
+        }
+    }
+
+    // MARK: JSON columns
+
+    static func encode(_ record: LarderError.Record) throws -> String {
+        String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+    }
+
+    static func decodeError(_ text: String?) throws -> LarderError.Record? {
+        guard let text else { return nil }
+        return try JSONDecoder().decode(LarderError.Record.self, from: Data(text.utf8))
+    }
+
+    static func decodeViolations(_ text: String?) throws -> [SchemaViolation] {
+        guard let text else { return [] }
+        return try JSONDecoder().decode([SchemaViolation].self, from: Data(text.utf8))
+    }
+}

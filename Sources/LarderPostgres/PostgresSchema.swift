@@ -1,0 +1,154 @@
+import LarderCore
+import Logging
+import PostgresNIO
+
+/// Larder's tables in PostgreSQL, all in one schema (`larder` by default), created and migrated when a store opens.
+///
+/// The tables mirror the SQLite store's (``SQLiteCheckpointStore``), plus `blob` (document bytes by SHA-256, so a
+/// worker needs no shared filesystem) and the lease columns of `stage_run`. `larder_meta` marks the schema as
+/// Larder's: a schema that holds any other table is refused, untouched.
+enum PostgresSchema {
+    static let version = 1
+    /// `pg_advisory_xact_lock` keys: one migration at a time; one stage-event writer at a time per commit.
+    static let migrationLock: Int64 = 0x4C72_6472_0001
+    static let eventLock: Int64 = 0x4C72_6472_0002
+
+    static let tables: Set<String> = [
+        "larder_meta", "batch", "document", "document_path", "stage_run", "result_version", "review", "input_error",
+        "batch_document", "stage_event", "blob", "worker",
+    ]
+
+    /// One statement each (the extended protocol runs one at a time).
+    static let statements: [String] = [
+        "CREATE TABLE larder_meta (key text PRIMARY KEY, value text NOT NULL)",
+        """
+        CREATE TABLE batch (
+            id bigserial PRIMARY KEY, command text NOT NULL, inputs text NOT NULL,
+            started_at double precision NOT NULL, finished_at double precision, summary text)
+        """,
+        """
+        CREATE TABLE document (
+            id bigserial PRIMARY KEY, sha256 text NOT NULL UNIQUE, path text NOT NULL, byte_count bigint NOT NULL,
+            modified_at double precision NOT NULL, registered_at double precision NOT NULL,
+            state text NOT NULL DEFAULT 'pending', pipeline_version text, settled_batch bigint,
+            settled_at double precision,
+            claim_token bigint, claim_owner text, claim_expires timestamptz, lost_claims integer NOT NULL DEFAULT 0)
+            WITH (fillfactor = 80)
+        """,
+        "CREATE INDEX document_claim ON document (claim_owner) WHERE claim_owner IS NOT NULL",
+        // Fencing tokens: every claim of a document takes a new one, so a worker whose claim expired and was taken
+        // over holds a token that no longer matches, and every write it tries is refused.
+        "CREATE SEQUENCE claim_token_sequence",
+        "CREATE INDEX document_state ON document (state, pipeline_version)",
+        "CREATE INDEX document_settled ON document (settled_batch, settled_at)",
+        """
+        CREATE TABLE document_path (
+            seq bigserial, document_id bigint NOT NULL REFERENCES document (id) ON DELETE CASCADE,
+            path text NOT NULL, batch_id bigint NOT NULL, byte_count bigint NOT NULL,
+            modified_at double precision NOT NULL, PRIMARY KEY (document_id, path))
+        """,
+        "CREATE INDEX document_path_path ON document_path (path)",
+        "CREATE INDEX document_path_batch ON document_path (batch_id)",
+        // fillfactor leaves room on each page so status updates stay HOT (no index churn, less bloat).
+        """
+        CREATE TABLE stage_run (
+            seq bigserial, document_id bigint NOT NULL REFERENCES document (id) ON DELETE CASCADE,
+            stage text NOT NULL, status text NOT NULL, attempts bigint NOT NULL DEFAULT 0, version text,
+            started_at double precision, finished_at double precision, duration_ms double precision,
+            output text, error text, validation text,
+            PRIMARY KEY (document_id, stage)) WITH (fillfactor = 80)
+        """,
+        "CREATE INDEX stage_run_status ON stage_run (status)",
+        """
+        CREATE TABLE result_version (
+            document_id bigint NOT NULL REFERENCES document (id) ON DELETE CASCADE, number bigint NOT NULL,
+            origin text NOT NULL, json text NOT NULL, violations text NOT NULL,
+            created_at double precision NOT NULL, note text, PRIMARY KEY (document_id, number))
+        """,
+        """
+        CREATE TABLE review (
+            document_id bigint PRIMARY KEY REFERENCES document (id) ON DELETE CASCADE, accepted_version bigint,
+            decision text, decided_version bigint, reason text)
+        """,
+        """
+        CREATE TABLE input_error (
+            id bigserial PRIMARY KEY, batch_id bigint NOT NULL REFERENCES batch (id), path text NOT NULL,
+            error text NOT NULL)
+        """,
+        """
+        CREATE TABLE batch_document (
+            batch_id bigint NOT NULL, document_id bigint NOT NULL REFERENCES document (id) ON DELETE CASCADE,
+            PRIMARY KEY (batch_id, document_id))
+        """,
+        """
+        CREATE TABLE stage_event (
+            sequence bigint PRIMARY KEY, document_id bigint NOT NULL, stage text NOT NULL, status text NOT NULL,
+            finished_at double precision, duration_ms double precision, error text)
+        """,
+        "CREATE SEQUENCE stage_event_sequence",
+        // Stage events in commit order: the trigger takes a transaction-scoped advisory lock before it numbers the
+        // event, and holds it to COMMIT, so a transaction that took a lower number has committed before a higher
+        // one can be taken. (A bigserial alone numbers at insert time, and commits can land in another order: an
+        // event stream reading `sequence > last` would skip the late one.)
+        """
+        CREATE FUNCTION stage_run_finished() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE n bigint;
+        BEGIN
+            IF NEW.status IN ('done', 'failed', 'quarantined') AND OLD.status IS DISTINCT FROM NEW.status THEN
+                PERFORM pg_advisory_xact_lock(\(eventLock));
+                n := nextval('stage_event_sequence');
+                INSERT INTO stage_event (sequence, document_id, stage, status, finished_at, duration_ms, error)
+                VALUES (n, NEW.document_id, NEW.stage, NEW.status, NEW.finished_at, NEW.duration_ms, NEW.error);
+                DELETE FROM stage_event WHERE sequence <= n - 100000;
+            END IF;
+            RETURN NEW;
+        END $$
+        """,
+        """
+        CREATE TRIGGER stage_run_finished AFTER UPDATE OF status ON stage_run
+        FOR EACH ROW EXECUTE FUNCTION stage_run_finished()
+        """,
+        "CREATE TABLE blob (sha256 text PRIMARY KEY, bytes bytea NOT NULL)",
+        """
+        CREATE TABLE worker (
+            id text PRIMARY KEY, started_at timestamptz NOT NULL, seen_at timestamptz NOT NULL,
+            pipeline_version text NOT NULL)
+        """,
+    ]
+
+    /// Creates the schema and its tables when absent; refuses a schema holding tables that are not Larder's.
+    static func migrate(_ connection: PostgresConnection, schema: String, logger: Logger) async throws {
+        try await connection.run("BEGIN", logger)
+        do {
+            try await connection.run("SELECT pg_advisory_xact_lock(\(migrationLock))", logger)
+            try await connection.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger)
+            let existing = Set(
+                try await connection.rows(
+                    "SELECT table_name::text FROM information_schema.tables WHERE table_schema::text = \(schema)", logger
+                ).map { try $0.decode(String.self) })
+            if !existing.isEmpty {
+                try check(existing: existing, schema: schema)
+            } else {
+                for statement in statements { try await connection.run(PostgresQuery(unsafeSQL: statement), logger) }
+                try await connection.run(
+                    "INSERT INTO larder_meta (key, value) VALUES ('application', 'larder'), ('schema_version', \(String(version)))",
+                    logger)
+            }
+            try await connection.run("COMMIT", logger)
+        } catch {
+            _ = try? await connection.run("ROLLBACK", logger)
+            throw error
+        }
+    }
+
+    private static func check(existing: Set<String>, schema: String) throws {
+        let foreign = existing.subtracting(tables)
+        guard existing.contains("larder_meta"), foreign.isEmpty else {
+            let what = foreign.isEmpty ? existing : foreign
+            throw LarderError(
+                .database,
+                "PostgreSQL schema '\(schema)' holds tables that are not Larder's (\(what.sorted().prefix(5).joined(separator: ", "))); Larder left it untouched",
+                hint: "give Larder a schema of its own: add ?schema=NAME to the store URL, or use an empty database")
+        }
+    }
+}

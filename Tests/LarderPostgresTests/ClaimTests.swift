@@ -1,0 +1,155 @@
+import Foundation
+import LarderCore
+import LarderTestSupport
+import Testing
+
+@testable import LarderPostgres
+
+/// Many workers on one PostgreSQL queue, as stores with their own names in one process: claims, leases,
+/// heartbeats and fencing. A "paused" worker is one whose heartbeat stopped (what SIGSTOP does to it).
+@Suite(.postgres, .integration, .serialized) struct ClaimTests {
+    private static let stages = ["detect", "result"]
+
+    /// A fresh schema with `documents` registered, and `workers` stores claiming with `ttl`.
+    private func fleet(documents: Int, workers: Int, ttl: Double, maxAttempts: Int = 3) throws
+        -> (url: String, stores: [PostgresCheckpointStore], ids: [Int64])
+    {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let url = cluster.url()
+        guard case .postgres(let location) = try StoreLocation.parse(url) else { throw ConformanceError("url") }
+        let setup = try PostgresCheckpointStore(location: location, workerID: "setup")
+        let batch = try setup.beginBatch(command: "ingest", inputs: [])
+        let ids = try setup.register(
+            (0..<documents).map {
+                RegisteredFile(path: "/c/\($0)", sha256: String(format: "%064x", $0 + 1), byteCount: 1, modifiedAt: 0)
+            }, batchID: batch, stages: Self.stages
+        ).map(\.documentID)
+        let stores = try (0..<workers).map { index in
+            let store = try PostgresCheckpointStore(location: location, workerID: "w\(index)")
+            try store.startClaiming(leaseTTL: ttl, maxAttempts: maxAttempts, pipelineVersion: "p1")
+            return store
+        }
+        return (url, stores, ids)
+    }
+
+    /// Runs both stages of `id` on `store` and settles it done.
+    private func finish(_ id: Int64, on store: PostgresCheckpointStore, output: String = "{}") throws {
+        _ = try store.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1)
+        try store.complete(
+            documentID: id, stage: "detect", version: "d@1", output: "{}", decodedResult: nil, violations: [],
+            isResult: false, startedAt: 1, finishedAt: 2, laterStages: [],
+            then: .markRunning(stage: "result", version: "r@1", at: 2))
+        try store.complete(
+            documentID: id, stage: "result", version: "r@1", output: output, decodedResult: nil, violations: [],
+            isResult: true, startedAt: 2, finishedAt: 3, laterStages: [],
+            then: .settle(state: .done, pipelineVersion: "p1", batchID: nil))
+    }
+
+    @Test func everyDocumentIsClaimedOnceByConcurrentWorkers() throws {
+        let (_, stores, ids) = try fleet(documents: 60, workers: 4, ttl: 30)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let taken = Locked<[Int64: [String]]>([:])
+        DispatchQueue.concurrentPerform(iterations: stores.count) { index in
+            let store = stores[index]
+            var after: Int64 = 0
+            while let page = try? store.documentsNeedingWork(pipelineVersion: "p1", after: after, limit: 64), !page.isEmpty {
+                for document in page {
+                    taken.withLock { $0[document.id, default: []].append("w\(index)") }
+                    try? finish(document.id, on: store)
+                }
+                after = page.last!.id
+            }
+        }
+        let claims = taken.withLock { $0 }
+        #expect(Set(claims.keys) == Set(ids))
+        #expect(claims.values.allSatisfy { $0.count == 1 }, "a document was claimed twice: \(claims.filter { $0.value.count > 1 })")
+        #expect(try stores[0].documentCounts() == [.done: 60])
+        #expect(Set(claims.values.flatMap { $0 }).count > 1, "the work was shared")
+        // Each document has one result version: one commit each.
+        for id in ids { #expect(try stores[0].resultVersions(of: id).count == 1) }
+    }
+
+    @Test func aPausedWorkerCannotCommitAfterItsLeaseWasTakenOver() throws {
+        let (_, stores, ids) = try fleet(documents: 1, workers: 2, ttl: 1)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let (paused, healthy) = (stores[0], stores[1])
+        let id = ids[0]
+        #expect(try paused.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        _ = try paused.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1)
+        // While its lease lives, nobody else can take the document.
+        #expect(try healthy.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).isEmpty)
+        // SIGSTOP: the heartbeat stops; past the ttl the other worker claims the document and finishes it.
+        paused.claims.stopHeartbeat.withLock { $0 = true }
+        Thread.sleep(forTimeInterval: 1.6)
+        #expect(try healthy.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        try finish(id, on: healthy, output: #"{"by":"healthy"}"#)
+        // SIGCONT: the paused worker's commit is refused, and so is its heartbeat's renewal.
+        #expect(throws: LeaseLost.self) {
+            try paused.complete(
+                documentID: id, stage: "detect", version: "d@1", output: #"{"by":"paused"}"#, decodedResult: nil,
+                violations: [], isResult: false, startedAt: 1, finishedAt: 5, laterStages: [],
+                then: .nothing)
+        }
+        #expect(throws: LeaseLost.self) {
+            try paused.settle(documentID: id, state: .failed, pipelineVersion: "p1", batchID: nil)
+        }
+        let stages = try healthy.stages(of: id)
+        #expect(stages.map(\.status) == [.done, .done])
+        #expect(stages[1].output == #"{"by":"healthy"}"#)
+        #expect(try healthy.resultVersions(of: id).count == 1, "exactly one committed result")
+        #expect(try healthy.document(id: id)?.state == .done)
+    }
+
+    @Test func heartbeatsKeepALeaseAlivePastItsTTL() throws {
+        let (_, stores, ids) = try fleet(documents: 1, workers: 2, ttl: 1)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let id = ids[0]
+        #expect(try stores[0].documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        Thread.sleep(forTimeInterval: 2.5)  // two and a half ttls: only the heartbeat (every ttl/3) keeps it
+        #expect(try stores[1].documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).isEmpty)
+        try finish(id, on: stores[0])
+        let fleet = try stores[0].fleet(leaseTTL: 1)
+        #expect(fleet.map(\.id).contains("w0"))
+        #expect(fleet.allSatisfy { $0.claims.isEmpty }, "settling let the claim go")
+    }
+
+    @Test func aDocumentThatKillsEveryWorkerIsQuarantined() throws {
+        let (_, stores, ids) = try fleet(documents: 2, workers: 3, ttl: 1, maxAttempts: 2)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let poison = ids[0]
+        // Two workers in turn take the document, start its first stage and die (their heartbeats stop).
+        for (lost, store) in stores.prefix(2).enumerated() {
+            let page = try store.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1)
+            #expect(page.map(\.id) == [poison])
+            _ = try store.markRunning(documentID: poison, stage: "detect", version: "d@1", at: 1)
+            store.claims.stopHeartbeat.withLock { $0 = true }
+            // Past the ttl, plus the backoff for the claims the document already lost.
+            Thread.sleep(forTimeInterval: 1.4 + ClaimState.backoffSeconds * Double(lost))
+        }
+        // The third worker finds it at max_attempts: quarantined, and it moves on to the other document.
+        let page = try stores[2].documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 2)
+        #expect(page.map(\.id) == [ids[1]])
+        try finish(ids[1], on: stores[2])
+        #expect(try stores[2].document(id: poison)?.state == .quarantined)
+        #expect(try stores[2].stages(of: poison)[0].error?.kind == .crashed)
+        #expect(try stores[2].documentCounts() == [.done: 1, .quarantined: 1])
+    }
+
+    @Test func aRestartedWorkerTakesItsPredecessorsClaimsBackAtOnce() throws {
+        let (url, stores, ids) = try fleet(documents: 1, workers: 1, ttl: 30)
+        let id = ids[0]
+        #expect(try stores[0].documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        _ = try stores[0].markRunning(documentID: id, stage: "detect", version: "d@1", at: 1)
+        stores[0].claims.stopHeartbeat.withLock { $0 = true }  // it crashed; its supervisor restarts it
+        guard case .postgres(let location) = try StoreLocation.parse(url) else { return }
+        let restarted = try PostgresCheckpointStore(location: location, workerID: "w0")
+        try restarted.startClaiming(leaseTTL: 30, maxAttempts: 3, pipelineVersion: "p1")
+        defer { restarted.stopClaiming() }
+        // Well inside the ttl: the claim is its own name's, so it is recovered now, not in 30 s.
+        #expect(try restarted.recoverInterruptedStages(maxAttempts: 3) == [id])
+        try finish(id, on: restarted)
+        #expect(try restarted.stages(of: id)[0].attempts == 2, "the crashed attempt counts")
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import LarderCore
+import LarderTestSupport
+import Testing
+
+/// The real `larder` and `larder-worker` against a PostgreSQL store: the same export as an SQLite run, file for
+/// file, and the password nowhere in what they print or store.
+@Suite(.postgres, .integration, .serialized) struct PostgresCommandTests {
+    struct Run {
+        var status: Int32
+        var output: String
+    }
+
+    static var larder: String {
+        get throws {
+            let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+            for candidate in [folder + "/larder", Repository.path(".build/debug/larder")]
+            where FileManager.default.isExecutableFile(atPath: candidate) {
+                return candidate
+            }
+            throw ConformanceError("the larder executable is not built (swift build --build-tests)")
+        }
+    }
+
+    /// Runs `larder` with standard output and error together, in `folder`.
+    static func larder(_ arguments: [String], in folder: String, environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try larder)
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged["LARDER_SKIP_LLM"] = "1"
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    static func files(in folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.subpathsOfDirectory(atPath: folder) {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder), !isFolder.boolValue {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            }
+        }
+        return files
+    }
+
+    @Test func ingestExportAndStatusMatchSQLite() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-e2e-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["banana-bread.txt", "lemon-drizzle-cake.md", "tomato-soup.txt", "pancakes.pdf", "chewy-oat-cookies.html"] {
+            try FileManager.default.copyItem(
+                atPath: Repository.path("samples/recipes/" + name), toPath: folder + "/in/" + name)
+        }
+        let url = cluster.url()
+        let sqlite = folder + "/single.sqlite"
+
+        let single = try Self.larder(["ingest", "--db", sqlite, "in"], in: folder)
+        #expect(single.status == 0, "\(single.output)")
+        let shared = try Self.larder(["ingest", "--db", url, "in"], in: folder)
+        #expect(shared.status == 0, "\(shared.output)")
+        // A second run finds everything done.
+        let again = try Self.larder(["ingest", "in"], in: folder, environment: ["LARDER_DB": url])
+        #expect(again.status == 0, "\(again.output)")
+
+        #expect(try Self.larder(["export", "--db", sqlite, "--out", folder + "/out-sqlite"], in: folder).status == 0)
+        let exported = try Self.larder(["export", "--db", url, "--out", folder + "/out-pg"], in: folder)
+        #expect(exported.status == 0, "\(exported.output)")
+        let expected = try Self.files(in: folder + "/out-sqlite")
+        let got = try Self.files(in: folder + "/out-pg")
+        #expect(expected.count == 5)
+        #expect(got.keys.sorted() == expected.keys.sorted())
+        for (name, data) in expected { #expect(got[name] == data, "\(name) differs") }
+
+        let status = try Self.larder(["status", "--db", url], in: folder)
+        #expect(status.status == 0, "\(status.output)")
+        #expect(status.output.contains("documents: 5 (0 pending, 5 done"), "\(status.output)")
+        #expect(status.output.contains("postgres://larder:***@127.0.0.1"), "\(status.output)")
+        let show = try Self.larder(["show", "--db", url, "in/banana-bread.txt"], in: folder)
+        #expect(show.status == 0, "\(show.output)")
+
+        // The password in nothing printed, and nowhere in the database (pg_dump of every row).
+        for run in [shared, again, exported, status, show] {
+            #expect(!run.output.contains(PostgresCluster.password), "\(run.output)")
+        }
+        let dump = try cluster.dump()
+        #expect(dump.contains("banana-bread.txt"), "the dump holds the data")
+        #expect(!dump.contains(PostgresCluster.password))
+        // Nor in a file or folder name the commands made (the LLM cache and uploads paths were derived from --db).
+        let made = try FileManager.default.subpathsOfDirectory(atPath: folder)
+        #expect(!made.contains { $0.contains(PostgresCluster.password) || $0.contains("postgres:") }, "\(made)")
+    }
+
+    /// Sample recipes copied into `folder/in`, plus `poison.txt` (its own bytes) that the fault hook crashes on.
+    static func inputs(in folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        for name in ["banana-bread.txt", "lemon-drizzle-cake.md", "tomato-soup.txt", "red-lentil-soup.txt", "overnight-oats.md"] {
+            try FileManager.default.copyItem(
+                atPath: Repository.path("samples/recipes/" + name), toPath: folder + "/in/" + name)
+        }
+        try "Poison\n\nIngredients\n- 1 cup flour\n\nMethod\n1. Mix.\n".write(
+            toFile: folder + "/in/poison.txt", atomically: true, encoding: .utf8)
+    }
+
+    /// Two `larder worker` processes on one queue, one of them crashing (SIGSEGV, as a native library would) on
+    /// the poison document: it is quarantined after max_attempts, every other document is committed once, and
+    /// the export equals a single-host SQLite run's, file for file.
+    @Test(.slow) func twoWorkersShareTheQueueAndAPoisonDocumentIsQuarantined() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-fleet-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.inputs(in: folder)
+        let crash = ["LARDER_FAULT_CRASH": "detect:poison"]
+        let sqlite = folder + "/single.sqlite"
+        let single = try Self.larder(["ingest", "--db", sqlite, "in"], in: folder, environment: crash)
+        #expect(single.status == 1, "\(single.output)")  // partial: the poison document is quarantined
+        let url = cluster.url()
+        let registered = try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder)
+        #expect(registered.status == 0, "\(registered.output)")
+        #expect(registered.output.contains("6 new"), "\(registered.output)")
+
+        // Two workers at once, as two hosts would run them.
+        let log = folder + "/executions.log"
+        let environment = crash.merging(["LARDER_DB": url, "LARDER_EXECUTION_LOG": log]) { a, _ in a }
+        let runs = Locked<[Run]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let run = try? Self.larder(
+                ["worker", "--exit-when-idle", "--workers", "1"], in: folder,
+                environment: environment.merging(["LARDER_WORKER_ID": "host\(index)"]) { a, _ in a })
+            if let run { runs.withLock { $0.append(run) } }
+        }
+        for run in runs.withLock({ $0 }) { #expect(run.status == 0, "\(run.output)") }
+        #expect(runs.withLock { $0.count } == 2)
+
+        let status = try Self.larder(["status", "--db", url, "--json"], in: folder)
+        #expect(status.output.contains(#""quarantined":1"#) || status.output.contains(#""quarantined" : 1"#), "\(status.output)")
+        #expect(!status.output.contains(PostgresCluster.password))
+        // Every other document committed exactly once: one result version each.
+        let versions = try cluster.psql(
+            "SELECT string_agg(n::text, ',') FROM (SELECT COUNT(*) AS n FROM \(Self.schema(of: url)).result_version GROUP BY document_id) c")
+        #expect(versions.trimmingCharacters(in: .whitespacesAndNewlines) == "1,1,1,1,1")
+        // The poison document ran max_attempts (3) times; executions may exceed one elsewhere, commits never.
+        let executions = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(executions.split(separator: "\n").filter { $0.hasSuffix("\tdetect") }.count >= 6)
+
+        #expect(try Self.larder(["export", "--db", sqlite, "--out", folder + "/out-sqlite"], in: folder).status == 0)
+        #expect(try Self.larder(["export", "--db", url, "--out", folder + "/out-pg"], in: folder).status == 0)
+        let expected = try Self.files(in: folder + "/out-sqlite")
+        let got = try Self.files(in: folder + "/out-pg")
+        #expect(expected.count == 5)
+        #expect(got == expected)
+    }
+
+    /// SIGSTOP (or SIGKILL) a `larder-worker` in the middle of its lease, past the ttl; another worker takes the
+    /// document and commits it; SIGCONT: the paused worker's commit is refused (fencing). Either way the document
+    /// has exactly one committed result and the export equals a single-host SQLite run's.
+    enum Fault: String, CaseIterable, Sendable {
+        /// SIGSTOP past the ttl, SIGCONT after the other worker committed: its own commit is refused.
+        case pause
+        /// SIGKILL of `larder worker` and its `larder-worker` (a host lost): the lease expires, the work returns.
+        case kill
+    }
+
+    @Test(.slow, arguments: Fault.allCases) func aWorkerStoppedMidLeaseLosesTheDocumentToAnother(fault: Fault) throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-pause-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(
+            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/slow-banana.txt")
+        let url = cluster.url()
+        let schema = Self.schema(of: url)
+        #expect(try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+        let log = folder + "/executions.log"
+        let common = ["LARDER_DB": url, "LARDER_LEASE_TTL": "3", "LARDER_EXECUTION_LOG": log, "LARDER_SKIP_LLM": "1"]
+
+        // Worker A stalls 8 s in detect; it is paused (SIGSTOP) once its lease is visible.
+        let a = Process()
+        a.executableURL = URL(fileURLWithPath: try Self.larder)
+        a.arguments = ["worker", "--exit-when-idle", "--workers", "1"]
+        a.environment = ProcessInfo.processInfo.environment.merging(
+            common.merging(["LARDER_WORKER_ID": "hostA", "LARDER_FAULT_STALL": "detect:slow:8"]) { a, _ in a }) { _, b in b }
+        a.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let aOutput = folder + "/a.log"
+        FileManager.default.createFile(atPath: aOutput, contents: nil)
+        a.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: aOutput))
+        a.standardError = a.standardOutput
+        try a.run()
+        defer { if a.isRunning { kill(a.processIdentifier, SIGKILL) } }
+        var owner = ""
+        for _ in 0..<150 where owner != "hostA" {
+            Thread.sleep(forTimeInterval: 0.2)
+            owner = (try? cluster.psql("SELECT claim_owner FROM \(schema).document"))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+        #expect(owner == "hostA")
+        let children = try cluster.children(of: a.processIdentifier)
+        #expect(children.count == 1, "larder-worker under larder worker: \(children)")
+        guard let worker = children.first else { return }
+        switch fault {
+        case .pause: kill(worker, SIGSTOP)
+        case .kill:
+            // The supervisor first: it must not live to give the claim back (a lost host gives nothing back).
+            kill(a.processIdentifier, SIGKILL)
+            kill(worker, SIGKILL)
+        }
+        Thread.sleep(forTimeInterval: 4.5)  // past the 3 s ttl: no heartbeat renewed it
+        // `larder status` shows the lease and that it expired.
+        let status = try Self.larder(["status"], in: folder, environment: common)
+        #expect(status.output.contains("hostA"), "\(status.output)")
+        #expect(status.output.contains("EXPIRED"), "\(status.output)")
+        #expect(!status.output.contains(PostgresCluster.password))
+
+        let b = try Self.larder(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder,
+            environment: common.merging(["LARDER_WORKER_ID": "hostB"]) { a, _ in a })
+        #expect(b.status == 0, "\(b.output)")
+        if fault == .pause {
+            kill(worker, SIGCONT)
+            a.waitUntilExit()
+            let aText = (try? String(contentsOfFile: aOutput, encoding: .utf8)) ?? ""
+            #expect(a.terminationStatus == 0, "\(aText)")
+            #expect(aText.contains("expired"), "the paused worker was told its claim expired: \(aText)")
+        } else {
+            a.waitUntilExit()
+        }
+
+        let versions = try cluster.psql("SELECT COUNT(*) FROM \(schema).result_version")
+        #expect(versions.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "exactly one committed result")
+        let state = try cluster.psql("SELECT state FROM \(schema).document")
+        #expect(state.trimmingCharacters(in: .whitespacesAndNewlines) == "done")
+        let executions = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        #expect(executions.split(separator: "\n").filter { $0.hasSuffix("\tdetect") }.count == 2, "ran twice, committed once")
+
+        let sqlite = folder + "/single.sqlite"
+        #expect(try Self.larder(["ingest", "--db", sqlite, "in"], in: folder).status == 0)
+        #expect(try Self.larder(["export", "--db", sqlite, "--out", folder + "/out-sqlite"], in: folder).status == 0)
+        #expect(try Self.larder(["export", "--db", url, "--out", folder + "/out-pg"], in: folder).status == 0)
+        #expect(try Self.files(in: folder + "/out-pg") == Self.files(in: folder + "/out-sqlite"))
+    }
+
+    static func schema(of url: String) -> String {
+        String(url.split(separator: "schema=").last ?? "larder")
+    }
+
+    @Test func searchSaysItNeedsSQLite() throws {
+        guard let cluster = PostgresCluster.shared else { throw ConformanceError("no cluster") }
+        let run = try Self.larder(["search", "--db", cluster.url(), "soup"], in: NSTemporaryDirectory())
+        #expect(run.status != 0)
+        #expect(run.output.contains("not available on a PostgreSQL store"), "\(run.output)")
+        #expect(!run.output.contains(PostgresCluster.password))
+    }
+}
