@@ -8,7 +8,7 @@ CONFIGURATION ?= release
 BIN := .build/$(CONFIGURATION)
 DEMO_DB := .build/demo/larder.sqlite
 
-.PHONY: setup build demo test unit format-check cli-reference install uninstall bench bench-receipts measure figures clean
+.PHONY: setup build demo test unit format-check cli-reference install uninstall bench bench-receipts measure measure-speed figures clean
 
 setup:
 	bash scripts/setup.sh
@@ -88,6 +88,11 @@ bench-receipts: build
 # then docs/accuracy.md, docs/performance.md and the README's figures table from it. 15-30 minutes (receipt OCR).
 measure: build
 	bash scripts/bench/measure.sh
+
+# Only the speed against reference tools (recipe-scrapers on saved pages, pdftotext on 500 PDFs), into the same
+# baseline (its other figures kept) and docs/performance.md.
+measure-speed: build
+	bash scripts/bench/measure-speed.sh
 
 # The generated docs again from benchmarks/baseline.json alone (no measuring).
 figures:

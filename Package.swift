@@ -139,7 +139,7 @@ let package = Package(
         .target(
             name: "LarderEvaluation",
             dependencies: [
-                "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderPages", "LarderRecipes",
+                "LarderCore", "LarderStages", "LarderOCR", "LarderReceipts", "LarderPages", "LarderRecipes", "LarderFormats",
             ]),
 
         // MARK: `larder serve`: the HTTP API, the review page and its assets, over hummingbird 2. Uses the store, queue

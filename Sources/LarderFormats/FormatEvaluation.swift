@@ -34,8 +34,9 @@ public enum FormatEvaluation {
     /// Reads one file (an archive through the caller's archive reader) into recipes and entry errors.
     public typealias FileReader = (String) throws -> RecipeImport.Outcome
 
-    /// The sample files by format, with the recipe counts the data's README gives.
-    static let samples: [(format: String, files: [String], expected: Int)] = [
+    /// The sample files by format, with the recipe counts the data's README gives (`larder eval formats` reads
+    /// them through the standard stages: `ExportEvaluation` in LarderEvaluation).
+    public static let samples: [(format: String, files: [String], expected: Int)] = [
         ("paprika", ["mealie/paprika.zip"], 5), ("nextcloud", ["mealie/nextcloud.zip"], 3),
         ("chowdown", ["mealie/chowdown.zip"], 2), ("copymethat", ["mealie/copymethat.zip"], 3),
         ("mealie", ["mealie/mealie.zip"], 3), ("tandoor", ["mealie/tandoor.zip"], 1),

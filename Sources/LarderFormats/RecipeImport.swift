@@ -109,6 +109,9 @@ public enum RecipeImport {
             if case .recipes(_, let format, _, _) = readJSON(ExportMember(path: fileName, data: data)) { return format }
             return nil
         }
+        // A cheap look first (`detect` asks this of every text file; splitting a saved page's 64 KB lines took
+        // more than reading the page): past the extensions named below, every format needs one of these marks.
+        guard Self.namingExtensions.contains(ext) || Self.hasFormatMark(data.prefix(64 * 1024)) else { return nil }
         let text = TextBytes.decode(data.prefix(64 * 1024))
         if ext == "cook" { return .cooklang }
         if text.contains("<mx2") { return .mastercookXML }
@@ -124,6 +127,32 @@ public enum RecipeImport {
         if ext == "csv" || ext == "tsv", CSVRecipes.isRecipeCSV(text) { return .csv }
         if ext == "md" || ext == "markdown", ChowdownReader.isChowdown(text) { return .chowdown }
         return nil
+    }
+
+    /// The extensions `textFormat` reads a format from (or checks one for) without a mark in the text.
+    private static let namingExtensions: Set<String> = ["cook", "mmf", "mxp", "csv", "tsv", "md", "markdown"]
+    /// The ASCII marks one of which each format `textFormat` recognises by content holds: MasterCook XML's `<mx2`,
+    /// MasterCook text's `* Exported from MasterCook *`, MealMaster's `MMMMM` or `-----` header.
+    private static let formatMarks = ["<mx2", "MasterCook", "MMMMM", "-----"].map { Array($0.utf8) }
+
+    static func hasFormatMark(_ bytes: Data) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            return formatMarks.contains { mark in
+                guard b.count >= mark.count else { return false }
+                var i = 0
+                let last = b.count - mark.count
+                while i <= last {
+                    if b[i] == mark[0] {
+                        var j = 1
+                        while j < mark.count && b[i + j] == mark[j] { j += 1 }
+                        if j == mark.count { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
     }
 
     /// What one member held.

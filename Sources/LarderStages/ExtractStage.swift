@@ -33,21 +33,38 @@ public struct ExtractStage: Stage {
             return try StageOutput(Self.extractPDF(path: path, maxPages: input.config.limits.maxPDFPages))
         case .png, .jpeg, .tiff:
             return try StageOutput(ExtractOutput(format: detected.format, pages: [], needsOCR: true))
-        case .html:
-            return try StageOutput(Self.extractHTML(input.document, encoding: detected.encoding, limits: input.config.limits))
-        case .text, .markdown, .json:
-            var output = try TextExtraction.extract(input.document, format: detected.format)
-            output.images = PhotoCollector.photoBeside(
-                recipeFile: path, text: output.pages.first?.text ?? "", limits: input.config.limits)
-            if detected.format == .json { PhotoCollector.takeInlinedPhoto(&output, file: path, limits: input.config.limits) }
-            return try StageOutput(output)
-        case .archive:
-            return try StageOutput(Self.extractArchive(input.document, limits: input.config.limits))
+        case .html, .text, .markdown, .json, .archive:
+            // The bytes `detect` read and checked (read and checked here when `detect` ran in another process).
+            let data = try input.registeredBytes(read: DetectStage.readRegisteredBytes)
+            let limits = input.config.limits
+            let extracted: ExtractOutput
+            switch detected.format {
+            case .html: extracted = try Self.extractHTML(input.document, data: data, encoding: detected.encoding, limits: limits)
+            case .archive: extracted = try Self.extractArchive(input.document, data: data, limits: limits)
+            default: extracted = try Self.extractText(input.document, data: data, format: detected.format, limits: limits)
+            }
+            var output = try StageOutput(extracted)
+            output.readDocumentFile = false
+            return output
         }
     }
 
-    public static func extractHTML(_ document: DocumentRecord, encoding: String?, limits: PipelineConfig.Limits = .init()) throws -> ExtractOutput {
-        let data = try DetectStage.readRegisteredBytes(of: document)
+    /// A text, Markdown or JSON file (`data`: its registered bytes), with the recipe photo beside it or inlined in
+    /// it (a Cooklang `X.jpg` beside `X.cook`, a schema.org `data:` image).
+    static func extractText(
+        _ document: DocumentRecord, data: Data, format: DocumentFormat, limits: PipelineConfig.Limits
+    ) throws -> ExtractOutput {
+        var output = try TextExtraction.extract(document, data: data, format: format)
+        output.images = PhotoCollector.photoBeside(
+            recipeFile: document.path, text: output.pages.first?.text ?? "", limits: limits)
+        if format == .json { PhotoCollector.takeInlinedPhoto(&output, file: document.path, limits: limits) }
+        return output
+    }
+
+    /// A saved page (`data`: its registered bytes) through libxml2.
+    public static func extractHTML(
+        _ document: DocumentRecord, data: Data, encoding: String?, limits: PipelineConfig.Limits = .init()
+    ) throws -> ExtractOutput {
         let declared = encoding.flatMap { ["utf-8", "utf-16le", "utf-16be", "latin-1"].contains($0) ? nil : $0 }
         let reading: PageReader.Reading
         do {
@@ -79,9 +96,10 @@ public struct ExtractStage: Stage {
     /// (``Archives/forEachMember(_:name:limits:_:)``), so memory holds one member and the text kept so far. A member
     /// over `limits.max_text_bytes`, or past the archive's share of `limits.max_stage_output_bytes`, is skipped with
     /// an entry error naming it; the other members are still imported.
-    public static func extractArchive(_ document: DocumentRecord, limits: PipelineConfig.Limits = .init()) throws -> ExtractOutput {
+    public static func extractArchive(
+        _ document: DocumentRecord, data: Data, limits: PipelineConfig.Limits = .init()
+    ) throws -> ExtractOutput {
         let path = document.path
-        let data = try DetectStage.readRegisteredBytes(of: document)  // the registered bytes, or "changed"
         let name = URL(fileURLWithPath: path).lastPathComponent
         var pages: [PDFPageText] = []
         var skipped: [String] = []

@@ -35,14 +35,26 @@ public struct OCRStage: Stage {
         let detected = try input.output(of: "detect", as: DetectOutput.self)
         // Documents with a text layer never look at the cache (or tesseract).
         guard detected.format == .pdf || detected.format.isImage else {
-            return try StageOutput(
+            return try Self.unread(
+                OCRStageOutput(skipped: "no OCR needed: \(detected.format.description)", lines: [], meanConfidence: 0, steps: []))
+        }
+        // A PDF with a text layer is not opened again.
+        if detected.format == .pdf, try !input.output(of: "extract", as: ExtractOutput.self).needsOCR {
+            return try Self.unread(
                 OCRStageOutput(skipped: "no OCR needed: \(detected.format.description)", lines: [], meanConfidence: 0, steps: []))
         }
         let cached = settings.cache.map { OCRCache(folder: $0, sha256: input.document.sha256, version: version) }
-        if let output = cached?.read() { return try StageOutput(output) }
+        if let output = cached?.read() { return try Self.unread(output) }  // keyed by the registered hash
         let output = try read(input, detected: detected)
         cached?.write(output)
         return try StageOutput(output)
+    }
+
+    /// An output made without opening the document's file: it is not hashed again after the stage.
+    private static func unread(_ value: OCRStageOutput) throws -> StageOutput {
+        var output = try StageOutput(value)
+        output.readDocumentFile = false
+        return output
     }
 
     /// What OCR reads from a photo or a scanned PDF (a PDF with a text layer: skipped).

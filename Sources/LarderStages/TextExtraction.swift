@@ -4,8 +4,8 @@ import LarderCore
 /// The text formats' half of `extract` (the PDF half, in `ExtractStage`, calls poppler).
 public enum TextExtraction {
     /// Text, Markdown, HTML or JSON → one normalised page (HTML reduced to its visible text).
-    public static func extract(_ document: DocumentRecord, format: DocumentFormat) throws -> ExtractOutput {
-        let data = try DetectStage.readRegisteredBytes(of: document)
+    /// - Parameter data: the document's registered bytes.
+    public static func extract(_ document: DocumentRecord, data: Data, format: DocumentFormat) throws -> ExtractOutput {
         guard let decoded = TextDecoding.decode(data) else {
             throw LarderError(.badInput, "the text can no longer be decoded", path: document.path)
         }
@@ -21,8 +21,11 @@ public enum TextExtraction {
 /// at most one empty line in a row.
 public enum TextNormalizer {
     public static func normalize(_ text: String) -> String {
-        var text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        text = text.precomposedStringWithCanonicalMapping
+        var text = text
+        if text.utf8.contains(0x0D) {  // Foundation's search, only for text that has a CR at all
+            text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        }
+        if !isNFC(text) { text = text.precomposedStringWithCanonicalMapping }
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
@@ -48,6 +51,21 @@ public enum TextNormalizer {
         while lines.first?.isEmpty == true { lines.removeFirst() }
         while lines.last?.isEmpty == true { lines.removeLast() }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension TextNormalizer {
+    /// True when `text` is certainly in NFC already, so Foundation's normalisation (which copies the text through
+    /// UTF-16) would return it unchanged: every scalar is below U+0300 (Latin letters, no combining marks) or a
+    /// general punctuation or currency sign from U+2002 (quotes, dashes, ellipsis…), none of which NFC changes
+    /// (Unicode's NFC_Quick_Check is Yes for all of them). Anything else is normalised.
+    static func isNFC(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0..<0x300, 0x2002..<0x2070, 0x20A0..<0x20C1: true
+            default: false
+            }
+        }
     }
 }
 

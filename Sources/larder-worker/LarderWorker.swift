@@ -39,7 +39,7 @@ struct LarderWorker: ParsableCommand {
             + NativeLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             + ")",
         subcommands: [
-            Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, EvalRecipeFiles.self, Layout.self,
+            Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, EvalRecipeFiles.self, EvalFormats.self, Layout.self,
             ReceiptModelCommand.self,
         ],
         defaultSubcommand: Work.self)
@@ -210,6 +210,30 @@ enum EvalConfig {
     /// The standard stages under the configuration at `path`.
     static func runner(_ path: String?) throws -> DocumentRunner {
         try DocumentRunner(config: try load(path))
+    }
+}
+
+/// `larder eval formats` runs here, where the stages' native libraries are linked.
+struct EvalFormats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-formats", abstract: "Recipe-app export samples (run through `larder eval formats`).")
+
+    @Option(help: "The recipe-app-exports folder.")
+    var data: String
+
+    @Flag var json = false
+
+    @Option(help: "Pipeline configuration the samples are ingested with (default: the defaults).")
+    var config: String?
+
+    func run() throws {
+        do {
+            let report = try ExportEvaluation.evaluate(folder: data, runner: try EvalConfig.runner(config))
+            print(json ? ExportEvaluation.json(report) : ExportEvaluation.textReport(report))
+        } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(error.kind == .configuration ? 2 : 1)
+        }
     }
 }
 

@@ -6,21 +6,6 @@ import LarderFormats
 import LarderPages
 import LarderRecipes
 
-/// Reads a file as `ingest` does: an archive's members into memory (never to disk), then each member by content.
-func importRecipeFile(_ path: String) throws -> RecipeImport.Outcome {
-    let data = try Data(contentsOf: URL(fileURLWithPath: path))
-    let name = (path as NSString).lastPathComponent
-    guard Archives.format(of: data) != nil else { return RecipeImport.read([ExportMember(path: name, data: data)]) }
-    let (members, errors) = try Archives.read(data, name: name)
-    // HTML exports (Copy Me That, Recipe Keeper) become schema.org first, as `extract` does.
-    var outcome = RecipeImport.read(members.map { member in
-        let html = HTMLExports.isHTML(member.path) ? HTMLExports.schemaOrgJSON(member.data) : nil
-        return ExportMember(path: member.path, data: html ?? member.data)
-    })
-    outcome.errors += errors.map { EntryError(member: $0.member ?? name, message: $0.message) }
-    return outcome
-}
-
 /// `larder export --format schema-org|cooklang|paprika`.
 func exportRecipes(format: String, out: String, options: CommonOptions) throws {
     guard let chosen = RecipeExport.Format(rawValue: format) else {
@@ -47,12 +32,14 @@ func exportRecipes(format: String, out: String, options: CommonOptions) throws {
 struct EvalFormats: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "formats",
-        abstract: "Recipe-app export import: recipes found per format, expected parses matched, recipes per second.",
+        abstract: "Recipe-app exports through the standard stages: recipes found, titles, ingredient lines, steps.",
         discussion: """
-            Over shared/data/recipe-app-exports: per format the recipes found against the README's count and the \
-            entries that failed; for MealMaster and MasterCook text, which come with expected parses, how many \
-            recipes match on title, ingredient lines (amount/unit/text), steps, servings and categories; the \
-            Cooklang canonical tests passed (shared/data/cooklang-spec); recipes read per second.
+            Ingests the samples of shared/data/recipe-app-exports through the standard stages in memory (the result \
+            `larder export` writes, with the --config settings) and scores what is exported: per format the recipes \
+            found against the README's count, files that failed and entries not imported; for the MealMaster and \
+            MasterCook texts that come with expected parses, the first recipe's title, ingredient-line F1 and step \
+            F1. Also the Cooklang canonical tests passed (shared/data/cooklang-spec; the reader's spec tests). \
+            Runs in larder-worker, which links the native libraries.
             """)
 
     @Option(help: "The shared data folder (default: $LARDER_SHARED_DATA, else shared/data found from the current folder up).")
@@ -60,6 +47,9 @@ struct EvalFormats: ParsableCommand {
 
     @Flag(help: "Print one JSON object.")
     var json = false
+
+    @Option(help: "The pipeline configuration to ingest the samples with, as `larder ingest --config` does (eval/exports.yml); default: the defaults.")
+    var config: String?
 
     func run() throws {
         try reportingErrors {
@@ -71,8 +61,10 @@ struct EvalFormats: ParsableCommand {
                     .configuration, "the shared data folder with recipe-app-exports was not found",
                     hint: "pass --data DIR (the folder holding recipe-app-exports) or set LARDER_SHARED_DATA")
             }
-            let report = try FormatEvaluation.evaluate(folder: folder + "/recipe-app-exports", read: importRecipeFile)
-            print(json ? FormatEvaluation.json(report) : FormatEvaluation.textReport(report))
+            var arguments = ["larder-worker", "eval-formats", "--data", absolute(folder + "/recipe-app-exports")]
+            if json { arguments.append("--json") }
+            if let config { arguments += ["--config", absolute(config)] }
+            try execWorker(arguments)
         }
     }
 }

@@ -103,9 +103,11 @@ import Testing
         // recipes 1.000; scraped (English, 413) title 1.000, ingredients .9995 / .990, steps .995 / .952, recipes 1.000.
         #expect(md.count >= 340)
         #expect(md.title >= 0.99)
-        #expect(md.ingredients.f1 >= 0.99)
+        // The F1s' floors: 0.01 below the baseline's Markdown figures (`make measure`, benchmarks/baseline.json);
+        // the baseline does not record the others yet.
+        #expect(md.ingredients.f1 >= Baseline.floor("markdown", "Markdown files (349): ingredient lines F1", margin: 0.01))
         #expect(md.ingredients.exact >= 0.96)
-        #expect(md.steps.f1 >= 0.97)
+        #expect(md.steps.f1 >= Baseline.floor("markdown", "Markdown files (349): steps F1", margin: 0.01))
         #expect(md.steps.exact >= 0.94)
         #expect(md.recipes >= 0.99)
         let scraped = try #require(per["scraped"])

@@ -11,6 +11,8 @@
 #   SEED=1              corpus seed (scripts/data/make-corpus.py --seed)
 #   BENCH_SKIP_LARDER=1 only make the corpus and time pdftotext (for testing this script)
 #   KEEP=1              keep the temp dir (corpora, databases, logs)
+#   BENCH_RATIO_ONLY=1  only pdftotext and the fresh larder runs (no reruns, no RSS or 2000-file runs)
+#   BENCH_JSON=FILE     also write the ratio figures as one JSON object (scripts/bench/measure-speed.sh reads it)
 #
 # Measures:
 #   pdftotext wall s    best of RUNS: pdftotext over all N files, W parallel processes (and its CPU s)
@@ -126,6 +128,20 @@ print("  ".join("%s %.2f ms (%.1f KB)" % (s, ms, (b or 0) / 1000) for s, ms, b, 
 PYEOF
 )
 echo "  per stage and document (mean): $STAGES"
+
+RATIO=$(div "$LARDER_S" "$PDFTOTEXT_S")
+CPU_RATIO=$(div "$LARDER_CPU" "$PDFTOTEXT_CPU")
+if [ -n "${BENCH_JSON:-}" ]; then
+  printf '{"pdfs": %s, "workers": %s, "pdftotext_wall_seconds": %s, "larder_wall_seconds": %s, "ratio_wall": %s, "pdftotext_cpu_seconds": %s, "larder_cpu_seconds": %s, "ratio_cpu": %s}\n' \
+    "$FILES" "$W" "$PDFTOTEXT_S" "$LARDER_S" "$RATIO" "$PDFTOTEXT_CPU" "$LARDER_CPU" "$CPU_RATIO" > "$BENCH_JSON"
+fi
+if [ "${BENCH_RATIO_ONLY:-0}" = "1" ]; then
+  echo
+  echo "Larder ingest benchmark: $FILES PDFs, workers=$W, best of $RUNS, $(date -u +%Y-%m-%dT%H:%MZ)"
+  printf '%-36s %12s\n' "pdftotext wall s" "$PDFTOTEXT_S" "larder wall s" "$LARDER_S" "larder / pdftotext" "$RATIO" \
+    "pdftotext CPU s (user+sys)" "$PDFTOTEXT_CPU" "larder CPU s (user+sys)" "$LARDER_CPU" "larder / pdftotext, CPU" "$CPU_RATIO"
+  exit 0
+fi
 
 # --- (d) rerun of a finished batch (same database as the last fresh run) ------------
 RERUN_S=""

@@ -34,8 +34,14 @@ SPECS = {
         ("steps F1 (mean held-out)", "mean.steps_f1", "accuracy"), ("title (worst held-out)", "worst.title", "accuracy"),
         ("ingredient lines F1 (worst held-out)", "worst.ingredients_f1", "accuracy"),
         ("steps F1 (worst held-out)", "worst.steps_f1", "accuracy")]),
-    "formats": ("recipe-app-exports: app export samples (importer counts; not yet read through the runner)", DEV, [
-        ("recipes found", "recipes", "accuracy"), ("Cooklang canonical tests passed", "cooklangCanonicalPassed", "accuracy")]),
+    "formats": ("recipe-app-exports: app export samples, scored on what `larder export` writes", DEV, [
+        ("recipes found (fraction of the README's count)", "recipes_found", "accuracy"),
+        ("recipes found", "recipes", "accuracy"),
+        ("titles (MealMaster/MasterCook expected parses)", "titles", "accuracy"),
+        ("ingredient lines F1 (expected parses)", "ingredient_lines_f1", "accuracy"),
+        ("steps F1 (expected parses)", "steps_f1", "accuracy"),
+        ("files failed", "failed_files", "accuracy"),
+        ("Cooklang canonical tests passed (the reader's spec tests)", "cooklangCanonicalPassed", "accuracy")]),
     "markdown": ("recipes-markdown + scraped recipes rendered as .txt files", DEV, [
         ("title", "overall.title", "accuracy"), ("ingredient lines F1", "overall.ingredients.f1", "accuracy"),
         ("steps F1", "overall.steps.f1", "accuracy"),
@@ -56,12 +62,27 @@ SPECS = {
         ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
         ("item F1", "item_f1", "accuracy"), ("date, either day/month order", "date_either_order", "accuracy"),
         ("seconds per image", "seconds_per_image", "performance")]),
+    # scripts/bench/measure-speed.sh (`make measure-speed`): Larder against reference tools, same pages, same run.
+    "speed-pages": ("recipes-scraped: 302 saved pages, `larder ingest --workers 2` against recipe-scrapers' generic reader", DEV, [
+        ("Larder: pages per core-second (pages / (wall s × 2 workers))", "larder_pages_per_core_second", "performance"),
+        ("Larder: pages per CPU second (larder and its workers)", "larder_pages_per_cpu_second", "performance"),
+        ("recipe-scrapers: pages per CPU second (one core)", "recipe_scrapers_pages_per_cpu_second", "performance"),
+        ("Larder / recipe-scrapers, per core (target ≥ 10)", "ratio_per_core", "performance"),
+        ("Larder / recipe-scrapers, per CPU second", "ratio_per_cpu", "performance")]),
+    "speed-pdfs": ("generated text PDFs (scripts/data/make-corpus.py --seed 1), `larder ingest` against `pdftotext`", "generated", [
+        ("PDFs", "pdfs", "performance"),
+        ("Larder / pdftotext, wall-clock (target ≤ 1.0)", "ratio_wall", "performance"),
+        ("Larder / pdftotext, CPU seconds", "ratio_cpu", "performance"),
+        ("Larder: wall s", "larder_wall_seconds", "performance"),
+        ("pdftotext: wall s", "pdftotext_wall_seconds", "performance")]),
 }
 # The README's "accuracy at a glance": one row per corpus, these metrics.
 GLANCE = [
     ("pages", ["title", "ingredient lines F1", "steps F1", "exact (both F1s 1)"]),
     ("pdfs", ["title", "ingredient lines F1", "steps F1"]),
     ("pdfs-loso", ["title (mean held-out)", "ingredient lines F1 (mean held-out)", "steps F1 (mean held-out)"]),
+    ("formats", ["recipes found (fraction of the README's count)", "titles (MealMaster/MasterCook expected parses)",
+                 "ingredient lines F1 (expected parses)"]),
     ("receipts-photos", ["store", "date", "total", "item F1"]),
     ("receipts-sroie", ["store", "date", "total"]),
     ("receipts-de", ["store", "date", "total", "item count right"]),
@@ -77,14 +98,41 @@ def lookup(obj, path):
     return obj if isinstance(obj, (int, float)) and not isinstance(obj, bool) else None
 
 
-def collect(folder, baseline):
+def measured_commit():
+    """The commit measured: $LARDER_COMMIT when set, else `git rev-parse` in the tree. Exits with a clear error when
+    neither gives one (a git worktree mounted elsewhere, as `wrun` does, hides its repository from git): a baseline
+    never names an empty commit."""
+    commit = os.environ.get("LARDER_COMMIT", "").strip()
+    if not commit:
+        try:
+            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                    text=True).stdout.strip()
+        except OSError:
+            commit = ""
+    if not commit:
+        sys.exit("figures.py: git cannot name the commit of " + ROOT + " (a worktree mounted elsewhere hides its "
+                 "repository): set LARDER_COMMIT=$(git rev-parse --short HEAD), read where git works, and run again")
+    return commit
+
+
+def collect(folder, baseline, only=None):
+    """Writes the baseline from the outputs in `folder`. With `only` (names of SPECS), only those entries are
+    collected and replace theirs in the existing baseline; every other figure is kept as it was."""
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    except OSError:
-        commit = ""
+    commit = measured_commit()
     figures, missing = [], []
+    kept = []
+    if only:
+        unknown = [name for name in only if name not in SPECS]
+        if unknown:
+            sys.exit(f"figures.py: no such figures: {', '.join(unknown)} (known: {', '.join(SPECS)})")
+        with open(baseline) as f:
+            old = json.load(f)
+        kept = [fig for fig in old["figures"] if fig["key"] not in only]
+        missing = [name for name in old.get("missing", []) if name not in only]
     for name, (corpus, split, metrics) in SPECS.items():
+        if only and name not in only:
+            continue
         path = os.path.join(folder, name + ".json")
         if not os.path.exists(path):
             missing.append(name)
@@ -104,6 +152,10 @@ def collect(folder, baseline):
             with open(seconds) as f:
                 figures.append({"key": name, "corpus": corpus, "split": split, "metric": "wall-clock seconds (release, nice 10)",
                                 "kind": "performance", "value": int(f.read().strip() or 0), "date": date, "command": command})
+    if only:
+        figures = kept + figures
+        # A partial measurement names its own commit beside the figures it replaced.
+        commit = old["commit"] if old.get("commit") == commit else f"{old.get('commit', '')} ({', '.join(only)}: {commit})"
     data = {"generated": date, "commit": commit, "build": "release",
             "path": "larder ingest --config eval/<corpus>.yml + larder export (the in-memory runner of the same stages)",
             "missing": missing, "figures": figures}
@@ -183,9 +235,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--collect", help="the folder of `make measure`'s outputs")
     parser.add_argument("--baseline", default=os.path.join(ROOT, "benchmarks", "baseline.json"))
+    parser.add_argument("--only", help="with --collect: these figures (comma-separated names, e.g. speed-pages,"
+                        "speed-pdfs) replace theirs in the existing baseline; the others are kept")
     args = parser.parse_args()
     if args.collect:
-        collect(args.collect, args.baseline)
+        collect(args.collect, args.baseline, args.only.split(",") if args.only else None)
     else:
         write_docs(args.baseline)
 

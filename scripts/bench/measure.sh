@@ -5,7 +5,7 @@
 # eval/<corpus>.yml, exactly the result `larder ingest --config eval/<corpus>.yml` + `larder export` give a user —
 # with the release build, and writes benchmarks/baseline.json (every figure with its corpus, split, metric, date and
 # the command that reproduces it); then scripts/bench/figures.py writes docs/accuracy.md, docs/performance.md and
-# the README's figures table from it. Receipt OCR is slow: the whole run takes 15-30 minutes on 2 shared cores
+# the README's figures table from it (with the speed against recipe-scrapers and pdftotext, measure-speed.sh). Receipt OCR is slow: the whole run takes 15-30 minutes on 2 shared cores
 # (it runs under nice -n 10, one evaluation at a time). A corpus missing from SHARED_DATA is skipped and named.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,6 +17,8 @@ mkdir -p "$OUT"
   echo "measure: build the release binaries first (swift build -c release --product larder, --product larder-worker)" >&2
   exit 2
 }
+# The commit measured, named before anything runs (figures.py fails here, not after 30 minutes, when git cannot).
+python3 -c 'import sys; sys.path.insert(0, "scripts/bench"); import figures; figures.measured_commit()'
 export OMP_THREAD_LIMIT=1
 # MEASURE_OCR_CACHE=DIR reuses OCR output (ocr.cache, keyed by file hash and OCR version) between runs: for parser
 # work only; a published baseline is measured without it (fresh OCR).
@@ -42,12 +44,14 @@ run() {  # run NAME CORPUS -- COMMAND...: the command's JSON into $OUT/NAME.json
 run pages recipes-scraped/html -- $LARDER eval pages --data "$SHARED/recipes-scraped" --config eval/pages.yml --json
 run pdfs recipes-pdf -- $LARDER eval pdfs --data "$SHARED/recipes-pdf" --config eval/pdfs.yml --json
 run pdfs-loso recipes-pdf -- $LARDER eval pdfs --data "$SHARED/recipes-pdf" --config eval/pdfs.yml --json --leave-one-source-out
-run formats recipe-app-exports -- $LARDER eval formats --data "$SHARED" --json
+run formats recipe-app-exports -- $LARDER eval formats --data "$SHARED" --config eval/exports.yml --json
 run markdown recipes-markdown -- $LARDER eval recipes --data "$SHARED" --config eval/markdown.yml --json
 run receipts-samples - -- $LARDER eval receipts samples/receipts --labels samples/expected/receipts --config eval/samples.yml --json
 run receipts-de receipts-de -- $LARDER eval receipts "$SHARED/receipts-de" --config eval/de.yml --json "${OCR_CACHE[@]}"
 run receipts-sroie receipts-sroie -- $LARDER eval receipts "$SHARED/receipts-sroie" --config eval/sroie.yml --json --strict "${OCR_CACHE[@]}"
 run receipts-cord receipts-cord/json -- $LARDER eval receipts --cord "$SHARED/receipts-cord/json" --json
 run receipts-photos receipts-photos -- $LARDER eval receipts "$SHARED/receipts-photos" --config eval/photos.yml --json "${OCR_CACHE[@]}"
+# Speed against recipe-scrapers and pdftotext (scripts/bench/measure-speed.sh), collected with the rest.
+MEASURE_ONLY=0 bash scripts/bench/measure-speed.sh "$SHARED"
 python3 scripts/bench/figures.py --collect "$OUT" --baseline benchmarks/baseline.json
 python3 scripts/bench/figures.py --baseline benchmarks/baseline.json

@@ -10,6 +10,8 @@
 #   SEED=1        corpus seed (scripts/data/make-corpus.py --seed), as in scripts/bench/bench-ingest.sh
 #   TOP=25        functions listed per table
 #   KEEP=1        keep the temp dir (the callgrind.out file, for callgrind_annotate or kcachegrind)
+#   PAGES=DIR     profile saved pages instead of PDFs: DIR is the recipes-scraped folder; every fifth host folder of
+#                 DIR/html, in name order (62 pages, as scripts/dev/profile-pages.sh), copied into one folder
 #
 # Prints: total instructions and instructions per document; the top functions by self cost; the stages' `run`
 # and the checkpoint store's calls by inclusive cost (what each stage costs with everything it calls).
@@ -49,8 +51,21 @@ exec valgrind --tool=callgrind --callgrind-out-file="$OUT" --dump-instr=no --col
 EOF
 chmod +x "$TMP/worker.sh"
 
-"$PY" scripts/data/make-corpus.py "$N" "$TMP/corpus" --seed "$SEED" >/dev/null
-echo "profile-ingest: $N PDFs (seed $SEED), 1 worker under callgrind; this takes a few minutes"
+if [ -n "${PAGES:-}" ]; then
+  mkdir -p "$TMP/corpus"
+  i=0
+  for host in $(ls "$PAGES/html" | LC_ALL=C sort); do
+    if [ $((i % 5)) -eq 0 ]; then
+      for f in "$PAGES/html/$host"/*; do cp "$f" "$TMP/corpus/${host}__$(basename "${f%.*}").html"; done
+    fi
+    i=$((i + 1))
+  done
+  N=$(find "$TMP/corpus" -type f | wc -l)
+  echo "profile-ingest: $N saved pages from $PAGES, 1 worker under callgrind; this takes a few minutes"
+else
+  "$PY" scripts/data/make-corpus.py "$N" "$TMP/corpus" --seed "$SEED" >/dev/null
+  echo "profile-ingest: $N PDFs (seed $SEED), 1 worker under callgrind; this takes a few minutes"
+fi
 rc=0
 LARDER_WORKER="$TMP/worker.sh" "$LARDER" ingest --db "$TMP/profile.sqlite" --workers 1 "$TMP/corpus" \
   >"$TMP/ingest.log" 2>&1 || rc=$?
@@ -78,5 +93,5 @@ echo
 echo "== stages and checkpoint writes, inclusive (everything they call) =="
 callgrind_annotate --inclusive=yes --threshold=100 "$OUT" 2>/dev/null | awk '/^-+$/ { n++ } n >= 3 && /^ *[0-9]/' \
   | demangle | tidy \
-  | grep -E 'Stage\.run\(|WorkQueue\.runStages|SQLiteCheckpointStore\.(complete|markRunning|settle)\(|SchemaCatalog\.validate\(|RecipeEnrichment\.enrich\(|StageOutput\.init|JSONDecoder\.decode' \
+  | grep -E 'Stage\.run\(|SHA256\.hex|checkUnchanged|PageReader\.read|RecipeParser\.parse|WorkQueue\.runStages|SQLiteCheckpointStore\.(complete|markRunning|settle)\(|SchemaCatalog\.validate\(|RecipeEnrichment\.enrich\(|StageOutput\.init|JSONDecoder\.decode' \
   | head -n "$TOP"

@@ -90,6 +90,14 @@ public struct StageInput: Sendable {
         }
     }
 
+    /// The document's bytes, checked against its registered SHA-256 by `read` (which reads and hashes the file):
+    /// once per document in this process, whichever stage asks first (`detect`); the later stages (`extract` of a
+    /// text document) parse those very bytes instead of reading and hashing the file again. A stage that takes its
+    /// text only from them sets ``StageOutput/readDocumentFile`` false.
+    public func registeredBytes(read: (DocumentRecord) throws -> Data) throws -> Data {
+        try decoded.bytes(of: document, read: read)
+    }
+
     /// An earlier stage's output if it is there and decodes as `T`, else nil.
     public func outputIfPresent<T: Decodable & Sendable>(of stage: String, as type: T.Type) -> T? {
         guard earlierOutputs[stage] != nil else { return nil }
@@ -109,7 +117,17 @@ public final class DecodedOutputs: Sendable {
     /// By stage: the output's stored text, the value made in this process and the encoder's encoding of it.
     private let encodings = Locked<[String: (text: String, value: any Sendable, encoding: SortedJSONEncoding)]>([:])
 
+    /// The document's checked bytes (``StageInput/registeredBytes(read:)``), with the hash they were checked against.
+    private let documentBytes = Locked<(sha256: String, data: Data)?>(nil)
+
     public init() {}
+
+    func bytes(of document: DocumentRecord, read: (DocumentRecord) throws -> Data) throws -> Data {
+        if let kept = documentBytes.withLock({ $0 }), kept.sha256 == document.sha256 { return kept.data }
+        let data = try read(document)
+        documentBytes.withLock { $0 = (document.sha256, data) }
+        return data
+    }
 
     /// Records a stage's output value made in this process (``StageOutput/value``), under its dynamic type, and the
     /// encoding of that value.
@@ -154,6 +172,10 @@ public struct StageOutput: Sendable {
     /// The encoder's encoding of `value` (equal to `encoding` unless the output is stored in another form): later
     /// stages of the document reuse parts of it (``StageInput/encodedOutput(of:as:)``).
     let valueEncoding: SortedJSONEncoding?
+    /// False when the stage did not open the document's file (it read nothing, or only the bytes `detect` checked,
+    /// ``StageInput/registeredBytes(read:)``): then the file is not hashed again after the stage, as it is after a
+    /// stage that reads the file itself (``Stage/readsDocumentFile``: poppler, tesseract).
+    public var readDocumentFile = true
 
     public init<T: Encodable>(_ value: T) throws {
         encoding = try SortedJSONEncoder().encodeWithTree(value)

@@ -28,7 +28,7 @@ public enum StageStep {
             output = try stage.run(input)
         }
         let checkStart = trace.map { _ in WorkTrace.Stamp.now() }
-        if stage.readsDocumentFile { try WorkQueue.checkUnchanged(document, stage: stage.name) }
+        if stage.readsDocumentFile && output.readDocumentFile { try WorkQueue.checkUnchanged(document, stage: stage.name) }
         let outputBytes = output.json.utf8.count
         if outputBytes > config.limits.maxStageOutputBytes {
             throw LarderError(

@@ -23,42 +23,44 @@ public struct SHA256: Sendable {
 
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
-        var w = [UInt32](repeating: 0, count: 64)
-        w.withUnsafeMutableBufferPointer { w in
-            for i in 0..<16 {
-                let b = block.baseAddress!.advanced(by: i * 4).assumingMemoryBound(to: UInt8.self)
-                w[i] = UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
-            }
-            for i in 16..<64 {
-                let s0 = Self.rotr(w[i - 15], 7) ^ Self.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = Self.rotr(w[i - 2], 17) ^ Self.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = state
+    /// Compresses whole 64-byte blocks (`blocks.count` a multiple of 64): the message schedule lives on the stack,
+    /// and the state in locals until the last block (no allocation per block).
+    private mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        let count = blocks.count / 64
+        guard count > 0, let base = blocks.baseAddress else { return }
+        var (s0, s1, s2, s3, s4, s5, s6, s7) = state
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             Self.k.withUnsafeBufferPointer { k in
-                for i in 0..<64 {
-                    let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
-                    let ch = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-                    let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
-                    let maj = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ maj
-                    h = g
-                    g = f
-                    f = e
-                    e = d &+ t1
-                    d = c
-                    c = b
-                    b = a
-                    a = t1 &+ t2
+                for n in 0..<count {
+                    let block = base.advanced(by: n * 64)
+                    for i in 0..<16 {
+                        w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                    }
+                    for i in 16..<64 {
+                        let x = w[i - 15], y = w[i - 2]
+                        let g0 = Self.rotr(x, 7) ^ Self.rotr(x, 18) ^ (x >> 3)
+                        let g1 = Self.rotr(y, 17) ^ Self.rotr(y, 19) ^ (y >> 10)
+                        w[i] = w[i - 16] &+ g0 &+ w[i - 7] &+ g1
+                    }
+                    var (a, b, c, d, e, f, g, h) = (s0, s1, s2, s3, s4, s5, s6, s7)
+                    for i in 0..<64 {
+                        let t1 = h &+ (Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)) &+ ((e & f) ^ (~e & g))
+                            &+ k[i] &+ w[i]
+                        let t2 = (Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                        h = g
+                        g = f
+                        f = e
+                        e = d &+ t1
+                        d = c
+                        c = b
+                        b = a
+                        a = t1 &+ t2
+                    }
+                    s0 &+= a; s1 &+= b; s2 &+= c; s3 &+= d; s4 &+= e; s5 &+= f; s6 &+= g; s7 &+= h
                 }
             }
-            state = (
-                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f,
-                state.6 &+ g, state.7 &+ h
-            )
         }
+        state = (s0, s1, s2, s3, s4, s5, s6, s7)
     }
 
     /// Adds bytes to the hash.
@@ -75,9 +77,10 @@ public struct SHA256: Sendable {
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        while data.count - offset >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: data[offset..<offset + 64]))
-            offset += 64
+        let whole = (data.count - offset) / 64 * 64
+        if whole > 0 {
+            compress(UnsafeRawBufferPointer(rebasing: data[offset..<offset + whole]))
+            offset += whole
         }
         if offset < data.count { buffer.append(contentsOf: data[offset...]) }
     }
