@@ -40,10 +40,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
     public var codeVersion: String {
         switch self {
         case .detect: "detect@5"
-        case .extract: "extract@12"
+        case .extract: "extract@13"
         case .ocr: "ocr@25"
         case .route: "route@6"
-        case .recipe: "recipe@19"
+        case .recipe: "recipe@20"
         case .receipt: "receipt@21"
         case .llm: "llm@1"
         case .result: "result@12"

@@ -625,11 +625,22 @@ enum ReadingOrder {
         for k in glyphs.indices {
             let glyph = glyphs[k]
             let blank = isBlank(glyph.scalar)
-            if !blank, let previous, glyph.x1 > firstX {
+            // poppler may give a row's cells out of order ("wild rice, uncooked" then the "1" left of it): a jump
+            // back of two line heights or more parts them.
+            if !blank, let previous, glyph.x1 < previous.x1 - 2 * height {
+                if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
+                pieceStart = k
+                words = 0
+            } else if !blank, let previous, glyph.x1 > firstX {
                 let gap = glyph.x1 - previous.x2
                 // (A gap of 0.8 line heights before a column edge parts table cells: "1" | "1 cup", a step number
                 // before a quantity.)
-                if gap > wideGap || (gap > 0.6 * height && (words >= 3 || gap > 0.8 * height) && edges.contains(Int(glyph.x1.rounded()))) {
+                // (A gap half again as wide as the line's word spaces before a column edge parts table cells set
+                // close: "tablespoons" | "extra virgin olive oil".)
+                let edge = gap > 0.3 * height && edges.contains(Int(glyph.x1.rounded()))
+                if gap > wideGap || (edge && gap > 0.6 * height && (words >= 3 || gap > 0.8 * height))
+                    || (edge && gap > 1.5 * wordSpace(glyphs) && !isListLabel(glyphs[pieceStart..<k]))
+                {
                     if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
                     pieceStart = k
                     words = 0
@@ -639,6 +650,34 @@ enum ReadingOrder {
             if !blank { previous = glyph }
         }
         if let piece = line(glyphs[pieceStart..<glyphs.endIndex]) { pieces.append(piece) }
+    }
+
+    /// Whether glyphs are a list item's label ("1.", "2)"): digits and a closing mark, nothing else visible.
+    static func isListLabel(_ glyphs: ArraySlice<Glyph>) -> Bool {
+        var digits = 0
+        for glyph in glyphs where !isBlank(glyph.scalar) {
+            if isNumber(glyph.scalar) { digits += 1 } else if glyph.scalar != "." && glyph.scalar != ")" { return false }
+        }
+        return digits > 0
+    }
+
+    /// The median gap at the spaces of a poppler line (between the glyphs either side of a blank), or infinity
+    /// for a line of one word.
+    static func wordSpace(_ glyphs: ArraySlice<Glyph>) -> Double {
+        var gaps: [Double] = []
+        var previous: Glyph? = nil, sawBlank = false
+        for glyph in glyphs {
+            if isBlank(glyph.scalar) {
+                sawBlank = true
+                continue
+            }
+            if sawBlank, let previous { gaps.append(glyph.x1 - previous.x2) }
+            previous = glyph
+            sawBlank = false
+        }
+        guard !gaps.isEmpty else { return .infinity }
+        gaps.sort()
+        return gaps[gaps.count / 2]
     }
 
     private static func line(_ original: ArraySlice<Glyph>) -> PDFLine? {
