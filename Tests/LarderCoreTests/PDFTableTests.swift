@@ -147,6 +147,24 @@ struct PDFTableTests {
         #expect(recipe?.steps.count == 2)
     }
 
+    /// The foot of the page (a source note, a footnote with its marker, wrapped) is the recipe's notes, not text of
+    /// the recipe; the running head and page number are neither.
+    @Test func sourceNoteAndFootnoteAreKeptAsNotes() {
+        let rows: [(String, SourceLine.Region?)] = [
+            ("SUPPERS", .header), ("Ham Soup", nil), ("2 cups ham broth", nil), ("1 tsp salt", nil),
+            ("1. Simmer the broth.", nil), ("2. Season and serve.", nil),
+            ("Source: The Weekday Kitchen (2005).", .footnote), ("1  Any mild broth works here, or", .footnote),
+            ("plain water.", .footnote), ("98", .pageNumber),
+        ]
+        let lines = rows.enumerated().map { k, row in
+            SourceLine(page: 1, number: k + 1, text: row.0, fontSize: k == 1 ? 18 : 10, bold: k == 1, region: row.1)
+        }
+        let recipe = RecipeParser().parse(RecipeSource(file: "t.pdf", sha256: "00", format: "pdf", lines: lines)).first
+        #expect(recipe?.notes == ["Source: The Weekday Kitchen (2005).", "Any mild broth works here, or plain water."])
+        #expect(recipe?.steps.count == 2)
+        #expect(recipe?.ingredientGroups.flatMap(\.ingredients).count == 2)
+    }
+
     @Test func twoTextColumnsWithoutQuantitiesAreNoTable() {
         var pieces: [PDFLine] = []
         for k in 0..<5 {
