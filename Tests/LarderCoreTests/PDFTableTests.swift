@@ -130,6 +130,9 @@ struct PDFTableTests {
         jumped += Self.glyphs("2 cups water", x: 90, y: 113) + Self.glyphs("3 cups stock", x: 90, y: 126)
         let read = ReadingOrder.lines(jumped).map(\.text)
         #expect(!read.contains { $0.contains("rice1") || $0.contains("rice 1") }, "\(read)")
+        // A cell of the row below within the line ("2" then "1/8" a line lower) parts it too.
+        let dropped = Array(Self.glyphs("2", x: 90, y: 100).dropLast()) + Self.glyphs("1/8", x: 96, y: 113)
+        #expect(ReadingOrder.lines(dropped).map(\.text) == ["2", "1/8"])
     }
 
     /// The recipe parser keeps a table's records as ingredients: a name-only record after others ("Lemon wedges")

@@ -625,9 +625,10 @@ enum ReadingOrder {
         for k in glyphs.indices {
             let glyph = glyphs[k]
             let blank = isBlank(glyph.scalar)
-            // poppler may give a row's cells out of order ("wild rice, uncooked" then the "1" left of it): a jump
-            // back of two line heights or more parts them.
-            if !blank, let previous, glyph.x1 < previous.x1 - 2 * height {
+            // poppler may give a row's cells out of order ("wild rice, uncooked" then the "1" left of it), or a
+            // cell of the row below in the line ("2" then "1/8" a line lower): a jump back of two line heights, or
+            // down or up by a line height, parts them.
+            if !blank, let previous, glyph.x1 < previous.x1 - 2 * height || abs(glyph.y1 - previous.y1) >= height {
                 if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
                 pieceStart = k
                 words = 0
