@@ -125,7 +125,11 @@ struct PDFTableTests {
         func kinds(_ block: PDFBlock) -> [PDFBlock.Kind] { [block.kind] + block.children.flatMap(kinds) }
         #expect(layout.blocks.flatMap(kinds).contains(.table), "the rows are cells: \(layout.lines.map(\.text))")
         #expect(layout.lines.prefix(3).map(\.text) == ["tablespoons extra virgin olive oil", "tablespoons rice vinegar", "tablespoons orange juice"])
-        #expect(ReadingOrder.wordSpace(Self.glyphs("rice vinegar", x: 0, y: 0)[...]) == 6)
+        #expect(ReadingOrder.wordSpace(Self.glyphs("rice vinegar", x: 0, y: 0)[...], height: 12) == 6)
+        // The narrowest space, not the median: the gaps between cells do not count as word spaces.
+        let cells = Array(Self.glyphs("2 ", x: 0, y: 0).dropLast()) + Self.glyphs("tbsp ", x: 40, y: 0).dropLast()
+            + Self.glyphs("olive oil", x: 100, y: 0)
+        #expect(ReadingOrder.wordSpace(cells[...], height: 12) == 6)
         var jumped = Array(Self.glyphs("wild rice", x: 180, y: 100).dropLast()) + Self.glyphs("1", x: 90, y: 100)
         jumped += Self.glyphs("2 cups water", x: 90, y: 113) + Self.glyphs("3 cups stock", x: 90, y: 126)
         let read = ReadingOrder.lines(jumped).map(\.text)

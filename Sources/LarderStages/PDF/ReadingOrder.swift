@@ -640,7 +640,7 @@ enum ReadingOrder {
                 // close: "tablespoons" | "extra virgin olive oil".)
                 let edge = gap > 0.3 * height && edges.contains(Int(glyph.x1.rounded()))
                 if gap > wideGap || (edge && gap > 0.6 * height && (words >= 3 || gap > 0.8 * height))
-                    || (edge && gap > 1.5 * wordSpace(glyphs) && !isListLabel(glyphs[pieceStart..<k]))
+                    || (edge && gap > 1.5 * wordSpace(glyphs, height: height) && !isListLabel(glyphs[pieceStart..<k]))
                 {
                     if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
                     pieceStart = k
@@ -662,9 +662,10 @@ enum ReadingOrder {
         return digits > 0
     }
 
-    /// The median gap at the spaces of a poppler line (between the glyphs either side of a blank), or infinity
-    /// for a line of one word.
-    static func wordSpace(_ glyphs: ArraySlice<Glyph>) -> Double {
+    /// A poppler line's word space: the lower median of the gaps at its spaces (between the glyphs either side of a
+    /// blank) from 0.15 to 0.6 line heights (a thin space is no word space, a wider gap parts cells), or infinity for
+    /// a line of one word. (The gaps between cells would be half the spaces of "2  tablespoons all-purpose flour".)
+    static func wordSpace(_ glyphs: ArraySlice<Glyph>, height: Double) -> Double {
         var gaps: [Double] = []
         var previous: Glyph? = nil, sawBlank = false
         for glyph in glyphs {
@@ -672,13 +673,16 @@ enum ReadingOrder {
                 sawBlank = true
                 continue
             }
-            if sawBlank, let previous { gaps.append(glyph.x1 - previous.x2) }
+            if sawBlank, let previous {
+                let gap = glyph.x1 - previous.x2
+                if gap >= 0.15 * height && gap <= 0.6 * height { gaps.append(gap) }
+            }
             previous = glyph
             sawBlank = false
         }
         guard !gaps.isEmpty else { return .infinity }
         gaps.sort()
-        return gaps[gaps.count / 2]
+        return gaps[(gaps.count - 1) / 2]
     }
 
     private static func line(_ original: ArraySlice<Glyph>) -> PDFLine? {
