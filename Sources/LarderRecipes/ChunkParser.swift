@@ -328,7 +328,10 @@ struct ChunkParser {
             let stepLike = l.listNumber != nil || score < 0
                 || (blank && l.text.count > 60 && Context.endsSentence(l.text))
                 || (!explicitIngredients && score < 1 && !(lastContentWasIngredient && !blank && score >= 0.5))
-            if stepLike && !ingEntries.isEmpty && !isSubHeader(l, ctx: ctx) {
+            // A record of an ingredient table right after another ("Lemon wedges" below "1 tbsp oil") stays an
+            // ingredient: the table's geometry said so.
+            let tableRecord = l.region == .tableRecord && l.listNumber == nil && ingEntries.last?.line.region == .tableRecord
+            if stepLike && !tableRecord && !ingEntries.isEmpty && !isSubHeader(l, ctx: ctx) {
                 mode = .method
                 methodEntries.append(Entry(line: l, blank: true, explicit: false))
                 return

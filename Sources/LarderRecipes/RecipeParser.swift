@@ -48,8 +48,10 @@ public struct RecipeParser: Sendable {
         let markdown = format == "markdown" || format == "md" || frontMatter != nil
         var lines = LineReader.read(Array(source.lines[bodyStart...]), markdown: markdown)
         var headers: [Int: String] = [:]
+        var footnotes: [Int: [String]] = [:]
         if format == "pdf" {
             for l in lines where l.region == .header && !l.isBlank && headers[l.page] == nil { headers[l.page] = l.text }
+            footnotes = Self.footnotes(lines)
             LineReader.removeLayoutFurniture(&lines)
             LineReader.removePageFurniture(&lines)
         }
@@ -68,6 +70,10 @@ public struct RecipeParser: Sendable {
                 recipe.title = title
                 recipe.provenance["title"] = Provenance(page: recipe.source.pages[0], lineStart: 1, lineEnd: 1)
             }
+            // The foot of its pages (a source note, a footnote) is kept as the recipe's notes, once per page.
+            for page in recipe.source.pages {
+                recipe.notes += footnotes.removeValue(forKey: page) ?? []
+            }
             if fm != nil { frontMatterUsed = true }
             if recipe.title.isEmpty { recipe.title = "Untitled recipe" }
             recipe.language = RecipeLanguage.detect(recipe)
@@ -78,6 +84,27 @@ public struct RecipeParser: Sendable {
 }
 
 extension RecipeParser {
+    /// The notes at the foot of each page (lines the layout marked as footnotes: source notes, footnotes, cited
+    /// references), each note's wrapped lines joined and its marker ("1", "[2]", "*") dropped.
+    static func footnotes(_ lines: [Line]) -> [Int: [String]] {
+        var notes: [Int: [String]] = [:]
+        var open = false
+        for l in lines where l.region == .footnote {
+            let text = l.raw.trimmingWhitespace()
+            guard !text.isEmpty else { continue }
+            let marked = text.range(of: #"^(?:\[\d{1,3}\]|\d{1,3}|[*†‡])\s+"#, options: .regularExpression)
+            let note = marked.map { String(text[$0.upperBound...]) } ?? text
+            if open, marked == nil, var page = notes[l.page], !page.isEmpty {
+                page[page.count - 1] += " " + note
+                notes[l.page] = page
+            } else {
+                notes[l.page, default: []].append(note)
+            }
+            open = !(note.hasSuffix(".") || note.hasSuffix(")") || note.hasSuffix("!"))
+        }
+        return notes
+    }
+
     /// A running header as a title: without a page number or a section number around it ("1.1. BUCKEYES" →
     /// "BUCKEYES"), and not a bare number.
     static func titleFromHeader(_ header: String) -> String? {

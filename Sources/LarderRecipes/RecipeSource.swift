@@ -16,12 +16,13 @@ public struct SourceLine: Sendable, Equatable {
     public var bold: Bool
     /// PDF only: where the page's layout puts the line, when it matters to a reader of recipes — `.box` (a block
     /// beside the main text, such as an ingredient box), `.header` (running header), `.pageNumber`, `.footer`,
-    /// `.footnote`; `nil` for the main text and other formats.
+    /// `.footnote`, `.tableRecord` (a record of an ingredient table rebuilt from its cells); `nil` for the main text
+    /// and other formats.
     public var region: Region?
 
     /// Where on the page a line sits (see ``region``).
     public enum Region: String, Sendable, Equatable {
-        case box, header, pageNumber, footer, footnote
+        case box, header, pageNumber, footer, footnote, tableRecord
     }
 
     /// Creates a source line.

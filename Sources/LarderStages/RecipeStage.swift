@@ -133,6 +133,7 @@ extension RecipeStage {
                 case .pageNumber: region = .pageNumber
                 case .footer: region = .footer
                 case .footnote: region = .footnote
+                case .table: region = .tableRecord
                 default: break
                 }
             }

@@ -4,6 +4,7 @@ import Testing
 
 import LarderCore
 @testable import LarderEvaluation
+import LarderRecipes
 @testable import LarderStages
 
 /// Ingredient tables found from word geometry (``TableLayout``): detection, column typing and records on glyph boxes
@@ -71,6 +72,104 @@ struct PDFTableTests {
         #expect(!TableLayout.isWrap(Self.cell("pepper", y: 13), after: short, columnEnd: column), "'pepper' fitted above")
         #expect(TableLayout.isWrap(Self.cell("chopped", y: 13), after: Self.cell("Onion,", y: 0), columnEnd: column))
         #expect(!TableLayout.isWrap(Self.cell("Salt and pepper, to taste", y: 13), after: full, columnEnd: column))
+    }
+
+    @Test func fullLineTieIsBrokenByTitleCaseAndClosedBrackets() {
+        let column = 100.0 + 20 * 6
+        // A capital after a full line continues a name set in title case only.
+        #expect(TableLayout.isWrap(Self.cell("Breast, Boneless", y: 13), after: Self.cell("800g - Chicken Thigh", y: 0), columnEnd: column))
+        #expect(!TableLayout.isWrap(Self.cell("Kosher salt", y: 13), after: Self.cell("12 fresh sage leaves", y: 0), columnEnd: column))
+        // A name closed by its bracket is whole, even before a lower-case line.
+        #expect(!TableLayout.isWrap(Self.cell("bbq sauce", y: 13), after: Self.cell("12 oz coke (not diet)", y: 0), columnEnd: column))
+        // The first word's width is measured at its own line's width per character: a wide word set in small type
+        // that fitted above is no wrap.
+        var narrow = Self.cell("salt/pepper", y: 13)
+        narrow.width = 11 * 3
+        #expect(!TableLayout.isWrap(narrow, after: Self.cell("5 large eggs", y: 0), columnEnd: column))
+    }
+
+    /// A table whose first row has no quantity (its first piece stands in the name column), whose only step number
+    /// stands once, and whose name wraps onto a line alone in the name column.
+    @Test func nameOnlyFirstRowAndLoneStepNumberKeepTheTableWhole() {
+        var page = Self.glyphs("Pasta Bake", x: 60, y: 40, size: 18)
+        let rows: [(String?, String, String, String, String?, Double)] = [
+            (nil, "", "", "500g Shell Pasta", "Boil the pasta in plenty", 100),
+            ("1", "2", "tbsp", "Olive Oil", "of salted water and drain it", 113),
+            (nil, "800g", "", "Chicken Breast,", "well, then toss it with the", 126),
+            (nil, "", "", "Diced", nil, 139),
+            (nil, "1", "cup", "Cream", "oil and the chicken.", 152),
+        ]
+        for (step, quantity, unit, name, method, y) in rows {
+            if let step { page += Self.glyphs(step, x: 60, y: y) }
+            if !quantity.isEmpty { page += Self.glyphs(quantity, x: 90, y: y) }
+            if !unit.isEmpty { page += Self.glyphs(unit, x: 140, y: y) }
+            page += Self.glyphs(name, x: 180, y: y)
+            if let method { page += Self.glyphs(method, x: 300, y: y) }
+        }
+        let lines = ReadingOrder.lines(page).map(\.text)
+        #expect(lines.prefix(5) == ["Pasta Bake", "500g Shell Pasta", "2 tbsp Olive Oil", "800g Chicken Breast, Diced", "1 cup Cream"])
+    }
+
+    /// Cells set close ("tablespoons" a space and a half before the name column) part at the column edge; a row
+    /// whose cells poppler gives out of order ("wild rice" then the "1" left of it) parts where it jumps back.
+    @Test func closeCellsAndOutOfOrderCellsArePartedAtTheirColumns() {
+        var page: [ReadingOrder.Glyph] = []
+        for (k, name) in ["extra virgin olive oil", "rice vinegar", "orange juice"].enumerated() {
+            let y = 100 + Double(k) * 13
+            page += Self.glyphs("tablespoons", x: 90, y: y).dropLast()
+            page += Self.glyphs(name, x: 90 + 11 * 6 + 10, y: y)
+        }
+        // Lines below that start on the name column's edge (as wrapped name cells do).
+        for k in 0..<3 { page += Self.glyphs("a note line \(k)", x: 166, y: 200 + Double(k) * 13) }
+        let layout = ReadingOrder.layout(page, pageHeight: 0)
+        func kinds(_ block: PDFBlock) -> [PDFBlock.Kind] { [block.kind] + block.children.flatMap(kinds) }
+        #expect(layout.blocks.flatMap(kinds).contains(.table), "the rows are cells: \(layout.lines.map(\.text))")
+        #expect(layout.lines.prefix(3).map(\.text) == ["tablespoons extra virgin olive oil", "tablespoons rice vinegar", "tablespoons orange juice"])
+        #expect(ReadingOrder.wordSpace(Self.glyphs("rice vinegar", x: 0, y: 0)[...], height: 12) == 6)
+        // The narrowest space, not the median: the gaps between cells do not count as word spaces.
+        let cells = Array(Self.glyphs("2 ", x: 0, y: 0).dropLast()) + Self.glyphs("tbsp ", x: 40, y: 0).dropLast()
+            + Self.glyphs("olive oil", x: 100, y: 0)
+        #expect(ReadingOrder.wordSpace(cells[...], height: 12) == 6)
+        var jumped = Array(Self.glyphs("wild rice", x: 180, y: 100).dropLast()) + Self.glyphs("1", x: 90, y: 100)
+        jumped += Self.glyphs("2 cups water", x: 90, y: 113) + Self.glyphs("3 cups stock", x: 90, y: 126)
+        let read = ReadingOrder.lines(jumped).map(\.text)
+        #expect(!read.contains { $0.contains("rice1") || $0.contains("rice 1") }, "\(read)")
+        // A cell of the row below within the line ("2" then "1/8" a line lower) parts it too.
+        let dropped = Array(Self.glyphs("2", x: 90, y: 100).dropLast()) + Self.glyphs("1/8", x: 96, y: 113)
+        #expect(ReadingOrder.lines(dropped).map(\.text) == ["2", "1/8"])
+    }
+
+    /// The recipe parser keeps a table's records as ingredients: a name-only record after others ("Lemon wedges")
+    /// is not the method's first step.
+    @Test func tableRecordsStayIngredients() {
+        let texts = ["Chicken", "1 tbsp dried oregano", "2 tsp sea salt flakes", "Crispy Oven Fries", "Lemon wedges",
+                     "1. Roast the chicken until the juices run clear.", "2. Serve with the fries and the lemon wedges."]
+        let lines = texts.enumerated().map { k, text in
+            SourceLine(page: 1, number: k + 1, text: text, fontSize: k == 0 ? 18 : 10, bold: k == 0,
+                       region: (1...4).contains(k) ? .tableRecord : nil)
+        }
+        let recipes = RecipeParser().parse(RecipeSource(file: "t.pdf", sha256: "00", format: "pdf", lines: lines))
+        let recipe = try? #require(recipes.first)
+        #expect(recipe?.ingredientGroups.flatMap(\.ingredients).map(\.text) == Array(texts[1...4]))
+        #expect(recipe?.steps.count == 2)
+    }
+
+    /// The foot of the page (a source note, a footnote with its marker, wrapped) is the recipe's notes, not text of
+    /// the recipe; the running head and page number are neither.
+    @Test func sourceNoteAndFootnoteAreKeptAsNotes() {
+        let rows: [(String, SourceLine.Region?)] = [
+            ("SUPPERS", .header), ("Ham Soup", nil), ("2 cups ham broth", nil), ("1 tsp salt", nil),
+            ("1. Simmer the broth.", nil), ("2. Season and serve.", nil),
+            ("Source: The Weekday Kitchen (2005).", .footnote), ("1  Any mild broth works here, or", .footnote),
+            ("plain water.", .footnote), ("98", .pageNumber),
+        ]
+        let lines = rows.enumerated().map { k, row in
+            SourceLine(page: 1, number: k + 1, text: row.0, fontSize: k == 1 ? 18 : 10, bold: k == 1, region: row.1)
+        }
+        let recipe = RecipeParser().parse(RecipeSource(file: "t.pdf", sha256: "00", format: "pdf", lines: lines)).first
+        #expect(recipe?.notes == ["Source: The Weekday Kitchen (2005).", "Any mild broth works here, or plain water."])
+        #expect(recipe?.steps.count == 2)
+        #expect(recipe?.ingredientGroups.flatMap(\.ingredients).count == 2)
     }
 
     @Test func twoTextColumnsWithoutQuantitiesAreNoTable() {

@@ -625,11 +625,23 @@ enum ReadingOrder {
         for k in glyphs.indices {
             let glyph = glyphs[k]
             let blank = isBlank(glyph.scalar)
-            if !blank, let previous, glyph.x1 > firstX {
+            // poppler may give a row's cells out of order ("wild rice, uncooked" then the "1" left of it), or a
+            // cell of the row below in the line ("2" then "1/8" a line lower): a jump back of two line heights, or
+            // down or up by a line height, parts them.
+            if !blank, let previous, glyph.x1 < previous.x1 - 2 * height || abs(glyph.y1 - previous.y1) >= height {
+                if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
+                pieceStart = k
+                words = 0
+            } else if !blank, let previous, glyph.x1 > firstX {
                 let gap = glyph.x1 - previous.x2
                 // (A gap of 0.8 line heights before a column edge parts table cells: "1" | "1 cup", a step number
                 // before a quantity.)
-                if gap > wideGap || (gap > 0.6 * height && (words >= 3 || gap > 0.8 * height) && edges.contains(Int(glyph.x1.rounded()))) {
+                // (A gap half again as wide as the line's word spaces before a column edge parts table cells set
+                // close: "tablespoons" | "extra virgin olive oil".)
+                let edge = gap > 0.3 * height && edges.contains(Int(glyph.x1.rounded()))
+                if gap > wideGap || (edge && gap > 0.6 * height && (words >= 3 || gap > 0.8 * height))
+                    || (edge && gap > 1.5 * wordSpace(glyphs, height: height) && !isListLabel(glyphs[pieceStart..<k]))
+                {
                     if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
                     pieceStart = k
                     words = 0
@@ -639,6 +651,38 @@ enum ReadingOrder {
             if !blank { previous = glyph }
         }
         if let piece = line(glyphs[pieceStart..<glyphs.endIndex]) { pieces.append(piece) }
+    }
+
+    /// Whether glyphs are a list item's label ("1.", "2)"): digits and a closing mark, nothing else visible.
+    static func isListLabel(_ glyphs: ArraySlice<Glyph>) -> Bool {
+        var digits = 0
+        for glyph in glyphs where !isBlank(glyph.scalar) {
+            if isNumber(glyph.scalar) { digits += 1 } else if glyph.scalar != "." && glyph.scalar != ")" { return false }
+        }
+        return digits > 0
+    }
+
+    /// A poppler line's word space: the lower median of the gaps at its spaces (between the glyphs either side of a
+    /// blank) from 0.15 to 0.6 line heights (a thin space is no word space, a wider gap parts cells), or infinity for
+    /// a line of one word. (The gaps between cells would be half the spaces of "2  tablespoons all-purpose flour".)
+    static func wordSpace(_ glyphs: ArraySlice<Glyph>, height: Double) -> Double {
+        var gaps: [Double] = []
+        var previous: Glyph? = nil, sawBlank = false
+        for glyph in glyphs {
+            if isBlank(glyph.scalar) {
+                sawBlank = true
+                continue
+            }
+            if sawBlank, let previous {
+                let gap = glyph.x1 - previous.x2
+                if gap >= 0.15 * height && gap <= 0.6 * height { gaps.append(gap) }
+            }
+            previous = glyph
+            sawBlank = false
+        }
+        guard !gaps.isEmpty else { return .infinity }
+        gaps.sort()
+        return gaps[(gaps.count - 1) / 2]
     }
 
     private static func line(_ original: ArraySlice<Glyph>) -> PDFLine? {

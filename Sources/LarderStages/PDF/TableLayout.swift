@@ -98,6 +98,11 @@ enum TableLayout {
         }
         // (Two rows suffice for an anchor: a step-number column has a number only on each group's first row.)
         var xs = starts.filter { $0.value >= 2 }.map { Double($0.key) }
+        // A step number alone in its column (a method of one group) is an anchor when it opens a row of three cells
+        // or more left of every other anchor.
+        let firstOthers = xs.min() ?? .infinity
+        xs += rows.filter { $0.count >= 3 && ReadingOrder.isLabel($0[0].text) && $0[0].x + $0[0].width < firstOthers - 3 }
+            .map { Double(Int($0[0].x.rounded())) }
         xs += ends.values.filter { $0.count >= 3 }.compactMap { $0.min() }
         // Anchors within 3 pt are one.
         var merged: [Double] = []
@@ -125,17 +130,20 @@ enum TableLayout {
             }
         }
         guard rows[start].count >= 2, fits(rows[start]) else { return nil }
-        var end = start + 1
+        var end = start + 1, firstColumn = rows[start][0].x
         while end < rows.count, fits(rows[end]) {
             let above = rows[end - 1].map { $0.y + $0.height }.max()!, height = rows[end - 1].map(\.height).max()!
             guard rows[end].map(\.y).min()! - above <= 2 * height else { break }
             // A lone piece on the table's first column is a heading or text below it, unless it is a cell of
             // that column (a quantity or step number).
-            if rows[end].count == 1, abs(rows[end][0].x - rows[start][0].x) <= 3, !isQuantity(rows[end][0].text),
+            // (The first column is the leftmost piece so far: the first row's may stand in a later column when its
+            // quantity cell is empty.)
+            if rows[end].count == 1, abs(rows[end][0].x - firstColumn) <= 3, !isQuantity(rows[end][0].text),
                !ReadingOrder.isLabel(rows[end][0].text)
             {
                 break
             }
+            firstColumn = min(firstColumn, rows[end][0].x)
             end += 1
         }
         guard rows[start..<end].filter({ $0.count >= 2 }).count >= 3 else { return nil }
@@ -334,10 +342,17 @@ extension TableLayout {
     static func isWrap(_ line: PDFLine, after previous: PDFLine, columnEnd: Double) -> Bool {
         if ReadingOrder.isOpen(previous.text) { return true }
         guard line.y - (previous.y + previous.height) < 0.5 * previous.height, let first = line.text.first else { return false }
-        let perCharacter = previous.width / Double(max(previous.text.count, 1))
-        let firstWord = Double((line.text.split(separator: " ").first?.count ?? 0) + 1)
-        guard previous.x + previous.width + firstWord * perCharacter > columnEnd + 1 else { return false }
+        // The first word's width (and a space before it), at this line's own width per character.
+        let perCharacter = line.width / Double(max(line.text.count, 1))
+        let firstWord = Double((line.text.split(separator: " ").first?.count ?? 0) + 1) * perCharacter
+        guard previous.x + previous.width + firstWord > columnEnd + 1 else { return false }
+        // A name closed by its bracket ("12 ounces coke (not diet)") is whole: a line below it opens another.
+        if previous.text.hasSuffix(")") && !"([&+–-".contains(first) { return false }
         if first.isLowercase || "([&+–-".contains(first) { return true }
-        return first.isUppercase && line.text.split(separator: " ").count <= 3
+        // A capital after a full line continues it only in a name set in title case: the line above ends in a
+        // capitalised word ("800g Chicken" / "Breast, Boneless"); after a lower-case word it opens an ingredient
+        // ("12 fresh sage leaves" / "Kosher salt").
+        guard first.isUppercase, let lastWord = previous.text.split(separator: " ").last else { return false }
+        return lastWord.first?.isUppercase == true
     }
 }
