@@ -79,7 +79,8 @@ uninstall:
 bench: build
 	bash scripts/bench/bench-ingest.sh
 
-# Receipts per minute against the tesseract CLI on the same images (samples/receipts + ../shared SROIE receipts).
+# Receipts per minute against the tesseract CLI on the same images (samples/receipts + ../shared SROIE receipts), for
+# ocr.profile accurate (goal >= 0.75x) and fast (>= 1.2x). On a shared machine: nice -n 10 make bench-receipts.
 bench-receipts: build
 	bash scripts/bench/bench-receipts.sh
 

@@ -41,6 +41,12 @@ enum InkRegion {
     static let minimumPixels = 1_500_000
 
     /// The print's rectangle in `pix` (8-bit) with a margin, or nil when there is nothing worth cropping.
+    ///
+    /// The region is the ink's (under ``darkBelow``). When the page's grey marks (under ``faintBelow``) do not lie
+    /// nearly all inside it — faint print, or a receipt whose paper is greyer than the scanner's lid (the issue's
+    /// German A4 scans: thermal paper on a white page) — the region of the grey marks themselves is tried instead:
+    /// it must hold the ink's region, cover at most ``maximumArea`` of the page and touch the frame no more than
+    /// ink may.
     static func find(_ pix: UnsafeMutablePointer<PIX>?) -> OCREngine.PixelRect? {
         let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
         guard pixGetDepth(pix) == 8, width * height >= minimumPixels else { return nil }
@@ -48,8 +54,28 @@ enum InkRegion {
         var small: UnsafeMutablePointer<PIX>? = pixScaleAreaMap(pix, factor, factor)
         guard small != nil else { return nil }
         defer { pixDestroy(&small) }
+        let sw = Int(pixGetWidth(small))
+        guard var box = region(of: small, below: darkBelow) else { return nil }
+        if !faintMarksInside(small, box.x, box.y, box.width, box.height) {
+            guard let grey = region(of: small, below: faintBelow), grey.x <= box.x, grey.y <= box.y,
+                  grey.x + grey.width >= box.x + box.width, grey.y + grey.height >= box.y + box.height,
+                  faintMarksInside(small, grey.x, grey.y, grey.width, grey.height) else { return nil }
+            box = grey
+        }
+        let scale = Double(width) / Double(sw)
+        let margin = Int(Double(max(width, height)) * 0.02)
+        let left = max(0, Int(Double(box.x) * scale) - margin), top = max(0, Int(Double(box.y) * scale) - margin)
+        let right = min(width, Int(Double(box.x + box.width) * scale) + margin)
+        let bottom = min(height, Int(Double(box.y + box.height) * scale) + margin)
+        return OCREngine.PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
+    /// The union of the blobs of pixels under `threshold` in `small` (closed; blobs touching the frame and specks
+    /// left out), or nil when there is none, when more than ``maximumEdgeInk`` of the copy is such pixels touching
+    /// the frame, or when the union covers more than ``maximumArea`` of it.
+    static func region(of small: UnsafeMutablePointer<PIX>?, below threshold: Int32) -> OCREngine.PixelRect? {
         let sw = Int(pixGetWidth(small)), sh = Int(pixGetHeight(small))
-        var dark: UnsafeMutablePointer<PIX>? = pixThresholdToBinary(small, darkBelow)
+        var dark: UnsafeMutablePointer<PIX>? = pixThresholdToBinary(small, threshold)
         guard dark != nil else { return nil }
         defer { pixDestroy(&dark) }
         let size = Int32(max(5, max(sw, sh) / 30) | 1)
@@ -71,14 +97,7 @@ enum InkRegion {
         }
         guard x1 > x0, y1 > y0, Double(edgeArea) <= maximumEdgeInk * Double(sw * sh) else { return nil }
         guard Double((x1 - x0) * (y1 - y0)) <= maximumArea * Double(sw * sh) else { return nil }
-        // Faint print (a light thermal receipt) is not ink at ``darkBelow``: the region found may be its logo
-        // alone. Crop only when nearly all the grey marks of the page (under ``faintBelow``) lie inside it.
-        guard faintMarksInside(small, x0, y0, x1 - x0, y1 - y0) else { return nil }
-        let scale = Double(width) / Double(sw)
-        let margin = Int(Double(max(width, height)) * 0.02)
-        let left = max(0, Int(Double(x0) * scale) - margin), top = max(0, Int(Double(y0) * scale) - margin)
-        let right = min(width, Int(Double(x1) * scale) + margin), bottom = min(height, Int(Double(y1) * scale) + margin)
-        return OCREngine.PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+        return OCREngine.PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
 

@@ -19,7 +19,7 @@ public struct OCRStage: Stage {
     public let name = StandardStage.ocr.name
     public let version: String
     public let readsDocumentFile = true
-    /// `ocr:` in `pipeline.yml`: the models, the photo pass, the cache folder.
+    /// `ocr:` in `pipeline.yml`: the models, the photo pass, the profile, the cache folder.
     public let settings: PipelineConfig.OCRSettings
     /// Scanned pages are rendered at this resolution: tesseract reads body text best at about 300 dpi.
     public static let scanResolution = 300.0
@@ -168,8 +168,8 @@ public struct OCRStage: Stage {
     }
 }
 
-/// Idle tesseract engines, by settings (`ocr.languages`, `ocr.photo_pass`), one per worker thread that has needed
-/// one.
+/// Idle tesseract engines, by settings (`ocr.languages`, `ocr.photo_pass`, `ocr.profile`), one per worker thread that
+/// has needed one.
 final class OCREnginePool: @unchecked Sendable {
     // @unchecked: `idle` is only touched under `lock`; an engine is used by one thread at a time (taken out of
     // `idle` while in use).
@@ -178,12 +178,13 @@ final class OCREnginePool: @unchecked Sendable {
     private var idle: [String: [OCREngine]] = [:]
 
     func withEngine<T>(_ settings: PipelineConfig.OCRSettings, _ body: (OCREngine) throws -> T) throws -> T {
-        let key = "\(settings.languages)|\(settings.photoPass.rawValue)"
+        let photoPass = settings.effectivePhotoPass
+        let key = "\(settings.languages)|\(photoPass.rawValue)|\(settings.profile.rawValue)"
         lock.lock()
         let reused = idle[key]?.popLast()
         lock.unlock()
-        var preprocessing = OCRPreprocessing.default
-        preprocessing.photoPass = OCRPreprocessing.PhotoPass(rawValue: settings.photoPass.rawValue) ?? .whenUnsure
+        var preprocessing = settings.profile == .fast ? OCRPreprocessing.fast : OCRPreprocessing.default
+        preprocessing.photoPass = OCRPreprocessing.PhotoPass(rawValue: photoPass.rawValue) ?? .whenUnsure
         let engine = try reused ?? OCREngine(preprocessing: preprocessing, languages: settings.languages)
         defer {
             lock.lock()

@@ -27,6 +27,9 @@ struct ReceiptModelCommand: ParsableCommand {
     @Option(help: "OCR line caches (as `larder eval receipts --ocr-cache` writes them): photos, sroie and de subfolders.")
     var ocrCache: String?
 
+    @Flag(help: "With --evaluate: skip the leave-one-dataset-out line-role figures (three trainings).")
+    var skipLineRoles = false
+
     @Option(help: "Passes over the training receipts.")
     var epochs: Int = ReceiptLineTraining.Settings().epochs
 
@@ -46,7 +49,7 @@ struct ReceiptModelCommand: ParsableCommand {
         var report: [String: Any] = [:]
         // Line roles, leave one dataset out.
         let sets = ["cord": cord, "sroie": sroie, "photos": photos]
-        for (name, held) in sets.sorted(by: { $0.key < $1.key }) {
+        for (name, held) in sets.sorted(by: { $0.key < $1.key }) where !skipLineRoles {
             let rest = sets.filter { $0.key != name }.flatMap(\.value)
             let model = ReceiptLineTraining.train(rest, settings: settings)
             report["lines_lodo_\(name)"] = lineReport(ReceiptLineTraining.score(model, on: held))
@@ -94,8 +97,13 @@ struct ReceiptModelCommand: ParsableCommand {
         if sroie { parserConfig.defaultCurrency = "MYR"; parserConfig.dateOrder = .dayFirst }
         let parser = ReceiptParser(configuration: parserConfig)
         let incomplete = incompleteItems(folder)
-        let variants: [(String, ReceiptModelFields)] = [("rules", []), ("model_store", .store), ("model_total", .total),
-                                                        ("model_date", .date), ("model_items", .items)]
+        let variants: [(String, ReceiptModelFields)] = [
+            ("rules", []), ("model_store", .store), ("model_total", .total), ("model_date", .date), ("model_items", .items),
+            // The model as evidence inside the rules' parse: filling what the rules left empty, vetoing item lines.
+            ("fill_store", .storeWhenMissing), ("fill_date", .dateWhenMissing), ("fill_total", .totalWhenUnsure),
+            ("veto_items", .itemVeto),
+            ("evidence_all", [.storeWhenMissing, .dateWhenMissing, .totalWhenUnsure, .itemVeto]),
+        ]
         var tallies: [String: Tally] = [:]
         let names = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".json") }.sorted()
         for name in names {

@@ -31,6 +31,33 @@ struct ReceiptLineModelTests {
         #expect(ReceiptLineTraining.score(ReceiptLineModel(bits: 14), on: held).accuracy < 0.5)
     }
 
+    /// The evidence uses keep the rules' parse and change only what they name: the veto drops an item the rules
+    /// took from a line the model calls a summary line, and a field is filled only where the rules left it empty.
+    @Test func evidenceFillsGapsAndVetoesSummaryLinesOnly() {
+        let model = ReceiptLineTraining.train((0..<40).map(Self.receipt), settings: .init(epochs: 5, bits: 14))
+        let lines = Self.receipt(105).lines
+        let roles = model.roles(lines)
+        #expect(roles[9] == .total && roles[3] == .item, "\(roles)")
+        let parser = ReceiptParser()
+        var parsed = parser.parse(lines: lines)
+        parsed.items.append(ReceiptItem(lineNumbers: [10], description: "TOTAL", total: 10.5, confidence: 0.9))
+        let before = parsed
+        var vetoed = parsed
+        parser.applyLineModel(model, fields: .itemVeto, lines: lines, to: &vetoed)
+        #expect(vetoed.items.count == before.items.count - 1)
+        #expect(!vetoed.items.contains { $0.lineNumbers == [10] })
+        #expect(vetoed.store == before.store && vetoed.total == before.total && vetoed.date == before.date)
+        // A store the rules read is kept; one they did not is filled from the model's store line.
+        var kept = parsed
+        kept.store = "RULES STORE"
+        parser.applyLineModel(model, fields: .storeWhenMissing, lines: lines, to: &kept)
+        #expect(kept.store == "RULES STORE")
+        var filled = parsed
+        filled.store = nil
+        parser.applyLineModel(model, fields: .storeWhenMissing, lines: lines, to: &filled)
+        #expect(filled.store?.uppercased().contains("CORNER MARKET") == true, "\(String(describing: filled.store))")
+    }
+
     @Test func unlabelledLinesAreLeftToTheModel() {
         var partial = (0..<40).map(Self.receipt)
         for k in partial.indices { partial[k].roles[4] = nil; partial[k].roles[10] = nil }

@@ -35,6 +35,7 @@ import Yams
 /// ocr:
 ///   languages: eng            # tesseract models, +-joined (eng+deu needs tesseract-ocr-deu)
 ///   photo_pass: when_unsure   # read a photo again as a phone photo: never | when_unsure | always
+///   profile: accurate         # accurate (every re-read) | fast (one reading: no re-reads, no photo pass)
 ///   cache: ocr-cache          # keep each file's OCR lines here and reuse them; absent = no cache
 /// pantry:                     # what `larder cook` assumes (PantryConfig)
 ///   staples: [salt, pepper, black pepper, water, ice, oil, vegetable oil, cooking spray]  # always on hand
@@ -216,9 +217,10 @@ extension PipelineConfig {
         return config
     }
 
-    /// `ocr:`: tesseract's models, the photo pass and the cache folder.
+    /// `ocr:`: tesseract's models, the photo pass, the profile and the cache folder.
     private static func parseOCR(_ node: Node, reader: KeyReader) throws -> OCRSettings {
         var ocr = OCRSettings()
+        var photoPassNode: Node?
         for (key, value) in try reader.mapping(node, at: "ocr") {
             let name = "ocr." + (key.string ?? "")
             switch key.string ?? "" {
@@ -234,9 +236,22 @@ extension PipelineConfig {
                     throw reader.badValue(value, key: name, expected: "never, when_unsure or always")
                 }
                 ocr.photoPass = pass
+                photoPassNode = value
+            case "profile":
+                let text = try reader.string(value, key: name)
+                guard let profile = OCRSettings.Profile(rawValue: text) else {
+                    throw reader.badValue(value, key: name, expected: "accurate or fast")
+                }
+                ocr.profile = profile
             case "cache": ocr.cache = try reader.string(value, key: name)
             default: throw reader.unknownKey(key, in: "ocr")
             }
+        }
+        // The fast profile reads each image once: a photo pass asked for beside it would be silently dropped.
+        if ocr.profile == .fast, ocr.photoPass != .never, let photoPassNode {
+            throw reader.badValue(
+                photoPassNode, key: "ocr.photo_pass",
+                expected: "never or no photo_pass with profile: fast (the fast profile reads each image once)")
         }
         return ocr
     }

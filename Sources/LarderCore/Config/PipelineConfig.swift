@@ -80,8 +80,20 @@ public struct PipelineConfig: Sendable, Equatable {
         /// Tesseract models, `+`-joined (`ocr.languages`): `eng`, or `eng+deu` for German receipts (needs
         /// tesseract-ocr-deu).
         public var languages = "eng"
-        /// `ocr.photo_pass`: never, when_unsure (default) or always.
+        /// How much OCR does per image (`ocr.profile`).
+        public enum Profile: String, Sendable, Equatable, CaseIterable {
+            /// Every accuracy-bearing re-read (default): the photo reading when unsure, the price-cell, date,
+            /// total and logo-band re-reads, the inverted re-read of unsure lines.
+            case accurate
+            /// One reading, none of the re-reads and no photo reading: fewer CPU seconds per receipt for fewer
+            /// fields read right (each set's cost: `docs/reference/configuration.md`).
+            case fast
+        }
+        /// `ocr.photo_pass`: never, when_unsure (default) or always. The `fast` profile reads once: its photo pass
+        /// is `never` (see ``effectivePhotoPass``).
         public var photoPass = PhotoPass.whenUnsure
+        /// `ocr.profile`: accurate (default) or fast.
+        public var profile = Profile.accurate
         /// `ocr.cache`: a folder where the `ocr` stage keeps each file's lines (by content hash, OCR version and
         /// these settings) and reads them back instead of running tesseract again; nil = no cache. Relative to the
         /// config file's folder.
@@ -91,8 +103,12 @@ public struct PipelineConfig: Sendable, Equatable {
 
         /// What changes the `ocr` stage's output (the cache does not): part of its version when not the default.
         public var fingerprint: String? {
-            self.languages == "eng" && photoPass == .whenUnsure ? nil : "\(languages)-\(photoPass.key)"
+            if profile == .fast { return "\(languages)-fast" }
+            return languages == "eng" && photoPass == .whenUnsure ? nil : "\(languages)-\(photoPass.key)"
         }
+
+        /// The photo pass the `ocr` stage runs: `photo_pass`, or `never` under the `fast` profile.
+        public var effectivePhotoPass: PhotoPass { profile == .fast ? .never : photoPass }
     }
 
     /// Where the LLM stage caches answers: `llm.cache`, or `llm-cache.sqlite` beside the database.

@@ -41,7 +41,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@6"
         case .extract: "extract@13"
-        case .ocr: "ocr@25"
+        case .ocr: "ocr@26"
         case .route: "route@6"
         case .recipe: "recipe@20"
         case .receipt: "receipt@21"

@@ -14,6 +14,15 @@ public struct ReceiptModelFields: OptionSet, Sendable, Hashable {
     public static let date = ReceiptModelFields(rawValue: 4)
     /// The items: every line the model calls `item` that ends in an amount.
     public static let items = ReceiptModelFields(rawValue: 8)
+    /// Evidence, not replacement: the model's store only where the rules found none.
+    public static let storeWhenMissing = ReceiptModelFields(rawValue: 16)
+    /// The model's date only where the rules found none.
+    public static let dateWhenMissing = ReceiptModelFields(rawValue: 32)
+    /// The model's total only where the rules found none or inferred it (no printed total line was read).
+    public static let totalWhenUnsure = ReceiptModelFields(rawValue: 64)
+    /// A veto on the rules' items: an item whose every line the model calls a header or summary line (store,
+    /// address, date, time, subtotal, tax, total, tender, change) is dropped.
+    public static let itemVeto = ReceiptModelFields(rawValue: 128)
     /// None: the rules decide every field.
     public static let none: ReceiptModelFields = []
     /// What the parser uses by default: the fields where the model won on held-out data.
@@ -44,6 +53,7 @@ extension ReceiptParser {
                 if let d = parseDate(texts[i], currency: receipt.currency, receiptOrder: evidence) { receipt.date = d; break }
             }
         }
+        applyEvidence(roles: roles, texts: texts, fields: fields, wholeUnits: wholeUnits, lines: lines, to: &receipt)
         if fields.contains(.items) {
             var items: [ReceiptItem] = []
             for i in roles.indices where roles[i] == .item {
@@ -54,6 +64,38 @@ extension ReceiptParser {
                                          confidence: lines[i].confidence / 100))
             }
             if !items.isEmpty { receipt.items = items }
+        }
+    }
+
+    /// The roles whose lines never hold a purchased item.
+    static let notItemRoles: Set<ReceiptLineRole> = [.store, .address, .date, .time, .subtotal, .tax, .total, .tender, .change]
+
+    /// The evidence uses (``ReceiptModelFields/storeWhenMissing``, ``ReceiptModelFields/dateWhenMissing``,
+    /// ``ReceiptModelFields/totalWhenUnsure``, ``ReceiptModelFields/itemVeto``): the model fills a field the rules
+    /// left empty or vetoes what it reads as a header or summary line, and otherwise the rules' parse stands.
+    private func applyEvidence(roles: [ReceiptLineRole], texts: [String], fields: ReceiptModelFields, wholeUnits: Bool,
+                               lines: [OCRLine], to receipt: inout ParsedReceipt) {
+        if fields.contains(.storeWhenMissing), receipt.store == nil, let i = roles.firstIndex(of: .store) {
+            let name = Self.storeName(texts[i])
+            if name.filter(\.isLetter).count >= 2 { receipt.store = name }
+        }
+        if fields.contains(.dateWhenMissing), receipt.date == nil {
+            let evidence = Self.dateOrderEvidence(texts, currency: receipt.currency, currencyEvidence: receipt.currencyEvidence)
+            for i in roles.indices where roles[i] == .date {
+                if let d = parseDate(texts[i], currency: receipt.currency, receiptOrder: evidence) { receipt.date = d; break }
+            }
+        }
+        if fields.contains(.totalWhenUnsure), receipt.total == nil || receipt.totalInferred {
+            let totals = roles.indices.filter { roles[$0] == .total }
+                .compactMap { Self.trailingAmount(in: texts[$0], wholeUnits: wholeUnits)?.value }
+            if let best = totals.max() { receipt.total = best }
+        }
+        if fields.contains(.itemVeto) {
+            receipt.items.removeAll { item in
+                !item.lineNumbers.isEmpty && item.lineNumbers.allSatisfy { n in
+                    roles.indices.contains(n - 1) && Self.notItemRoles.contains(roles[n - 1])
+                }
+            }
         }
     }
 }
