@@ -45,7 +45,7 @@ struct Ingest: ParsableCommand {
             func startEarly() {
                 early = try? workerProcess(
                     arguments: workerArguments(config: config, options: options, workers: workers, batchID: batchID),
-                    store: store
+                    store: store, memoryLimit: config.limits.workerMemory
                 ).startEarly()
             }
             if (try? store.mayHaveWorkBeforeRegistering(pipelineVersion: manifest.version)) ?? true { startEarly() }
@@ -145,7 +145,8 @@ func runWorkersAndSummarize(
     let outcome =
         before == 0
         ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
-        : try workerProcess(arguments: arguments, store: store).run(logger: logger, early: early)
+        : try workerProcess(arguments: arguments, store: store, memoryLimit: config.limits.workerMemory)
+            .run(logger: logger, early: early)
     // What this command's worker settled, not the database's change: another batch may share the database.
     let settledCounts = try store.settledCounts(batchID: batchID, since: runStarted)
     let settled = settledCounts.values.reduce(0, +)
@@ -185,9 +186,12 @@ private func workerArguments(config: PipelineConfig, options: CommonOptions, wor
     return arguments
 }
 
-/// The worker process for this database: a worker killed from outside gives its stages their attempt back.
-private func workerProcess(arguments: [String], store: SQLiteCheckpointStore) throws -> WorkerProcess {
+/// The worker process for this database: a worker killed from outside gives its stages their attempt back; one
+/// that died at `limits.worker_memory` fails the document it ran alone (``WorkerProcess/memoryLimitError(_:)``).
+private func workerProcess(arguments: [String], store: SQLiteCheckpointStore, memoryLimit: Int64) throws -> WorkerProcess {
     var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
     process.releaseStagesAfterOutsideKill = { _ = try store.releaseInterruptedStages() }
+    let error = WorkerProcess.memoryLimitError(memoryLimit)
+    process.settleAfterMemoryLimit = { _ = try store.failAfterMemoryLimit(error: error) }
     return process
 }

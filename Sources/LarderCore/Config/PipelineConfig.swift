@@ -56,8 +56,8 @@ public struct PipelineConfig: Sendable, Equatable {
         /// Saved web pages: CPU seconds reading one page's tree may take; past it the page fails (over the limit).
         public var htmlSeconds: Double = 10
         /// Bytes each `larder-worker` may allocate (RLIMIT_DATA: its heap and private writable mappings): past it an
-        /// allocation fails and the worker dies; its documents are retried one at a time, and one that keeps doing
-        /// so is quarantined with a message naming this limit. 1 GiB; `0` switches it off.
+        /// allocation fails and the worker exits; its documents run again one at a time (not blamed), and one that
+        /// passes the limit alone fails at once with a message naming this limit. 1 GiB; `0` switches it off.
         public var workerMemory: Int64 = 1 << 30
 
         public init() {}
