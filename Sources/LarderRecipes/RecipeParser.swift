@@ -50,7 +50,7 @@ public struct RecipeParser: Sendable {
     /// so a document built to hold millions of them costs a pass over its lines, not gigabytes of recipes.
     public func parse(_ source: RecipeSource, maxParts: Int) throws(RecipePartsOverLimit) -> [Recipe] {
         let format = source.format.lowercased()
-        if format == "json", let recipes = JSONRecipes.parse(source, parser: self) {
+        if format == "json", let recipes = try JSONRecipes.parse(source, parser: self, maxParts: maxParts) {
             try RecipePartsOverLimit.check(recipes, limit: maxParts)
             return recipes
         }

@@ -50,7 +50,9 @@ extension RecipeParser {
     public func parse(page: WebPage, source: RecipeSource, maxParts: Int) throws(RecipePartsOverLimit) -> [Recipe] {
         let locator = LineLocator(lines: source.lines)
         var recipes: [Recipe] = []
-        for (object, origin) in Self.recipeObjects(in: page) {
+        let objects = Self.recipeObjects(in: page)
+        try JSONRecipes.checkListedParts(objects.map(\.0), limit: maxParts)
+        for (object, origin) in objects {
             guard var r = JSONRecipes.recipe(from: object, source: source, locator: locator, parser: self, keyLines: false)
             else { continue }
             if r.title == "Untitled recipe", let t = page.title { r.title = t }
