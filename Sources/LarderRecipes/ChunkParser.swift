@@ -60,8 +60,9 @@ struct ChunkParser {
         self.lines = ctx.lines
     }
 
-    /// All passes; `nil` when the chunk has neither ingredients nor steps.
-    mutating func parse() -> Recipe? {
+    /// All passes; `nil` when the chunk has neither ingredients nor steps. Throws, before the ingredients are
+    /// parsed, when the drafts are more than `partsLeft` (of the document's `limit`).
+    mutating func parse(partsLeft: Int = .max, limit: Int = .max) throws(RecipePartsOverLimit) -> Recipe? {
         readTitle()
         readFrontMatter()
         prescanHeaders()
@@ -70,6 +71,8 @@ struct ChunkParser {
         readSteps()
         readNotes()
         guard !ingDrafts.isEmpty || !stepDrafts.isEmpty else { return nil }
+        let parts = ingDrafts.count + stepDrafts.count + notes.count
+        if parts > partsLeft { throw RecipePartsOverLimit(parts: limit - partsLeft + parts, limit: limit) }
         return build()
     }
 

@@ -57,13 +57,28 @@ enum JSONRecipes {
     }
 
     /// Parses the JSON document in `source`; `nil` when it holds no recipe object.
-    static func parse(_ source: RecipeSource, parser: RecipeParser) -> [Recipe]? {
+    static func parse(_ source: RecipeSource, parser: RecipeParser, maxParts: Int = .max) throws(RecipePartsOverLimit)
+        -> [Recipe]?
+    {
         let text = source.lines.map(\.text).joined(separator: "\n")
         guard let root = SchemaFields.jsonValue(text) else { return nil }
         let found = find(in: root)
         guard !found.isEmpty else { return nil }
+        try checkListedParts(found.map(\.object), limit: maxParts)
         let locator = LineLocator(lines: source.lines)
         return found.compactMap { recipe(from: $0.object, source: source, locator: locator, parser: parser, keyLines: true) }
+    }
+
+    /// Throws when the recipe objects' ingredient and instruction lists hold more than `limit` items together,
+    /// counted before any is mapped (mapping locates each in the document's lines, and parses it).
+    static func checkListedParts(_ objects: [[String: Any]], limit: Int) throws(RecipePartsOverLimit) {
+        var parts = 0
+        for o in objects {
+            for key in ["recipeIngredient", "ingredients", "recipeInstructions", "instructions_list", "instructions"] {
+                parts += (o[key] as? [Any])?.count ?? 0
+            }
+        }
+        if parts > limit { throw RecipePartsOverLimit(parts: parts, limit: limit) }
     }
 
     /// Maps one recipe object. `nil` when it has neither ingredients nor steps. With `keyLines`, recipe-level

@@ -42,8 +42,18 @@ public struct RecipeParser: Sendable {
     /// Parses every recipe in `source`, in document order. Returns an empty array when nothing recipe-like is found
     /// (no ingredients and no steps).
     public func parse(_ source: RecipeSource) -> [Recipe] {
+        (try? parse(source, maxParts: .max)) ?? []  // no document holds Int.max parts
+    }
+
+    /// ``parse(_:)``, stopping as soon as the recipes found hold more than `maxParts` ingredients, steps and notes
+    /// together: each recipe's lines are sorted into drafts (cheap) and counted before its ingredients are parsed,
+    /// so a document built to hold millions of them costs a pass over its lines, not gigabytes of recipes.
+    public func parse(_ source: RecipeSource, maxParts: Int) throws(RecipePartsOverLimit) -> [Recipe] {
         let format = source.format.lowercased()
-        if format == "json", let recipes = JSONRecipes.parse(source, parser: self) { return recipes }
+        if format == "json", let recipes = try JSONRecipes.parse(source, parser: self, maxParts: maxParts) {
+            try RecipePartsOverLimit.check(recipes, limit: maxParts)
+            return recipes
+        }
         let (frontMatter, bodyStart) = LineReader.frontMatter(source.lines)
         let markdown = format == "markdown" || format == "md" || frontMatter != nil
         var lines = LineReader.read(Array(source.lines[bodyStart...]), markdown: markdown)
@@ -61,9 +71,12 @@ public struct RecipeParser: Sendable {
 
         var recipes: [Recipe] = []
         var frontMatterUsed = false
+        var partsLeft = maxParts
         for chunk in chunks {
             let fm = frontMatterUsed ? nil : frontMatter
-            guard var recipe = parseChunk(chunk, ctx: ctx, frontMatter: fm) else { continue }
+            guard var recipe = try parseChunk(chunk, ctx: ctx, frontMatter: fm, partsLeft: partsLeft, limit: maxParts)
+            else { continue }
+            partsLeft -= RecipePartsOverLimit.parts(of: recipe)
             // No title in the recipe's own lines: the running header of its first page names it.
             if recipe.provenance["title"] == nil, let header = recipe.source.pages.first.flatMap({ headers[$0] }),
                let title = Self.titleFromHeader(header) {
@@ -391,9 +404,11 @@ extension RecipeParser {
 
     enum Mode { case preamble, ingredients, method, notes, other }
 
-    func parseChunk(_ chunk: Chunk, ctx: Context, frontMatter: FrontMatter?) -> Recipe? {
+    func parseChunk(
+        _ chunk: Chunk, ctx: Context, frontMatter: FrontMatter?, partsLeft: Int = .max, limit: Int = .max
+    ) throws(RecipePartsOverLimit) -> Recipe? {
         var reader = ChunkParser(parser: self, chunk: chunk, ctx: ctx, frontMatter: frontMatter)
-        return reader.parse()
+        return try reader.parse(partsLeft: partsLeft, limit: limit)
     }
 
     /// A named-group header inside an ingredient list ("For the drizzle:", "### Filling", a bold "Topping").
@@ -429,5 +444,29 @@ extension RecipeParser {
                                 name: p.name, size: p.size, preparation: p.preparation, comment: p.comment,
                                 optional: p.optional, purpose: p.purpose, alternatives: p.alternatives,
                                 confidence: confidence, provenance: d.provenance)
+    }
+}
+
+/// A document whose recipes hold more parts (ingredients, steps and notes together) than a parse may make
+/// (``RecipeParser/parse(_:maxParts:)``): the `recipe` stage's limit, derived from `limits.max_stage_output_bytes`.
+public struct RecipePartsOverLimit: Error, Sendable, Equatable {
+    /// The parts counted when the parse stopped (more than `limit`; the document may hold more still).
+    public let parts: Int
+    public let limit: Int
+
+    public init(parts: Int, limit: Int) {
+        self.parts = parts
+        self.limit = limit
+    }
+
+    /// A recipe's ingredients, steps and notes.
+    public static func parts(of recipe: Recipe) -> Int {
+        recipe.allIngredients.count + recipe.steps.count + recipe.notes.count
+    }
+
+    /// Throws when `recipes` hold more than `limit` parts together.
+    static func check(_ recipes: [Recipe], limit: Int) throws(RecipePartsOverLimit) {
+        let parts = recipes.reduce(0) { $0 + Self.parts(of: $1) }
+        if parts > limit { throw RecipePartsOverLimit(parts: parts, limit: limit) }
     }
 }

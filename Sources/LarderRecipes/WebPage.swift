@@ -42,9 +42,17 @@ extension RecipeParser {
     /// without a usable `Recipe` is read as text and its best recipe (most ingredients and steps) kept, titled
     /// with the page title. Recipes carry the page's URL and, from structured data, the node they came from.
     public func parse(page: WebPage, source: RecipeSource) -> [Recipe] {
+        (try? parse(page: page, source: source, maxParts: .max)) ?? []  // no page holds Int.max parts
+    }
+
+    /// ``parse(page:source:)``, stopping when the recipes hold more than `maxParts` ingredients, steps and notes
+    /// (``parse(_:maxParts:)``).
+    public func parse(page: WebPage, source: RecipeSource, maxParts: Int) throws(RecipePartsOverLimit) -> [Recipe] {
         let locator = LineLocator(lines: source.lines)
         var recipes: [Recipe] = []
-        for (object, origin) in Self.recipeObjects(in: page) {
+        let objects = Self.recipeObjects(in: page)
+        try JSONRecipes.checkListedParts(objects.map(\.0), limit: maxParts)
+        for (object, origin) in objects {
             guard var r = JSONRecipes.recipe(from: object, source: source, locator: locator, parser: self, keyLines: false)
             else { continue }
             if r.title == "Untitled recipe", let t = page.title { r.title = t }
@@ -54,14 +62,15 @@ extension RecipeParser {
             recipes.append(r)
         }
         if !recipes.isEmpty {
+            try RecipePartsOverLimit.check(recipes, limit: maxParts)
             if recipes.count == 1, recipes[0].allIngredients.count < 2 || recipes[0].steps.isEmpty,
-                let read = bestTextRecipe(source)
+                let read = try bestTextRecipe(source, maxParts: maxParts)
             {
                 recipes[0] = Self.filled(recipes[0], from: read)
             }
             return recipes
         }
-        guard var r = bestTextRecipe(source) else { return [] }
+        guard var r = try bestTextRecipe(source, maxParts: maxParts) else { return [] }
         if let t = page.title, !t.isEmpty { r.title = Self.webTitle(t) }
         r.source.format = source.format
         r.source.url = page.url
@@ -69,9 +78,9 @@ extension RecipeParser {
     }
 
     /// The recipe the page's visible text holds (most ingredients and steps), read as a Markdown document.
-    func bestTextRecipe(_ source: RecipeSource) -> Recipe? {
+    func bestTextRecipe(_ source: RecipeSource, maxParts: Int = .max) throws(RecipePartsOverLimit) -> Recipe? {
         let text = RecipeSource(file: source.file, sha256: source.sha256, format: "markdown", lines: source.lines)
-        return parse(text).max { a, b in
+        return try parse(text, maxParts: maxParts).max { a, b in
             a.allIngredients.count + a.steps.count < b.allIngredients.count + b.steps.count
         }
     }

@@ -40,12 +40,34 @@ public struct RecipeStage: Stage {
         }
         let source = RecipeSource(file: file, sha256: input.document.sha256, format: detected.format.rawValue, lines: lines)
         // A saved web page: its schema.org recipes, else its visible text (``RecipeParser/parse(page:source:)``).
-        var recipes = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
+        var recipes = try Self.parse(source, page: extracted.webPage, limits: input.config.limits, path: input.document.path)
         // The 16 allergens (whole words: "eggplant" is not egg), the base ingredient from the pantry's normaliser
         // and lexicon, and the diet labels.
         try RecipeEnrichment.bundled().enrich(&recipes)
         // Stored without copies of the text: ingredients and steps refer to their lines (``LineReferences``).
         return try RecipeStageOutput(recipes: recipes, skipped: nil).stageOutput(lines: lines)
+    }
+
+    /// The document's recipes, the parse stopped (`overLimit`) once they hold more than `limits.maxRecipeParts`
+    /// ingredients, steps and notes: an output that large would pass `limits.max_stage_output_bytes` anyway, after
+    /// minutes and gigabytes (a 15 MB text of 300,000 ingredient lines took a worker to 4.9 GB).
+    static func parse(
+        _ source: RecipeSource, page: WebPage?, limits: PipelineConfig.Limits, path: String
+    ) throws -> [Recipe] {
+        let parser = RecipeParser()
+        do {
+            if let page { return try parser.parse(page: page, source: source, maxParts: limits.maxRecipeParts) }
+            return try parser.parse(source, maxParts: limits.maxRecipeParts)
+        } catch {
+            throw LarderError(
+                .overLimit,
+                "the document holds more than \(error.limit) ingredients, steps and notes (counted \(error.parts) when "
+                    + "reading stopped): the limit is one per \(PipelineConfig.Limits.recipePartBytes) bytes of "
+                    + "limits.max_stage_output_bytes (\(limits.maxStageOutputBytes))",
+                hint: "split the file into its recipes, or raise limits.max_stage_output_bytes in pipeline.yml "
+                    + "(with limits.worker_memory: each part takes ~13 KB while the results are written)",
+                path: path)
+        }
     }
 
     /// This stage's output as a later stage reads it: stored, its ingredients and steps refer to the document's

@@ -25,12 +25,15 @@ public struct RouteStage: Stage {
             return try StageOutput(RouteOutput(route: .recipe, recipeScore: 1, receiptScore: 0, signals: ["recipe-app export: \(app)"]))
         }
         // A scanned PDF is scored on the text OCR read from it.
-        return try StageOutput(Self.route(DocumentText.readable(input)))
+        return try StageOutput(Self.route(DocumentText.readable(input), maxParts: input.config.limits.maxRecipeParts))
     }
 
     /// Routes a document's text (public so `ocr` can tell a scanned receipt page from a book page: `readRecipe` false
     /// leaves out the recipe parser's reading, which only turns `unknown` into `recipe`).
-    public static func route(_ extracted: ExtractOutput, readRecipe: Bool = true) -> RouteOutput {
+    /// `maxParts`: where the recipe parser's reading stops (``parsedRecipe(_:maxParts:)``).
+    public static func route(
+        _ extracted: ExtractOutput, readRecipe: Bool = true, maxParts: Int = PipelineConfig.Limits().maxRecipeParts
+    ) -> RouteOutput {
         if extracted.format.isImage {
             return RouteOutput(route: .receipt, recipeScore: 0, receiptScore: 1, signals: ["image: receipts arrive as photos"])
         }
@@ -53,7 +56,7 @@ public struct RouteStage: Stage {
             scoreLanguageFree(raw, into: &scores)
         }
         var route = scores.route
-        if route == .unknown, readRecipe, let read = parsedRecipe(extracted) {
+        if route == .unknown, readRecipe, let read = parsedRecipe(extracted, maxParts: maxParts) {
             route = .recipe
             scores.signals.append("the recipe parser reads a recipe: \(read.ingredients) ingredients, \(read.steps) steps")
         }
@@ -131,10 +134,22 @@ public struct RouteStage: Stage {
 
     /// The recipe the `recipe` stage would read from the text (most ingredients and steps), when it has at least two
     /// ingredients and a step.
-    static func parsedRecipe(_ extracted: ExtractOutput) -> (ingredients: Int, steps: Int)? {
+    /// A document past `maxParts` (``PipelineConfig/Limits/maxRecipeParts``) is read no further: it counts as that
+    /// many ingredients and steps (a recipe), and the `recipe` stage fails it, over the limit.
+    static func parsedRecipe(_ extracted: ExtractOutput, maxParts: Int = .max) -> (ingredients: Int, steps: Int)? {
         let source = RecipeSource(
             file: "", sha256: "", format: extracted.format.rawValue, lines: RecipeStage.lines(of: extracted))
-        let recipes = extracted.webPage.map { RecipeParser().parse(page: $0, source: source) } ?? RecipeParser().parse(source)
+        let parser = RecipeParser()
+        let recipes: [Recipe]
+        do {
+            if let page = extracted.webPage {
+                recipes = try parser.parse(page: page, source: source, maxParts: maxParts)
+            } else {
+                recipes = try parser.parse(source, maxParts: maxParts)
+            }
+        } catch {
+            return (error.limit, error.limit)
+        }
         let best = recipes.map { ($0.allIngredients.count, $0.steps.count) }.max { $0.0 + $0.1 < $1.0 + $1.1 }
         guard let best, best.0 >= 2, best.1 >= 1 else { return nil }
         return best

@@ -48,7 +48,7 @@ struct Ingest: ParsableCommand {
             func startEarly() {
                 early = try? workerProcess(
                     arguments: workerArguments(config: config, options: options, workers: workers, batchID: batchID),
-                    store: store
+                    store: store, memoryLimit: config.limits.workerMemory
                 ).startEarly()
             }
             let mayHaveWork = (store as? SQLiteCheckpointStore).map {
@@ -158,7 +158,8 @@ func runWorkersAndSummarize(
     let outcome =
         before == 0
         ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
-        : try workerProcess(arguments: arguments, store: store).run(logger: logger, early: early)
+        : try workerProcess(arguments: arguments, store: store, memoryLimit: config.limits.workerMemory)
+            .run(logger: logger, early: early)
     // What this command's worker settled, not the database's change: another batch may share the database.
     let settledCounts = try store.settledCounts(batchID: batchID, since: runStarted)
     let settled = settledCounts.values.reduce(0, +)
@@ -198,9 +199,12 @@ private func workerArguments(config: PipelineConfig, options: CommonOptions, wor
     return arguments
 }
 
-/// The worker process for this database: a worker killed from outside gives its stages their attempt back.
-private func workerProcess(arguments: [String], store: any CheckpointStore) throws -> WorkerProcess {
+/// The worker process for this database: a worker killed from outside gives its stages their attempt back; one
+/// that died at `limits.worker_memory` fails the document it ran alone (``WorkerProcess/memoryLimitError(_:)``).
+private func workerProcess(arguments: [String], store: any CheckpointStore, memoryLimit: Int64) throws -> WorkerProcess {
     var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
     process.releaseStagesAfterOutsideKill = { _ = try store.releaseInterruptedStages() }
+    let error = WorkerProcess.memoryLimitError(memoryLimit)
+    process.settleAfterMemoryLimit = { _ = try store.failAfterMemoryLimit(error: error) }
     return process
 }

@@ -79,6 +79,33 @@ struct StepWordsTests {
         }
     }
 
+    /// Issue 36: a long list is matched through the word index (only the keys sharing a word with the step), with the
+    /// same ingredients as the whole scan, and a step refers to at most ``IngredientMatcher/maxRefsPerStep`` of them.
+    @Test("long lists: the word index matches what the whole scan matches, at most 32 per step")
+    func longListsMatchThroughTheIndex() {
+        var generator = SeededGenerator(seed: 3601)
+        let names = ["lemon", "caster sugar", "onion", "red onion", "salt and pepper", "butter or margarine",
+                     "lime, lemon", "olive oil", "crème fraîche", "flour", "leaf of basil", "plain flour"]
+        for _ in 0..<20 {
+            let ingredients = (0..<Int.random(in: 65...300, using: &generator)).map { _ -> RecipeIngredient in
+                let name = names.randomElement(using: &generator)!
+                let text = Self.texts(seed: generator.next(), count: 1)[0] + " " + name
+                return RecipeIngredient(text: text, name: name, provenance: Provenance(page: 1, lineStart: 1, lineEnd: 1))
+            }
+            let matcher = IngredientMatcher(groups: [IngredientGroup(name: nil, ingredients: ingredients)])
+            #expect(matcher.byWord != nil)
+            for step in Self.texts(seed: generator.next(), count: 5) + names.map({ "Add the \($0) and stir" }) {
+                let reference = Array(Self.referenceMatch(matcher, step).prefix(IngredientMatcher.maxRefsPerStep))
+                #expect(matcher.match(step) == reference, "\(step.debugDescription)")
+            }
+        }
+        let flour = (0..<100).map { n in
+            RecipeIngredient(text: "\(n + 1) g flour", name: "flour", provenance: Provenance(page: 1, lineStart: n, lineEnd: n))
+        }
+        let refs = IngredientMatcher(groups: [IngredientGroup(name: nil, ingredients: flour)]).match("Stir in the flour")
+        #expect(refs.map(\.index) == Array(0..<32))
+    }
+
     /// ``Prefilter/mayContain(_:anyOf:)`` as first written: a character that folds to ASCII, or a needle at any byte.
     static func referenceMayContain(_ s: String, _ needles: [[UInt8]]) -> Bool {
         let bytes = Array(s.utf8)

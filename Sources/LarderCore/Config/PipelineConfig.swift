@@ -60,11 +60,20 @@ public struct PipelineConfig: Sendable, Equatable {
         /// Saved web pages: CPU seconds reading one page's tree may take; past it the page fails (over the limit).
         public var htmlSeconds: Double = 10
         /// Bytes each `larder-worker` may allocate (RLIMIT_DATA: its heap and private writable mappings): past it an
-        /// allocation fails and the worker dies; its documents are retried one at a time, and one that keeps doing
-        /// so is quarantined with a message naming this limit. 1 GiB; `0` switches it off.
+        /// allocation fails and the worker exits; its documents run again one at a time (not blamed), and one that
+        /// passes the limit alone fails at once with a message naming this limit. 1 GiB; `0` switches it off.
         public var workerMemory: Int64 = 1 << 30
 
         public init() {}
+
+        /// The ingredients, steps and notes the `recipe` stage may read from one document: one per
+        /// ``recipePartBytes`` of `max_stage_output_bytes` (32,768 at the default 64 MiB). Each part is stored twice,
+        /// in the recipe stage's output and in the result (about 0.9 KB each, measured on a 15 MB text recipe), and
+        /// takes ~13 KB of memory while those are written: a document over it would make an output over the limit
+        /// after gigabytes of work, so the parse stops at the limit instead (`overLimit`, at once).
+        public var maxRecipeParts: Int { max(1, maxStageOutputBytes / Self.recipePartBytes) }
+        /// The share of `max_stage_output_bytes` one recipe part is counted as (``maxRecipeParts``).
+        public static let recipePartBytes = 2048
     }
 
     public init() {}

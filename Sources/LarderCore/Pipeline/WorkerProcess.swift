@@ -25,6 +25,10 @@ public struct WorkerProcess: Sendable {
     /// Called after the worker was killed from outside (see ``blamesDocuments(signal:oomKilled:)``), before it is
     /// restarted: gives the stages it left `running` their attempt back, so the documents are not blamed.
     public var releaseStagesAfterOutsideKill: (@Sendable () throws -> Void)?
+    /// Called after the worker died at its memory limit (``WorkerChild/memoryLimitExitStatus``, or the kernel's
+    /// OOM killer), before it is restarted: fails the document that took the memory when it ran alone, and gives
+    /// the others their attempt back (``CheckpointStore/failAfterMemoryLimit(error:)``). Nil: blamed as a crash.
+    public var settleAfterMemoryLimit: (@Sendable () throws -> Void)?
 
     /// The signals that mean the worker crashed while working on its documents: a native library (or Larder)
     /// faulted, aborted or trapped. Only these count against the documents in flight.
@@ -214,6 +218,9 @@ public struct WorkerProcess: Sendable {
                 // A stage ran past limits.stage_seconds: its document failed, the rest go on in a new worker. Each
                 // such restart settles one document, so they need no limit of their own.
                 continue
+            case .exited(WorkerChild.memoryLimitExitStatus) where signalsSeen.withLock({ $0 }) == 0:
+                try afterMemoryLimit(&crashes, logger: logger, how: "passed limits.worker_memory")
+                continue
             case .exited(let code) where (code == 128 + SIGINT || code == 128 + SIGTERM) && signalsSeen.withLock({ $0 }) == 0:
                 // The worker alone was stopped by a signal from outside (this process saw none): it finished its
                 // stages cleanly, so nothing is blamed; the batch goes on in a new worker.
@@ -232,6 +239,10 @@ public struct WorkerProcess: Sendable {
                     return Outcome(exitStatus: 128 + signo, crashes: crashes, interrupted: true)
                 }
                 let oomKilled = oomBefore.map { before in (Self.oomKillCount() ?? before) > before } ?? false
+                if signo == SIGKILL && oomKilled && settleAfterMemoryLimit != nil {
+                    try afterMemoryLimit(&crashes, logger: logger, how: "was killed by the kernel, out of memory")
+                    continue
+                }
                 if !Self.blamesDocuments(signal: signo, oomKilled: oomKilled) {
                     outsideKills += 1
                     guard outsideKills <= maxRestarts else {
@@ -256,6 +267,33 @@ public struct WorkerProcess: Sendable {
                 )
             }
         }
+    }
+
+    /// What a document that took the worker past `limits.worker_memory` (`limit` bytes; 0: none, the machine's
+    /// memory ran out) fails with.
+    public static func memoryLimitError(_ limit: Int64) -> LarderError {
+        let size = limit > 0 ? "limits.worker_memory (\(limit >> 20) MiB)" : "the machine's memory (limits.worker_memory is 0: no limit)"
+        return LarderError(
+            .overLimit, "the worker process ran out of memory on this document alone: it needs more than \(size)",
+            hint: "the file may be built to take memory: inspect it; if it is a real document, raise "
+                + "limits.worker_memory in pipeline.yml, then `larder retry` it")
+    }
+
+    /// A worker that died at its memory limit: its lone document failed, or its documents re-run one at a time.
+    private func afterMemoryLimit(_ deaths: inout Int, logger: Logger, how: String) throws {
+        deaths += 1
+        guard deaths <= maxRestarts else {
+            throw LarderError(
+                .crashed, "the worker process died \(deaths) times; giving up",
+                hint: "run `larder status` to see which documents were in flight, then `larder resume`")
+        }
+        guard let settleAfterMemoryLimit else {
+            logger.warning("worker process \(how); restarting: the documents it was working on run again, one at a time")
+            return
+        }
+        try settleAfterMemoryLimit()
+        logger.warning(
+            "worker process \(how); restarting: a document it ran alone failed, any others run again one at a time")
     }
 
     fileprivate enum Status {
@@ -309,8 +347,9 @@ public enum WorkerChild {
     /// Puts this process under `bytes` of data memory (`limits.worker_memory`): RLIMIT_DATA counts the heap and
     /// every private writable mapping — what a runaway parser or decoder grows — but not the shared libraries,
     /// mapped files or address space reserved and never touched (RLIMIT_AS counts those, and glibc reserves 64 MiB
-    /// per malloc arena). Past it an allocation fails and the worker dies; `larder` blames the documents it had in
-    /// flight as after any crash (retried one at a time, quarantined after `max_attempts`). 0: no limit.
+    /// per malloc arena). Past it an allocation fails and the worker exits with ``memoryLimitExitStatus``
+    /// (``MemoryLimitExit``); `larder` fails the document it ran alone and re-runs any others one at a time,
+    /// unblamed (``WorkerProcess/settleAfterMemoryLimit``). 0: no limit.
     public static func limitMemory(_ bytes: Int64) throws {
         guard bytes > 0 else { return }
         var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
@@ -319,7 +358,12 @@ public enum WorkerChild {
                 .configuration, "cannot limit the worker's memory to \(bytes) bytes: \(String(cString: strerror(errno)))",
                 hint: "lower or remove limits.worker_memory in pipeline.yml (0: no limit)")
         }
+        MemoryLimitExit.install(limit: bytes)
     }
+
+    /// The exit status of a worker that died at `limits.worker_memory` (an allocation failed): `larder` fails the
+    /// document it ran alone instead of retrying it like a crash (``WorkerProcess/settleAfterMemoryLimit``).
+    public static let memoryLimitExitStatus: Int32 = 76
 
     /// Takes the database's worker lock, waiting while another worker holds it. The lock lasts until exit.
     ///

@@ -33,6 +33,11 @@ public protocol CheckpointStore: Sendable {
     /// Stages left `running` by a worker killed from outside (not a crash): back to `pending` with their attempt
     /// given back, so the documents are not blamed. Returns how many stages were released.
     func releaseInterruptedStages() throws -> Int
+    /// After a worker died at its memory limit (`limits.worker_memory`): a stage left `running` alone is the one that
+    /// took the memory, so it fails with `error` at once (no retry: it would take the memory again); several stages
+    /// running get their attempt back and stay `running`, so ``recoverInterruptedStages(maxAttempts:)`` re-runs
+    /// them one at a time, unblamed, and the one that passes the limit alone fails then. Returns the failed document.
+    func failAfterMemoryLimit(error: LarderError) throws -> Int64?
     /// Documents with work to do for `pipelineVersion` (pending, or last finished by another version), by id.
     func documentsNeedingWork(pipelineVersion: String, after documentID: Int64, limit: Int) throws -> [DocumentRecord]
     /// Documents still needing work, for progress totals.
@@ -101,6 +106,12 @@ public protocol CheckpointStore: Sendable {
     /// Re-queues failed and quarantined documents (attempts reset), all of them or only `documentID`. Returns how
     /// many.
     func requeueProblems(documentID: Int64?) throws -> Int
+}
+
+extension CheckpointStore {
+    /// A store without its own ``failAfterMemoryLimit(error:)`` treats a memory-limit death as a crash: the next
+    /// worker's ``recoverInterruptedStages(maxAttempts:)`` counts the attempt and re-runs the stages one at a time.
+    public func failAfterMemoryLimit(error: LarderError) throws -> Int64? { nil }
 }
 
 /// A file found by `larder ingest`, before hashing.

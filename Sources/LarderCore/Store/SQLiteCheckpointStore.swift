@@ -499,6 +499,26 @@ public final class SQLiteCheckpointStore: CheckpointStore {
         }
     }
 
+    public func failAfterMemoryLimit(error: LarderError) throws -> Int64? {
+        try write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT document_id, stage FROM stage_run WHERE status = 'running'")
+            guard rows.count == 1, let row = rows.first else {
+                // Several in flight: none is blamed; each runs again alone (see recoverInterruptedStages).
+                try db.execute(sql: "UPDATE stage_run SET attempts = MAX(attempts - 1, 0) WHERE status = 'running'")
+                return nil
+            }
+            let id: Int64 = row["document_id"]
+            let stage: String = row["stage"]
+            var error = error
+            error.stage = stage
+            try db.execute(
+                sql: "UPDATE stage_run SET status = 'failed', finished_at = ?, error = ? WHERE document_id = ? AND stage = ?",
+                arguments: [Self.now(), try Self.encode(error.record), id, stage])
+            try db.execute(sql: "UPDATE document SET state = 'failed' WHERE id = ?", arguments: [id])
+            return id
+        }
+    }
+
     public func releaseInterruptedStages() throws -> Int {
         try write { db in
             try db.execute(
