@@ -1,4 +1,5 @@
 import Foundation
+import LarderJSON
 import LarderRecipes
 
 /// Writes each document's result to a folder as `<name>.<sha256 prefix>.json`, whole or not at all (``SafeFile``).
@@ -95,9 +96,31 @@ public struct Exporter: Sendable {
     public static func exported(
         _ json: String, pipelineVersion: String, options: JSONSerialization.WritingOptions = .prettyPrinted
     ) throws -> Data {
+        if options.isSubset(of: .prettyPrinted), let fast = fastExported(json, pipelineVersion: pipelineVersion, options: options) {
+            return fast
+        }
+        return try foundationExported(json, pipelineVersion: pipelineVersion, options: options)
+    }
+
+    /// ``exported(_:pipelineVersion:options:)`` as `JSONSerialization` writes it: the reference ``ExportJSON`` is
+    /// tested against, and what a result it cannot be sure of is written with.
+    static func foundationExported(
+        _ json: String, pipelineVersion: String, options: JSONSerialization.WritingOptions
+    ) throws -> Data {
         try JSONSerialization.data(
             withJSONObject: try stamped(json, pipelineVersion: pipelineVersion),
             options: options.union([.sortedKeys, .withoutEscapingSlashes]))
+    }
+
+    /// The same bytes as ``foundationExported(_:pipelineVersion:options:)`` at a fraction of the cost, or `nil`
+    /// where only Foundation is sure to write them (``ExportJSON``): text LarderJSON does not read, a top-level
+    /// value that is not an object, a negative zero written with a point or exponent (Foundation keeps its sign,
+    /// ``JSONNumber`` does not).
+    static func fastExported(_ json: String, pipelineVersion: String, options: JSONSerialization.WritingOptions) -> Data? {
+        guard !mayHoldNegativeZeroDouble(json),  case .object(var object)? = try? JSONValue(parsing: json) else { return nil }
+        if object["schemaVersion"] == nil { object["schemaVersion"] = .int(DocumentResult.currentSchemaVersion) }
+        object["pipelineVersion"] = .string(pipelineVersion)
+        return ExportJSON.data(object, pretty: options.contains(.prettyPrinted))
     }
 
     /// A stored result as it leaves Larder: with the contract's version (results stored before it was versioned
@@ -117,6 +140,26 @@ public struct Exporter: Sendable {
         var result = try JSONDecoder().decode(DocumentResult.self, from: Data(version.json.utf8))
         result.pipelineVersion = try pipelineVersion(of: documentID)
         return result
+    }
+
+    /// Whether `json` may hold `-0.0`, `-0e0` or the like (anywhere, strings too: it only sends a result to
+    /// Foundation's writer). `-0` alone is read as the integer 0 by both.
+    static func mayHoldNegativeZeroDouble(_ json: String) -> Bool {
+        var utf8 = json.utf8.makeIterator()
+        var previous: UInt8 = 0
+        while let byte = utf8.next() {
+            defer { previous = byte }
+            guard previous == UInt8(ascii: "-"), byte == UInt8(ascii: "0") else { continue }
+            var sawMore = false
+            while let next = utf8.next() {
+                if next == UInt8(ascii: "0") || next == UInt8(ascii: ".") { sawMore = true; continue }
+                if next == UInt8(ascii: "e") || next == UInt8(ascii: "E") { return true }
+                if (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(next) { break }
+                if sawMore { return true }
+                break
+            }
+        }
+        return false
     }
 
     /// A result as it leaves Larder (`export`, the API): scaled when asked, stamped with the contract's and the
