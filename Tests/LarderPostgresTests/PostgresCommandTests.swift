@@ -103,6 +103,46 @@ import Testing
         #expect(!made.contains { $0.contains(PostgresCluster.password) || $0.contains("postgres:") }, "\(made)")
     }
 
+    /// Workers need no shared filesystem: `ingest --no-work` stores each file's bytes in the database (once per
+    /// hash), the folder is then renamed away, and a `larder worker` still finishes every document from the stored
+    /// bytes, with an export equal to a single-host SQLite run's, file for file, and errors naming no temporary copy.
+    @Test func aWorkerReadsTheStoredBytesWhenTheFilesAreGone() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-blobs-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["banana-bread.txt", "lemon-drizzle-cake.md", "pancakes.pdf", "chewy-oat-cookies.html"] {
+            try FileManager.default.copyItem(
+                atPath: Repository.path("samples/recipes/" + name), toPath: folder + "/in/" + name)
+        }
+        // The same bytes twice: stored once.
+        try FileManager.default.copyItem(atPath: folder + "/in/banana-bread.txt", toPath: folder + "/in/copy.txt")
+        let sqlite = folder + "/single.sqlite"
+        #expect(try Self.larder(["ingest", "--db", sqlite, "in"], in: folder).status == 0)
+        let url = cluster.url()
+        let registered = try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder)
+        #expect(registered.status == 0, "\(registered.output)")
+        let schema = Self.schema(of: url)
+        let blobs = try cluster.psql("SELECT COUNT(*) FROM \(schema).blob")
+        #expect(blobs.trimmingCharacters(in: .whitespacesAndNewlines) == "4")
+
+        try FileManager.default.moveItem(atPath: folder + "/in", toPath: folder + "/elsewhere")
+        let worker = try Self.larder(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder, environment: ["LARDER_DB": url])
+        #expect(worker.status == 0, "\(worker.output)")
+        let status = try Self.larder(["status", "--db", url], in: folder)
+        #expect(status.output.contains("documents: 4 (0 pending, 4 done"), "\(status.output)")
+        #expect(!worker.output.contains("larder-docs-"), "\(worker.output)")
+
+        #expect(try Self.larder(["export", "--db", sqlite, "--out", folder + "/out-sqlite"], in: folder).status == 0)
+        #expect(try Self.larder(["export", "--db", url, "--out", folder + "/out-pg"], in: folder).status == 0)
+        let expected = try Self.files(in: folder + "/out-sqlite")
+        #expect(expected.count == 4)
+        #expect(try Self.files(in: folder + "/out-pg") == expected)
+    }
+
     /// Sample recipes copied into `folder/in`, plus `poison.txt` (its own bytes) that the fault hook crashes on.
     static func inputs(in folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
