@@ -42,7 +42,9 @@ struct WorkerCommand: ParsableCommand {
             let store = try options.openStore(config)
             guard let shared = store as? PostgresCheckpointStore else { return }
             let logger = options.makeLogger()
-            let version = PipelineManifest.standard(for: config).version
+            let manifest = PipelineManifest.standard(for: config)
+            let version = manifest.version
+            try shared.announce(manifest.stages)
             var arguments = options.forwarded(config)
             if let workers { arguments += ["--workers", String(workers)] }
             let stop = WorkerProcess.StopControl()
@@ -57,7 +59,7 @@ struct WorkerCommand: ParsableCommand {
             defer { sources.forEach { $0.cancel() } }
             logger.notice("worker \(ProcessInfo.processInfo.environment["LARDER_WORKER_ID"] ?? "") on \(config.storeDescription)")
             while !stop.isStopped {
-                if try shared.claimableCount(pipelineVersion: version) > 0 {
+                if try shared.claimableCount(pipelineVersion: version, stages: manifest.stages) > 0 {
                     var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
                     process.releaseStagesAfterOutsideKill = { _ = try shared.releaseInterruptedStages() }
                     let outcome = try process.run(logger: logger, stop: stop)
