@@ -206,6 +206,7 @@ extension PostgresCheckpointStore: DocumentBytesStore {
     public func requeueProblems(documentID: Int64?) throws -> Int {
         let only = documentID.map { "AND document_id = \($0)" } ?? ""
         let onlyDocument = documentID.map { "AND id = \($0)" } ?? ""
+        let schema = location.schema
         return try write { connection, logger in
             try await connection.run(
                 PostgresQuery(
@@ -213,12 +214,14 @@ extension PostgresCheckpointStore: DocumentBytesStore {
                         UPDATE stage_run SET status = 'pending', attempts = 0, error = NULL
                         WHERE status IN ('failed', 'quarantined') \(only)
                         """), logger)
-            return try await connection.run(
+            let requeued = try await connection.run(
                 PostgresQuery(
                     unsafeSQL: """
                         UPDATE document SET state = 'pending'
                         WHERE state IN ('failed', 'quarantined') \(onlyDocument) RETURNING 1
                         """), logger)
+            if requeued > 0 { try await Self.notifyWork(schema: schema, connection, logger) }
+            return requeued
         }
     }
 

@@ -45,6 +45,8 @@ struct WorkerCommand: ParsableCommand {
             let manifest = PipelineManifest.standard(for: config)
             let version = manifest.version
             try shared.announce(manifest.stages)
+            let wakeups = try shared.listenForWork()
+            defer { wakeups.stop() }
             var arguments = options.forwarded(config)
             if let workers { arguments += ["--workers", String(workers)] }
             let stop = WorkerProcess.StopControl()
@@ -68,8 +70,11 @@ struct WorkerCommand: ParsableCommand {
                     continue
                 }
                 if exitWhenIdle { return }
+                // Idle: a NOTIFY (new work registered) wakes the loop at once; the poll is the fallback.
                 let idleUntil = Date().addingTimeInterval(poll)
-                while !stop.isStopped && Date() < idleUntil { Thread.sleep(forTimeInterval: min(0.1, poll)) }
+                while !stop.isStopped && Date() < idleUntil && !wakeups.take() {
+                    Thread.sleep(forTimeInterval: min(0.02, poll))
+                }
             }
         }
     }

@@ -143,6 +143,60 @@ import Testing
         #expect(try Self.files(in: folder + "/out-pg") == expected)
     }
 
+    /// LISTEN/NOTIFY: an idle `larder worker` polling only every 60 s is woken by the registration's NOTIFY and
+    /// finishes the new document long before its next poll.
+    @Test(.slow) func anIdleWorkerWakesOnNewWorkBeforeItsPoll() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-notify-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(
+            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/banana-bread.txt")
+        let url = cluster.url()
+        let schema = Self.schema(of: url)
+        let listenersBefore = Int(try cluster.psql(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%larder_work%'")
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+
+        let worker = Process()
+        worker.executableURL = URL(fileURLWithPath: try Self.larder)
+        worker.arguments = ["worker", "--poll", "60", "--workers", "1"]
+        worker.environment = ProcessInfo.processInfo.environment.merging(
+            ["LARDER_DB": url, "LARDER_SKIP_LLM": "1", "LARDER_WORKER_ID": "idle"]) { _, b in b }
+        worker.currentDirectoryURL = URL(fileURLWithPath: folder)
+        worker.standardOutput = FileHandle.nullDevice
+        worker.standardError = FileHandle.nullDevice
+        try worker.run()
+        defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        // Idle: listening, and past the one look it takes when its listener connects.
+        var listening = false
+        for _ in 0..<100 where !listening {
+            Thread.sleep(forTimeInterval: 0.1)
+            let count = try cluster.psql(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%larder_work%'")
+            listening = (Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > listenersBefore
+        }
+        #expect(listening, "the worker listens")
+        Thread.sleep(forTimeInterval: 1.5)
+
+        let registered = Date()
+        #expect(try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+        var state = ""
+        while state != "done" && Date().timeIntervalSince(registered) < 30 {
+            Thread.sleep(forTimeInterval: 0.1)
+            state = (try? cluster.psql("SELECT state FROM \(schema).document"))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+        let elapsed = Date().timeIntervalSince(registered)
+        #expect(state == "done", "not done \(elapsed) s after registration (the worker polls every 60 s)")
+        #expect(elapsed < 20, "took \(elapsed) s")
+        kill(worker.processIdentifier, SIGTERM)
+        worker.waitUntilExit()
+        #expect(worker.terminationStatus == 0)
+    }
+
     /// Sample recipes copied into `folder/in`, plus `poison.txt` (its own bytes) that the fault hook crashes on.
     static func inputs(in folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
