@@ -197,6 +197,43 @@ import Testing
         #expect(worker.terminationStatus == 0)
     }
 
+    /// Two hosts on two versions of the `receipt` stage (its version follows `receipts.default_currency`), one after
+    /// the other as in an upgrade: the new host redoes the old host's documents (their receipt stage only), and
+    /// the old host, started again, runs nothing: neither redoes the other's newer work.
+    @Test(.slow) func realWorkersOnTwoStageVersionsDoNotRedoEachOthersWork() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-versions-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.inputs(in: folder)
+        try "receipts:\n  default_currency: EUR\n".write(toFile: folder + "/new.yml", atomically: true, encoding: .utf8)
+        let url = cluster.url()
+        let log = folder + "/executions.log"
+        let environment = ["LARDER_DB": url, "LARDER_EXECUTION_LOG": log]
+        func executions() -> [Substring] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        }
+        #expect(try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+        let old = try Self.larder(["worker", "--exit-when-idle", "--workers", "1"], in: folder, environment: environment)
+        #expect(old.status == 0, "\(old.output)")
+        let afterOld = executions().count
+        #expect(afterOld >= 6 * 5, "every stage of six documents ran: \(afterOld)")
+
+        let new = try Self.larder(
+            ["worker", "--exit-when-idle", "--workers", "1", "--config", folder + "/new.yml"], in: folder,
+            environment: environment)
+        #expect(new.status == 0, "\(new.output)")
+        let rerun = executions()[afterOld...]
+        #expect(rerun.filter { $0.hasSuffix("\treceipt") }.count == 6, "the new host redid the receipt stage: \(rerun)")
+        #expect(rerun.filter { $0.hasSuffix("\tdetect") }.isEmpty, "and nothing before it")
+
+        let oldAgain = try Self.larder(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder, environment: environment)
+        #expect(oldAgain.status == 0, "\(oldAgain.output)")
+        #expect(executions().count == afterOld + rerun.count, "the old host ran nothing: \(executions()[(afterOld + rerun.count)...])")
+    }
+
     /// Sample recipes copied into `folder/in`, plus `poison.txt` (its own bytes) that the fault hook crashes on.
     static func inputs(in folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
