@@ -5,7 +5,7 @@ import PostgresNIO
 
 // MARK: Result versions, review, reporting and maintenance
 
-extension PostgresCheckpointStore {
+extension PostgresCheckpointStore: DocumentBytesStore {
     static func resultVersion(_ row: PostgresRow) throws -> ResultVersion {
         let (number, origin, json, violations, created, note) = try row.decode(
             (Int, String, String, String, Double, String?).self)
@@ -206,6 +206,7 @@ extension PostgresCheckpointStore {
     public func requeueProblems(documentID: Int64?) throws -> Int {
         let only = documentID.map { "AND document_id = \($0)" } ?? ""
         let onlyDocument = documentID.map { "AND id = \($0)" } ?? ""
+        let schema = location.schema
         return try write { connection, logger in
             try await connection.run(
                 PostgresQuery(
@@ -213,12 +214,14 @@ extension PostgresCheckpointStore {
                         UPDATE stage_run SET status = 'pending', attempts = 0, error = NULL
                         WHERE status IN ('failed', 'quarantined') \(only)
                         """), logger)
-            return try await connection.run(
+            let requeued = try await connection.run(
                 PostgresQuery(
                     unsafeSQL: """
                         UPDATE document SET state = 'pending'
                         WHERE state IN ('failed', 'quarantined') \(onlyDocument) RETURNING 1
                         """), logger)
+            if requeued > 0 { try await Self.notifyWork(schema: schema, connection, logger) }
+            return requeued
         }
     }
 
@@ -231,6 +234,23 @@ extension PostgresCheckpointStore {
         try write { connection, logger in
             try await connection.run(
                 "INSERT INTO blob (sha256, bytes) VALUES (\(sha256), \(buffer)) ON CONFLICT (sha256) DO NOTHING", logger)
+        }
+    }
+
+    /// Of `hashes`, those with no stored bytes.
+    public func missingBytes(_ hashes: [String]) throws -> Set<String> {
+        guard !hashes.isEmpty else { return [] }
+        return try read { connection, logger in
+            var missing: Set<String> = []
+            for row in try await connection.rows(
+                """
+                SELECT h FROM unnest(\(hashes)::text[]) AS h
+                WHERE NOT EXISTS (SELECT 1 FROM blob WHERE blob.sha256 = h)
+                """, logger)
+            {
+                missing.insert(try row.decode(String.self))
+            }
+            return missing
         }
     }
 

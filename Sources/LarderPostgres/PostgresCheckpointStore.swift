@@ -148,12 +148,15 @@ public final class PostgresCheckpointStore: CheckpointStore {
     }
 
     public func register(_ files: [RegisteredFile], batchID: Int64, stages: [String]) throws -> [Registration] {
-        let time = Self.now()
+        let time = Self.now(), schema = location.schema
         return try write { connection, logger in
             var results: [Registration] = []
             for file in files {
                 results.append(
                     try await Self.register(file, batchID: batchID, stages: stages, at: time, connection, logger))
+            }
+            if results.contains(where: { if case .new = $0 { true } else { false } }) {
+                try await Self.notifyWork(schema: schema, connection, logger)
             }
             return results
         }

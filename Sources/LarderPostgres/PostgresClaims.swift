@@ -21,6 +21,10 @@ final class ClaimState: Sendable {
         var leaseTTL: Double
         var maxAttempts: Int
         var pipelineVersion: String
+        /// The stages this worker runs and their versions: it never claims a document one of whose stages ran at
+        /// a newer version (one the fleet saw later), so hosts on two versions do not redo each other's work.
+        var stageNames: [String] = []
+        var stageVersions: [String] = []
     }
 
     /// This worker's name in `claim_owner` and the `worker` table: `LARDER_WORKER_ID` (which `larder` sets for
@@ -61,10 +65,15 @@ final class ClaimState: Sendable {
 extension PostgresCheckpointStore {
     /// Turns this store into a worker's: `documentsNeedingWork` claims documents, and every write about one is
     /// fenced by its claim. Registers the worker (for `larder status`) and starts the heartbeat.
-    public func startClaiming(leaseTTL: Double, maxAttempts: Int, pipelineVersion: String) throws {
+    public func startClaiming(
+        leaseTTL: Double, maxAttempts: Int, pipelineVersion: String, stages: [StageDeclaration] = []
+    ) throws {
         claims.settings.withLock {
-            $0 = ClaimState.Settings(leaseTTL: leaseTTL, maxAttempts: maxAttempts, pipelineVersion: pipelineVersion)
+            $0 = ClaimState.Settings(
+                leaseTTL: leaseTTL, maxAttempts: maxAttempts, pipelineVersion: pipelineVersion,
+                stageNames: stages.map(\.name), stageVersions: stages.map(\.version))
         }
+        try announce(stages)
         try beat()
         let thread = Thread { [weak self] in
             while let store = self, !store.claims.stopHeartbeat.withLock({ $0 }) {
@@ -80,6 +89,20 @@ extension PostgresCheckpointStore {
         }
         thread.name = "larder-heartbeat"
         thread.start()
+    }
+
+    /// Records the stage versions a worker runs (a version not seen before is newer than every one seen).
+    public func announce(_ stages: [StageDeclaration]) throws {
+        guard !stages.isEmpty else { return }
+        let names = stages.map(\.name), versions = stages.map(\.version)
+        try write { connection, logger in
+            try await connection.run(
+                """
+                INSERT INTO stage_version (stage, version)
+                SELECT * FROM unnest(\(names)::text[], \(versions)::text[]) ORDER BY 1
+                ON CONFLICT (stage, version) DO NOTHING
+                """, logger)
+        }
     }
 
     /// Stops the heartbeat and gives this worker's claims back (their documents are free at once).
@@ -142,6 +165,7 @@ extension PostgresCheckpointStore {
                     SELECT id FROM document
                     WHERE (state = 'pending' OR pipeline_version IS NULL OR pipeline_version <> \(pipelineVersion))
                       AND id > \(documentID)
+                      AND NOT has_newer_work(id, \(settings.stageNames)::text[], \(settings.stageVersions)::text[])
                       AND (claim_owner IS NULL
                            OR claim_expires + make_interval(secs => \(ClaimState.backoffSeconds) * lost_claims) < now())
                     ORDER BY id LIMIT \(count) FOR UPDATE SKIP LOCKED)
@@ -291,12 +315,14 @@ extension PostgresCheckpointStore {
     }
 
     /// Documents some worker could claim now (needing work, no live claim).
-    public func claimableCount(pipelineVersion: String) throws -> Int {
-        try read { connection, logger in
+    public func claimableCount(pipelineVersion: String, stages: [StageDeclaration] = []) throws -> Int {
+        let names = stages.map(\.name), versions = stages.map(\.version)
+        return try read { connection, logger in
             try await connection.rows(
                 """
                 SELECT COUNT(*) FROM document
                 WHERE (state = 'pending' OR pipeline_version IS NULL OR pipeline_version <> \(pipelineVersion))
+                  AND NOT has_newer_work(id, \(names)::text[], \(versions)::text[])
                   AND (claim_owner IS NULL
                        OR claim_expires + make_interval(secs => \(ClaimState.backoffSeconds) * lost_claims) < now())
                 """, logger)[0].decode(Int.self)

@@ -8,14 +8,14 @@ import PostgresNIO
 /// worker needs no shared filesystem) and the lease columns of `stage_run`. `larder_meta` marks the schema as
 /// Larder's: a schema that holds any other table is refused, untouched.
 enum PostgresSchema {
-    static let version = 1
+    static let version = 2
     /// `pg_advisory_xact_lock` keys: one migration at a time; one stage-event writer at a time per commit.
     static let migrationLock: Int64 = 0x4C72_6472_0001
     static let eventLock: Int64 = 0x4C72_6472_0002
 
     static let tables: Set<String> = [
         "larder_meta", "batch", "document", "document_path", "stage_run", "result_version", "review", "input_error",
-        "batch_document", "stage_event", "blob", "worker",
+        "batch_document", "stage_event", "blob", "worker", "stage_version",
     ]
 
     /// One statement each (the extended protocol runs one at a time).
@@ -109,10 +109,33 @@ enum PostgresSchema {
         FOR EACH ROW EXECUTE FUNCTION stage_run_finished()
         """,
         "CREATE TABLE blob (sha256 text PRIMARY KEY, bytes bytea NOT NULL)",
+    ] + stageVersionStatements + [
+
         """
         CREATE TABLE worker (
             id text PRIMARY KEY, started_at timestamptz NOT NULL, seen_at timestamptz NOT NULL,
             pipeline_version text NOT NULL)
+        """,
+    ]
+
+    /// Every stage version some worker ran, in the order the fleet first saw them (`seq`): a version seen later
+    /// is newer. `has_newer_work(document, names, versions)`: whether a stage of the document ran at a version
+    /// newer than the one given for it, so a worker still on an older version leaves the document alone.
+    static let stageVersionStatements: [String] = [
+        """
+        CREATE TABLE stage_version (
+            seq bigserial PRIMARY KEY, stage text NOT NULL, version text NOT NULL, UNIQUE (stage, version))
+        """,
+        """
+        CREATE FUNCTION has_newer_work(doc bigint, names text[], versions text[]) RETURNS boolean
+        LANGUAGE sql STABLE AS $$
+            SELECT EXISTS (
+                SELECT 1 FROM stage_run s
+                JOIN unnest(names, versions) AS mine(stage, version) ON mine.stage = s.stage
+                JOIN stage_version theirs ON theirs.stage = s.stage AND theirs.version = s.version
+                JOIN stage_version ours ON ours.stage = s.stage AND ours.version = mine.version
+                WHERE s.document_id = doc AND s.version <> mine.version AND theirs.seq > ours.seq)
+        $$
         """,
     ]
 
@@ -128,6 +151,13 @@ enum PostgresSchema {
                 ).map { try $0.decode(String.self) })
             if !existing.isEmpty {
                 try check(existing: existing, schema: schema)
+                if !existing.contains("stage_version") {  // a schema made before stage versions were kept
+                    for statement in stageVersionStatements {
+                        try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
+                    }
+                    try await connection.run(
+                        "UPDATE larder_meta SET value = \(String(version)) WHERE key = 'schema_version'", logger)
+                }
             } else {
                 for statement in statements { try await connection.run(PostgresQuery(unsafeSQL: statement), logger) }
                 try await connection.run(

@@ -48,6 +48,11 @@ struct UploadStore: Sendable {
         let path = try write(data, sha256: sha, extension: Self.storedExtension(for: fileName))
         let file = RegisteredFile(
             path: path, sha256: sha, byteCount: Int64(data.count), modifiedAt: FileIdentity(statingFileAt: path)?.modifiedAt ?? 0)
+        // A store that keeps the bytes (PostgreSQL): stored before registering, so a worker on another host reads
+        // them from the database, not from this host's uploads folder.
+        if let bytesStore = store as? any DocumentBytesStore, try !bytesStore.missingBytes([sha]).isEmpty {
+            try bytesStore.storeBytes([UInt8](data), sha256: sha)
+        }
         guard let registration = try store.register([file], batchID: batchID, stages: stages).first else {
             throw APIError(.internalError, "the upload was not registered")
         }

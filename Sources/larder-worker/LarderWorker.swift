@@ -137,9 +137,10 @@ extension Work {
             return try SQLiteCheckpointStore(path: path)
         case .postgres(let location):
             let store = try PostgresCheckpointStore(location: location)
+            let manifest = PipelineManifest.standard(for: configuration)
             try store.startClaiming(
                 leaseTTL: configuration.leaseTTL, maxAttempts: configuration.maxAttempts,
-                pipelineVersion: PipelineManifest.standard(for: configuration).version)
+                pipelineVersion: manifest.version, stages: manifest.stages)
             return store
         }
     }

@@ -42,7 +42,11 @@ struct WorkerCommand: ParsableCommand {
             let store = try options.openStore(config)
             guard let shared = store as? PostgresCheckpointStore else { return }
             let logger = options.makeLogger()
-            let version = PipelineManifest.standard(for: config).version
+            let manifest = PipelineManifest.standard(for: config)
+            let version = manifest.version
+            try shared.announce(manifest.stages)
+            let wakeups = try shared.listenForWork()
+            defer { wakeups.stop() }
             var arguments = options.forwarded(config)
             if let workers { arguments += ["--workers", String(workers)] }
             let stop = WorkerProcess.StopControl()
@@ -57,7 +61,7 @@ struct WorkerCommand: ParsableCommand {
             defer { sources.forEach { $0.cancel() } }
             logger.notice("worker \(ProcessInfo.processInfo.environment["LARDER_WORKER_ID"] ?? "") on \(config.storeDescription)")
             while !stop.isStopped {
-                if try shared.claimableCount(pipelineVersion: version) > 0 {
+                if try shared.claimableCount(pipelineVersion: version, stages: manifest.stages) > 0 {
                     var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
                     process.releaseStagesAfterOutsideKill = { _ = try shared.releaseInterruptedStages() }
                     let outcome = try process.run(logger: logger, stop: stop)
@@ -66,8 +70,11 @@ struct WorkerCommand: ParsableCommand {
                     continue
                 }
                 if exitWhenIdle { return }
+                // Idle: a NOTIFY (new work registered) wakes the loop at once; the poll is the fallback.
                 let idleUntil = Date().addingTimeInterval(poll)
-                while !stop.isStopped && Date() < idleUntil { Thread.sleep(forTimeInterval: min(0.1, poll)) }
+                while !stop.isStopped && Date() < idleUntil && !wakeups.take() {
+                    Thread.sleep(forTimeInterval: min(0.02, poll))
+                }
             }
         }
     }

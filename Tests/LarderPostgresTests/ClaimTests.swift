@@ -47,6 +47,73 @@ import Testing
             then: .settle(state: .done, pipelineVersion: "p1", batchID: nil))
     }
 
+    /// Runs both stages of `id` at the given `result` stage version and settles it done with `pipeline`.
+    private func finish(_ id: Int64, on store: PostgresCheckpointStore, result: String, pipeline: String) throws {
+        _ = try store.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1)
+        try store.complete(
+            documentID: id, stage: "detect", version: "d@1", output: "{}", decodedResult: nil, violations: [],
+            isResult: false, startedAt: 1, finishedAt: 2, laterStages: ["result"],
+            then: .markRunning(stage: "result", version: result, at: 2))
+        try store.complete(
+            documentID: id, stage: "result", version: result, output: #"{"by":"\#(result)"}"#, decodedResult: nil,
+            violations: [], isResult: true, startedAt: 2, finishedAt: 3, laterStages: [],
+            then: .settle(state: .done, pipelineVersion: pipeline, batchID: nil))
+    }
+
+    /// Two hosts on two versions of the `result` stage at once (an upgrade host by host): the newer one redoes
+    /// what the older one finished; the older one never takes a document a stage of which ran at the newer
+    /// version (finished, or left pending after a failed attempt), so neither redoes the other's newer work.
+    @Test func workersOnTwoStageVersionsDoNotRedoEachOthersNewerWork() throws {
+        let (url, _, ids) = try fleet(documents: 3, workers: 0, ttl: 30)
+        guard case .postgres(let location) = try StoreLocation.parse(url) else { throw ConformanceError("url") }
+        let oldStages = [StageDeclaration(name: "detect", version: "d@1"), StageDeclaration(name: "result", version: "r@1")]
+        let newStages = [StageDeclaration(name: "detect", version: "d@1"), StageDeclaration(name: "result", version: "r@2")]
+        func worker(_ name: String, _ pipeline: String, _ stages: [StageDeclaration]) throws -> PostgresCheckpointStore {
+            let store = try PostgresCheckpointStore(location: location, workerID: name)
+            try store.startClaiming(leaseTTL: 30, maxAttempts: 3, pipelineVersion: pipeline, stages: stages)
+            return store
+        }
+        func claimAll(_ store: PostgresCheckpointStore, _ pipeline: String) throws -> [Int64] {
+            var taken: [Int64] = []
+            while let page = try Optional(store.documentsNeedingWork(pipelineVersion: pipeline, after: taken.last ?? 0, limit: 10)),
+                !page.isEmpty, taken.count < 10
+            {
+                taken += page.map(\.id)
+            }
+            return taken
+        }
+        // The old version runs first and finishes the first document.
+        let old = try worker("old", "p1", oldStages)
+        #expect(try old.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[0]])
+        try finish(ids[0], on: old, result: "r@1", pipeline: "p1")
+        old.stopClaiming()
+
+        // A host with the newer result stage joins: it takes everything, the old version's work included.
+        let new = try worker("new", "p2", newStages)
+        #expect(try claimAll(new, "p2") == ids)
+        try finish(ids[0], on: new, result: "r@2", pipeline: "p2")
+        try finish(ids[1], on: new, result: "r@2", pipeline: "p2")
+        // The third: detect done, its result stage failed once at r@2 and waits for a retry.
+        _ = try new.markRunning(documentID: ids[2], stage: "detect", version: "d@1", at: 1)
+        try new.complete(
+            documentID: ids[2], stage: "detect", version: "d@1", output: "{}", decodedResult: nil, violations: [],
+            isResult: false, startedAt: 1, finishedAt: 2, laterStages: ["result"],
+            then: .markRunning(stage: "result", version: "r@2", at: 2))
+        try new.recordFailure(
+            documentID: ids[2], stage: "result", version: "r@2", error: LarderError(.transient, "once"),
+            status: .pending, startedAt: 2, finishedAt: 3)
+        new.stopClaiming()  // its claims are let go: only the version rule keeps the old host away now
+
+        let oldAgain = try worker("old-again", "p1", oldStages)
+        defer { oldAgain.stopClaiming() }
+        #expect(try oldAgain.claimableCount(pipelineVersion: "p1", stages: oldStages) == 0)
+        #expect(try claimAll(oldAgain, "p1").isEmpty)
+        #expect(try oldAgain.claimableCount(pipelineVersion: "p2", stages: newStages) == 1)
+        // The newer results stand: the old host committed nothing more.
+        #expect(try oldAgain.resultVersions(of: ids[0]).count == 2)
+        #expect(try oldAgain.resultVersions(of: ids[1]).count == 1)
+    }
+
     @Test func everyDocumentIsClaimedOnceByConcurrentWorkers() throws {
         let (_, stores, ids) = try fleet(documents: 60, workers: 4, ttl: 30)
         defer { stores.forEach { $0.stopClaiming() } }

@@ -103,6 +103,137 @@ import Testing
         #expect(!made.contains { $0.contains(PostgresCluster.password) || $0.contains("postgres:") }, "\(made)")
     }
 
+    /// Workers need no shared filesystem: `ingest --no-work` stores each file's bytes in the database (once per
+    /// hash), the folder is then renamed away, and a `larder worker` still finishes every document from the stored
+    /// bytes, with an export equal to a single-host SQLite run's, file for file, and errors naming no temporary copy.
+    @Test func aWorkerReadsTheStoredBytesWhenTheFilesAreGone() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-blobs-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["banana-bread.txt", "lemon-drizzle-cake.md", "pancakes.pdf", "chewy-oat-cookies.html"] {
+            try FileManager.default.copyItem(
+                atPath: Repository.path("samples/recipes/" + name), toPath: folder + "/in/" + name)
+        }
+        // The same bytes twice: stored once.
+        try FileManager.default.copyItem(atPath: folder + "/in/banana-bread.txt", toPath: folder + "/in/copy.txt")
+        let sqlite = folder + "/single.sqlite"
+        #expect(try Self.larder(["ingest", "--db", sqlite, "in"], in: folder).status == 0)
+        let url = cluster.url()
+        let registered = try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder)
+        #expect(registered.status == 0, "\(registered.output)")
+        let schema = Self.schema(of: url)
+        let blobs = try cluster.psql("SELECT COUNT(*) FROM \(schema).blob")
+        #expect(blobs.trimmingCharacters(in: .whitespacesAndNewlines) == "4")
+
+        try FileManager.default.moveItem(atPath: folder + "/in", toPath: folder + "/elsewhere")
+        let worker = try Self.larder(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder, environment: ["LARDER_DB": url])
+        #expect(worker.status == 0, "\(worker.output)")
+        let status = try Self.larder(["status", "--db", url], in: folder)
+        #expect(status.output.contains("documents: 4 (0 pending, 4 done"), "\(status.output)")
+        #expect(!worker.output.contains("larder-docs-"), "\(worker.output)")
+
+        #expect(try Self.larder(["export", "--db", sqlite, "--out", folder + "/out-sqlite"], in: folder).status == 0)
+        #expect(try Self.larder(["export", "--db", url, "--out", folder + "/out-pg"], in: folder).status == 0)
+        let expected = try Self.files(in: folder + "/out-sqlite")
+        #expect(expected.count == 4)
+        #expect(try Self.files(in: folder + "/out-pg") == expected)
+    }
+
+    /// LISTEN/NOTIFY: an idle `larder worker` polling only every 60 s is woken by the registration's NOTIFY and
+    /// finishes the new document long before its next poll.
+    @Test(.slow) func anIdleWorkerWakesOnNewWorkBeforeItsPoll() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-notify-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(
+            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/banana-bread.txt")
+        let url = cluster.url()
+        let schema = Self.schema(of: url)
+        let listenersBefore = Int(try cluster.psql(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%larder_work%'")
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+
+        let worker = Process()
+        worker.executableURL = URL(fileURLWithPath: try Self.larder)
+        worker.arguments = ["worker", "--poll", "60", "--workers", "1"]
+        worker.environment = ProcessInfo.processInfo.environment.merging(
+            ["LARDER_DB": url, "LARDER_SKIP_LLM": "1", "LARDER_WORKER_ID": "idle"]) { _, b in b }
+        worker.currentDirectoryURL = URL(fileURLWithPath: folder)
+        worker.standardOutput = FileHandle.nullDevice
+        worker.standardError = FileHandle.nullDevice
+        try worker.run()
+        defer { if worker.isRunning { kill(worker.processIdentifier, SIGKILL) } }
+        // Idle: listening, and past the one look it takes when its listener connects.
+        var listening = false
+        for _ in 0..<100 where !listening {
+            Thread.sleep(forTimeInterval: 0.1)
+            let count = try cluster.psql(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%larder_work%'")
+            listening = (Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > listenersBefore
+        }
+        #expect(listening, "the worker listens")
+        Thread.sleep(forTimeInterval: 1.5)
+
+        let registered = Date()
+        #expect(try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+        var state = ""
+        while state != "done" && Date().timeIntervalSince(registered) < 30 {
+            Thread.sleep(forTimeInterval: 0.1)
+            state = (try? cluster.psql("SELECT state FROM \(schema).document"))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+        let elapsed = Date().timeIntervalSince(registered)
+        #expect(state == "done", "not done \(elapsed) s after registration (the worker polls every 60 s)")
+        #expect(elapsed < 20, "took \(elapsed) s")
+        kill(worker.processIdentifier, SIGTERM)
+        worker.waitUntilExit()
+        #expect(worker.terminationStatus == 0)
+    }
+
+    /// Two hosts on two versions of the `receipt` stage (its version follows `receipts.default_currency`), one after
+    /// the other as in an upgrade: the new host redoes the old host's documents (their receipt stage only), and
+    /// the old host, started again, runs nothing: neither redoes the other's newer work.
+    @Test(.slow) func realWorkersOnTwoStageVersionsDoNotRedoEachOthersWork() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-versions-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.inputs(in: folder)
+        try "receipts:\n  default_currency: EUR\n".write(toFile: folder + "/new.yml", atomically: true, encoding: .utf8)
+        let url = cluster.url()
+        let log = folder + "/executions.log"
+        let environment = ["LARDER_DB": url, "LARDER_EXECUTION_LOG": log]
+        func executions() -> [Substring] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        }
+        #expect(try Self.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+        let old = try Self.larder(["worker", "--exit-when-idle", "--workers", "1"], in: folder, environment: environment)
+        #expect(old.status == 0, "\(old.output)")
+        let afterOld = executions().count
+        #expect(afterOld >= 6 * 5, "every stage of six documents ran: \(afterOld)")
+
+        let new = try Self.larder(
+            ["worker", "--exit-when-idle", "--workers", "1", "--config", folder + "/new.yml"], in: folder,
+            environment: environment)
+        #expect(new.status == 0, "\(new.output)")
+        let rerun = executions()[afterOld...]
+        #expect(rerun.filter { $0.hasSuffix("\treceipt") }.count == 6, "the new host redid the receipt stage: \(rerun)")
+        #expect(rerun.filter { $0.hasSuffix("\tdetect") }.isEmpty, "and nothing before it")
+
+        let oldAgain = try Self.larder(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder, environment: environment)
+        #expect(oldAgain.status == 0, "\(oldAgain.output)")
+        #expect(executions().count == afterOld + rerun.count, "the old host ran nothing: \(executions()[(afterOld + rerun.count)...])")
+    }
+
     /// Sample recipes copied into `folder/in`, plus `poison.txt` (its own bytes) that the fault hook crashes on.
     static func inputs(in folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)

@@ -140,6 +140,9 @@ public struct Intake: Sendable {
                 report.errors.append(error.record)
             }
         }
+        if let bytesStore = store as? any DocumentBytesStore {
+            files = try storeBytes(of: files, in: bytesStore, batchID: batchID, into: &report)
+        }
         let registrations = try store.register(files, batchID: batchID, stages: stages)
         report.files += files.count
         for (file, registration) in zip(files, registrations) {
@@ -149,6 +152,44 @@ public struct Intake: Sendable {
             case .duplicate(_, let of): report.duplicates.append(.init(path: file.path, sameAs: of))
             }
         }
+    }
+
+    /// With a store that keeps the bytes (PostgreSQL): stores each file's bytes whose hash the store lacks, once
+    /// per hash, before the file is registered, so no worker ever claims a document whose bytes are not there yet.
+    /// A file that cannot be read again, or whose bytes changed since they were hashed, becomes an input error.
+    /// Returns the files to register.
+    private func storeBytes(
+        of files: [RegisteredFile], in bytesStore: any DocumentBytesStore, batchID: Int64, into report: inout Report
+    ) throws -> [RegisteredFile] {
+        var missing = try bytesStore.missingBytes(Array(Set(files.map(\.sha256))))
+        var kept: [RegisteredFile] = []
+        for file in files {
+            guard missing.contains(file.sha256) else {
+                kept.append(file)
+                continue
+            }
+            let data: Data
+            do {
+                data = try FilePath.readAll(file.path)
+            } catch {
+                let failure = LarderError.wrap(error, kind: .unreadable, path: file.path)
+                try store.recordInputError(batchID: batchID, path: file.path, error: failure)
+                report.errors.append(failure.record)
+                continue
+            }
+            guard SHA256.hex(data) == file.sha256 else {
+                let changed = LarderError(
+                    .badInput, "the file changed while it was being registered",
+                    hint: "ingest it again once nothing is writing to it", path: file.path)
+                try store.recordInputError(batchID: batchID, path: file.path, error: changed)
+                report.errors.append(changed.record)
+                continue
+            }
+            try bytesStore.storeBytes([UInt8](data), sha256: file.sha256)
+            missing.remove(file.sha256)
+            kept.append(file)
+        }
+        return kept
     }
 
     private static func hash(_ path: String) throws(LarderError) -> String {

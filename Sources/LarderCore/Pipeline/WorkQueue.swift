@@ -236,6 +236,10 @@ public final class WorkQueue: @unchecked Sendable {
         // The next stage, when the transaction that stored the previous one's output also marked it running.
         var marked: (startedAt: Double, attempt: Int)?
         var settled = false  // by the transaction that stored the last stage's output
+        // With a store that keeps the bytes (PostgreSQL), the stages read a private copy of them, made before the
+        // first stage that runs: the registered path need not exist on this host.
+        var copy: DocumentCopy?
+        defer { copy?.remove() }
         for (index, stage) in pipeline.stages.enumerated() {
             let row = rows[stage.name]
             if !rerunning, let row, row.version == stage.version {
@@ -252,6 +256,9 @@ public final class WorkQueue: @unchecked Sendable {
             // The first stage to run resets every later one in the transaction that stores its output; later
             // stages then find them pending already.
             let later = rerunning ? [] : pipeline.stages[(index + 1)...].map(\.name)
+            if !rerunning, let bytesStore = store as? any DocumentBytesStore {
+                copy = try DocumentCopy(of: document, from: bytesStore)
+            }
             rerunning = true
             // The stage logs through this logger: its lines carry the document, its path and the stage.
             var logger = logger
@@ -278,7 +285,7 @@ public final class WorkQueue: @unchecked Sendable {
                 counters.withLock { $0.stagesRun += 1 }
                 do {
                     let input = StageInput(
-                        document: document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
+                        document: copy?.document ?? document, config: config, earlierOutputs: outputs, logger: logger, decoded: decoded)
                     // The stage run and checked as the in-memory runner runs it (``StageStep``).
                     let (output, violations) = try StageStep.execute(stage, input: input, config: config, schemas: schemas)
                     // One transaction stores the output and marks the next stage running (or settles the document).
@@ -315,8 +322,9 @@ public final class WorkQueue: @unchecked Sendable {
                     // fault, so nothing is recorded against it; the run stops and `larder resume` redoes the stage.
                     throw error
                 } catch {
-                    let failure = LarderError.wrap(error).adding(
+                    var failure = LarderError.wrap(error).adding(
                         path: document.path, documentID: document.id, stage: stage.name)
+                    if let copy, failure.path == copy.document.path { failure.path = document.path }
                     let status = StageStep.status(after: failure, attempt: attempt, config: config)
                     var recorded = failure
                     if status == .quarantined {
