@@ -237,7 +237,7 @@ public final class PostgresCheckpointStore: CheckpointStore {
 
     public func recordInputError(batchID: Int64, path: String, error: LarderError) throws {
         let json = try Self.encode(error.record)
-        try write { connection, logger in
+        _ = try write { connection, logger in
             try await connection.run(
                 "INSERT INTO input_error (batch_id, path, error) VALUES (\(batchID), \(path), \(json))", logger)
         }

@@ -212,6 +212,14 @@ enum EvalConfig {
     static func runner(_ path: String?) throws -> DocumentRunner {
         try DocumentRunner(config: try load(path))
     }
+
+    /// Runs an evaluation's body: a `LarderError` is printed and exits 2 (a configuration error) or 1.
+    static func reportingErrors(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as LarderError {
+            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
+            throw ExitCode(error.kind == .configuration ? 2 : 1)
+        }
+    }
 }
 
 /// `larder eval formats` runs here, where the stages' native libraries are linked.
@@ -228,12 +236,9 @@ struct EvalFormats: ParsableCommand {
     var config: String?
 
     func run() throws {
-        do {
+        try EvalConfig.reportingErrors {
             let report = try ExportEvaluation.evaluate(folder: data, runner: try EvalConfig.runner(config))
             print(json ? ExportEvaluation.json(report) : ExportEvaluation.textReport(report))
-        } catch let error as LarderError {
-            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
-            throw ExitCode(error.kind == .configuration ? 2 : 1)
         }
     }
 }
@@ -320,7 +325,7 @@ struct EvalPDFs: ParsableCommand {
     var config: String?
 
     func run() throws {
-        do {
+        try EvalConfig.reportingErrors {
             let report = try PDFRecipeEvaluation.run(folder: folder, runner: try EvalConfig.runner(config))
             if leaveOneSourceOut {
                 let folds = PDFEvaluation.leaveOneSourceOut(report)
@@ -329,9 +334,6 @@ struct EvalPDFs: ParsableCommand {
             }
             print(json ? PDFEvaluation.json(report) : PDFEvaluation.textReport(report))
             if errors { print(PDFEvaluation.errorReport(report)) }
-        } catch let error as LarderError {
-            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
-            throw ExitCode(error.kind == .configuration ? 2 : 1)
         }
     }
 }
@@ -354,7 +356,7 @@ struct EvalRecipeFiles: ParsableCommand {
     var config: String?
 
     func run() throws {
-        do {
+        try EvalConfig.reportingErrors {
             let runner = try EvalConfig.runner(config)
             let markdown = data + "/recipes-markdown/content"
             let cases = try RecipeEvaluation.markdownCases(directory: markdown)
@@ -379,9 +381,6 @@ struct EvalRecipeFiles: ParsableCommand {
                 FileHandle.standardError.write(Data(String(
                     format: "speed: %.0f recipes/s through every stage\n", Double(report.overall.count) / report.parseSeconds).utf8))
             }
-        } catch let error as LarderError {
-            FileHandle.standardError.write(Data("larder: error: \(error)\n".utf8))
-            throw ExitCode(error.kind == .configuration ? 2 : 1)
         }
     }
 }
