@@ -58,9 +58,11 @@ build_module LarderReceipts yes Sources/LarderReceipts/*.swift Sources/LarderRec
 build_module LarderFormats yes -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" Sources/LarderFormats/*.swift
 build_module LarderPages yes -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 Sources/LarderPages/*.swift
 build_module LarderArchives yes -I Sources/CZip -I Sources/CZlib Sources/LarderArchives/*.swift
-# The pipeline.yml loader: LarderCore's Config folder and LarderError, without the store, GRDB and the stages.
+# The pipeline.yml loader: LarderCore's Config folder, LarderError and the store location (parsed from the
+# configuration), without the store itself, GRDB and the stages.
 build_module LarderConfigFuzz yes -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" \
-  Sources/LarderCore/Config/*.swift Sources/LarderCore/Model/LarderError.swift Sources/LarderCore/Support/FilePath.swift
+  Sources/LarderCore/Config/*.swift Sources/LarderCore/Model/LarderError.swift Sources/LarderCore/Support/FilePath.swift \
+  Sources/LarderCore/Store/StoreLocation.swift
 swiftc "${flags[@]}" -sanitize=fuzzer -module-name FuzzParsers -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 \
   -I Sources/CZip -I Sources/CZlib -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" \
   scripts/dev/fuzz/FuzzParsers.swift "$OUT"/obj/*.o -lxml2 -lzip -lz -o "$OUT/fuzz-parsers"
