@@ -311,7 +311,9 @@ extension JSONValue {
         }
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8], escapeSlashes: Bool = false) {
+    /// A JSON string literal of `s`: `"`, `\` and control characters escaped (`/` only when asked), the rest as
+    /// UTF-8. The export writer (`ExportJSON`) uses it too: it is the escaping Foundation's writer does.
+    package static func writeString(_ s: String, into out: inout [UInt8], escapeSlashes: Bool = false) {
         out.append(34)
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         for c in s.utf8 {

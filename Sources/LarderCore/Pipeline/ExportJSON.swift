@@ -123,27 +123,8 @@ enum ExportJSON {
         }
 
         private mutating func string(_ s: String) {
-            out.append(34)
-            for c in s.utf8 {
-                switch c {
-                case 34: out.append(92); out.append(34)
-                case 92: out.append(92); out.append(92)
-                case 10: out.append(92); out.append(UInt8(ascii: "n"))
-                case 13: out.append(92); out.append(UInt8(ascii: "r"))
-                case 9: out.append(92); out.append(UInt8(ascii: "t"))
-                case 8: out.append(92); out.append(UInt8(ascii: "b"))
-                case 12: out.append(92); out.append(UInt8(ascii: "f"))
-                case 0..<32:
-                    out.append(contentsOf: "\\u00".utf8)
-                    out.append(Self.hex[Int(c >> 4)])
-                    out.append(Self.hex[Int(c & 15)])
-                default: out.append(c)
-                }
-            }
-            out.append(34)
+            JSONValue.writeString(s, into: &out)
         }
-
-        private static let hex = Array("0123456789abcdef".utf8)
     }
 
     /// Foundation's text for a number, where it is certain: an integer below 10^15 (Foundation writes it as it is
