@@ -25,7 +25,8 @@ YAMS=.build/checkouts/Yams/Sources
 [ -d "$YAMS" ] || { echo "fuzz-parsers: run 'swift package resolve' first (needs $YAMS)" >&2; exit 2; }
 mkdir -p "$OUT/obj"
 OUT="$(cd "$OUT" && pwd)"
-flags=(-parse-as-library -O -wmo -module-cache-path "$OUT/module-cache" -I "$OUT/obj")
+# One package name for every module, as SwiftPM gives them: `package` declarations are visible across them.
+flags=(-parse-as-library -O -wmo -package-name Larder -module-cache-path "$OUT/module-cache" -I "$OUT/obj")
 build_module() {  # name [instrument] sources...
   local name="$1" instrument="$2"; shift 2
   # Up to date: the object is newer than every source given.
