@@ -242,6 +242,8 @@ extension PostgresCheckpointStore {
         let violationsJSON =
             violations.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(violations), as: UTF8.self)
         let failure = try Self.failureJSON(then)
+        // The search index's rows (and tokens) are put together before the transaction; it only writes them.
+        let prepared = try isResult ? decodedResult.map { try PostgresRecipeIndex.prepare(RecipeIndex.Rows($0)) } : nil
         let fence = try fence(documentID)
         defer { if Self.letsGo(then) { released(documentID) } }
         return try write { connection, logger -> Int? in
@@ -256,8 +258,8 @@ extension PostgresCheckpointStore {
                 """, logger)
             if isResult {
                 try await Self.keepResultVersion(
-                    connection, logger, documentID: documentID, output: output, violationsJSON: violationsJSON,
-                    at: finishedAt, version: version)
+                    connection, logger, documentID: documentID, output: output, prepared: prepared,
+                    violationsJSON: violationsJSON, at: finishedAt, version: version)
             }
             if !laterStages.isEmpty {
                 try await connection.run(
@@ -310,9 +312,10 @@ extension PostgresCheckpointStore {
     }
 
     /// A new machine version only when the result changed: a rerun that agrees adds nothing.
+    /// The search index follows in the same transaction (fenced with the result).
     private static func keepResultVersion(
-        _ connection: PostgresConnection, _ logger: Logger, documentID: Int64, output: String, violationsJSON: String,
-        at time: Double, version: String
+        _ connection: PostgresConnection, _ logger: Logger, documentID: Int64, output: String,
+        prepared: PostgresRecipeIndex.Prepared?, violationsJSON: String, at time: Double, version: String
     ) async throws {
         let last = try await connection.rows(
             """
@@ -321,13 +324,17 @@ extension PostgresCheckpointStore {
             """, logger
         ).first?.decode(String.self)
         guard last != output else { return }
-        try await connection.run(
+        let number = try await connection.rows(
             """
             INSERT INTO result_version (document_id, number, origin, json, violations, created_at, note)
             SELECT \(documentID), COALESCE(MAX(number), 0) + 1, 'machine', \(output), \(violationsJSON), \(time),
                 \(version)
             FROM result_version WHERE document_id = \(documentID)
-            """, logger)
+            RETURNING number
+            """, logger)[0].decode(Int.self)
+        try await PostgresRecipeIndex.update(
+            connection, logger, documentID: documentID,
+            stored: .init(number: number, json: output, isValid: violationsJSON == "[]", prepared: prepared))
     }
 
     public func recordFailure(
