@@ -73,6 +73,47 @@ extension PostgresCheckpointStore {
         return suspects.map(\.id)
     }
 
+    /// After this host's `larder-worker` died at its memory limit (`limits.worker_memory`): as the SQLite store, a
+    /// stage it left `running` alone is the one that took the memory, and fails at once with `error` (its claim let
+    /// go); several get their attempt back and stay `running`, for ``recoverInterruptedStages(maxAttempts:)`` to
+    /// re-run one at a time, unblamed. Only the dead worker's stages count: those of documents claimed under this
+    /// worker's name (its supervisor and it share `LARDER_WORKER_ID`) or unclaimed, never another host's.
+    public func failAfterMemoryLimit(error: LarderError) throws -> Int64? {
+        let me = claims.workerID
+        let failed: Int64? = try write { connection, logger in
+            let rows = try await connection.rows(
+                """
+                SELECT s.document_id, s.stage FROM stage_run s JOIN document d ON d.id = s.document_id
+                WHERE s.status = 'running' AND (d.claim_owner IS NULL OR d.claim_owner = \(me))
+                ORDER BY s.document_id, s.seq FOR UPDATE OF s, d
+                """, logger
+            ).map { try $0.decode((Int64, String).self) }
+            guard rows.count == 1, let (id, stage) = rows.first else {
+                try await connection.run(
+                    """
+                    UPDATE stage_run SET attempts = GREATEST(attempts - 1, 0)
+                    WHERE status = 'running' AND document_id = ANY(\(rows.map(\.0))::bigint[])
+                    """, logger)
+                return nil
+            }
+            var error = error
+            error.stage = stage
+            try await connection.run(
+                """
+                UPDATE stage_run SET status = 'failed', finished_at = \(Self.now()), error = \(try Self.encode(error.record))
+                WHERE document_id = \(id) AND stage = \(stage)
+                """, logger)
+            try await connection.run(
+                """
+                UPDATE document SET state = 'failed', claim_owner = NULL, claim_token = NULL, claim_expires = NULL
+                WHERE id = \(id)
+                """, logger)
+            return id
+        }
+        if let failed { released(failed) }
+        return failed
+    }
+
     struct Recovered: Sendable {
         var id: Int64
         var token: Int64?

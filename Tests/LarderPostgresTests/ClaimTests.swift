@@ -60,6 +60,26 @@ import Testing
             then: .settle(state: .done, pipelineVersion: pipeline, batchID: nil))
     }
 
+    /// A `larder-worker` that died at its memory limit on one host fails the one document it ran alone (claim let
+    /// go), and leaves another host's running stage alone: that host's claim still holds, its stage still runs.
+    @Test func aMemoryLimitDeathFailsOnlyThisHostsLoneDocument() throws {
+        let (_, stores, ids) = try fleet(documents: 2, workers: 2, ttl: 30)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let (here, there) = (stores[0], stores[1])
+        #expect(try here.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[0]])
+        #expect(try there.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[1]])
+        _ = try here.markRunning(documentID: ids[0], stage: "detect", version: "d@1", at: 1)
+        _ = try there.markRunning(documentID: ids[1], stage: "detect", version: "d@1", at: 1)
+        #expect(try here.failAfterMemoryLimit(error: WorkerProcess.memoryLimitError(1 << 29)) == ids[0])
+        #expect(try here.document(id: ids[0])?.state == .failed)
+        #expect(try here.stages(of: ids[0])[0].error?.kind == .overLimit)
+        #expect(try there.stages(of: ids[1])[0].status == .running)
+        #expect(try there.stages(of: ids[1])[0].attempts == 1, "the other host's attempt is not touched")
+        // The other host still holds its claim: it commits.
+        try finish(ids[1], on: there)
+        #expect(try there.document(id: ids[1])?.state == .done)
+    }
+
     /// Two hosts on two versions of the `result` stage at once (an upgrade host by host): the newer one redoes
     /// what the older one finished; the older one never takes a document a stage of which ran at the newer
     /// version (finished, or left pending after a failed attempt), so neither redoes the other's newer work.
