@@ -80,6 +80,37 @@ import Testing
         #expect(try there.document(id: ids[1])?.state == .done)
     }
 
+    /// `larder status` on PostgreSQL lists every worker with its leases, their age and time to expiry (the issue's
+    /// operations requirement), read from the shared state by a process that is not one of the workers.
+    @Test func statusShowsWorkersLeasesAndTheirAge() throws {
+        let (url, stores, ids) = try fleet(documents: 2, workers: 2, ttl: 30)
+        defer { stores.forEach { $0.stopClaiming() } }
+        #expect(try stores[0].documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[0]])
+        #expect(try stores[1].documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[1]])
+        Thread.sleep(forTimeInterval: 1.5)
+        let fleet = try stores[0].fleet(leaseTTL: 30)
+        for (index, id) in ids.enumerated() {
+            let worker = try #require(fleet.first { $0.id == "w\(index)" }, "\(fleet)")
+            #expect(worker.claims.map(\.documentID) == [id])
+            #expect(worker.pipelineVersion == "p1")
+            let claim = try #require(worker.claims.first)
+            #expect(claim.ageSeconds >= 1 && claim.ageSeconds < 30, "\(claim)")
+            #expect(claim.expiresInSeconds > 0 && claim.expiresInSeconds <= 29, "\(claim)")
+            #expect(worker.lastSeenSecondsAgo >= 0 && worker.lastSeenSecondsAgo < 30, "\(worker)")
+        }
+        let folder = NSTemporaryDirectory()
+        let status = try PostgresCommandTests.larder(["status", "--db", url], in: folder)
+        #expect(status.status == 0, "\(status.output)")
+        for line in ["w0 (seen", "w1 (seen", "1 lease(s)", "doc \(ids[0]): lease age", "doc \(ids[1]): lease age", "expires in"] {
+            #expect(status.output.contains(line), "\(line): \(status.output)")
+        }
+        #expect(!status.output.contains("EXPIRED"), "\(status.output)")
+        let json = try PostgresCommandTests.larder(["status", "--json", "--db", url], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let workers = try #require(report["workers"] as? [[String: Any]], "\(json.output)")
+        #expect(Set(workers.compactMap { $0["id"] as? String }).isSuperset(of: ["w0", "w1"]), "\(json.output)")
+    }
+
     /// Two hosts on two versions of the `result` stage at once (an upgrade host by host): the newer one redoes
     /// what the older one finished; the older one never takes a document a stage of which ran at the newer
     /// version (finished, or left pending after a failed attempt), so neither redoes the other's newer work.
