@@ -141,6 +141,19 @@ import Testing
         let expected = try Self.files(in: folder + "/out-sqlite")
         #expect(expected.count == 4)
         #expect(try Self.files(in: folder + "/out-pg") == expected)
+
+        // Documents are never removed, so their bytes are never pruned; the same bytes registered again (another
+        // path, a later batch) reuse the stored blob: no new row, the row not even rewritten (its xmin unchanged).
+        let rows = "SELECT string_agg(sha256 || ':' || xmin::text, ',' ORDER BY sha256) FROM \(schema).blob"
+        let before = try cluster.psql(rows)
+        try FileManager.default.createDirectory(atPath: folder + "/again", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: folder + "/elsewhere/banana-bread.txt", toPath: folder + "/again/renamed-bread.txt")
+        let again = try Self.larder(["ingest", "--no-work", "--db", url, "again"], in: folder)
+        #expect(again.status == 0, "\(again.output)")
+        #expect(again.output.contains("(0 new, 1 known)"), "\(again.output)")
+        #expect(try cluster.psql(rows) == before)
+        #expect(try cluster.psql("SELECT COUNT(*) FROM \(schema).blob").trimmingCharacters(in: .whitespacesAndNewlines) == "4")
     }
 
     /// LISTEN/NOTIFY: an idle `larder worker` polling only every 60 s is woken by the registration's NOTIFY and
