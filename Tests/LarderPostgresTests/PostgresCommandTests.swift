@@ -103,6 +103,82 @@ import Testing
         #expect(!made.contains { $0.contains(PostgresCluster.password) || $0.contains("postgres:") }, "\(made)")
     }
 
+    /// The other commands on a PostgreSQL store answer as on SQLite: `show`, `pantry`, the review flows (`review
+    /// list`, `show`, `accept`, `reject`, `edit --patch`, each changing the export as on SQLite), `retry`, `resume`;
+    /// `check` runs on a scratch SQLite file of its own whatever the store. Nothing prints the password.
+    @Test func everyOtherCommandAnswersAsOnSQLite() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-cmds-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["samples/recipes/tomato-soup.txt", "samples/recipes/banana-bread.txt", "samples/recipes/two-recipes.pdf",
+                     "samples/receipts/corner-grocer.jpg"] {
+            try FileManager.default.copyItem(
+                atPath: Repository.path(name), toPath: folder + "/in/" + (name as NSString).lastPathComponent)
+        }
+        let patch = #"[{"op": "replace", "path": "/recipes/0/title", "value": "Soup of Roasted Tomatoes"}]"#
+        try patch.write(toFile: folder + "/rename.json", atomically: true, encoding: .utf8)
+        let url = cluster.url(), sqlite = folder + "/single.sqlite"
+        var runs: [Run] = []
+        /// Runs `arguments` on both stores; the outputs, with the store's name taken out, must agree.
+        func both(_ arguments: [String], same: Bool = true) throws -> (Run, Run) {
+            let a = try Self.larder(arguments + ["--db", sqlite], in: folder)
+            let b = try Self.larder(arguments + ["--db", url], in: folder)
+            runs.append(b)
+            #expect(a.status == b.status, "\(arguments): \(a.output) | \(b.output)")
+            if same {
+                let redacted = b.output.replacingOccurrences(of: cluster.url(includePassword: false), with: sqlite)
+                #expect(a.output == redacted, "\(arguments): \(a.output) | \(b.output)")
+            }
+            return (a, b)
+        }
+        func exportsAgree(_ step: String) throws {
+            let (a, b) = (folder + "/out-sqlite-" + step, folder + "/out-pg-" + step)
+            #expect(try Self.larder(["export", "--db", sqlite, "--out", a], in: folder).status == 0)
+            #expect(try Self.larder(["export", "--db", url, "--out", b], in: folder).status == 0)
+            let expected = try Self.files(in: a)
+            #expect(!expected.isEmpty)
+            #expect(try Self.files(in: b) == expected, "\(step)")
+        }
+        _ = try both(["ingest", "in"], same: false)
+        let (_, show) = try both(["show", "in/tomato-soup.txt"], same: false)
+        #expect(show.status == 0 && show.output.contains("Roasted Tomato Soup"), "\(show.output)")
+        let (_, pantry) = try both(["pantry", "--json"])
+        #expect(pantry.output.contains("lentil"), "the receipt's items are there: \(pantry.output)")
+        _ = try both(["pantry"])
+        _ = try both(["review", "list", "--json"])
+        let (_, reviewShow) = try both(["review", "show", "in/banana-bread.txt"], same: false)
+        #expect(reviewShow.status == 0, "\(reviewShow.output)")
+        try exportsAgree("ingested")
+        let (_, reject) = try both(["review", "reject", "--reason", "burnt", "in/banana-bread.txt"], same: false)
+        #expect(reject.status == 0, "\(reject.output)")
+        try exportsAgree("rejected")
+        #expect(try Self.files(in: folder + "/out-pg-rejected") != Self.files(in: folder + "/out-pg-ingested"))
+        let (_, accept) = try both(["review", "accept", "in/banana-bread.txt"], same: false)
+        #expect(accept.status == 0, "\(accept.output)")
+        let (_, edit) = try both(["review", "edit", "--patch", folder + "/rename.json", "in/tomato-soup.txt"], same: false)
+        #expect(edit.status == 0, "\(edit.output)")
+        try exportsAgree("edited")
+        #expect(try Self.files(in: folder + "/out-pg-edited").values.contains {
+            String(decoding: $0, as: UTF8.self).contains("Soup of Roasted Tomatoes")
+        })
+        _ = try both(["review", "list", "--json"])
+        let (_, retry) = try both(["retry"], same: false)
+        #expect(retry.status == 0 && retry.output.contains("re-queued 0 document(s)"), "\(retry.output)")
+        let (_, resume) = try both(["resume"], same: false)
+        #expect(resume.status == 0, "\(resume.output)")
+        try exportsAgree("resumed")
+        let golden = folder + "/golden"
+        try FileManager.default.createDirectory(atPath: golden, withIntermediateDirectories: true)
+        let check = try Self.larder(["check", "--db", url, "--golden", golden, "--update", "in/tomato-soup.txt"], in: folder)
+        #expect(check.status == 0, "\(check.output)")
+        let recheck = try Self.larder(["check", "--db", url, "--golden", golden, "in/tomato-soup.txt"], in: folder)
+        #expect(recheck.status == 0 && recheck.output.contains("match"), "\(recheck.output)")
+        for run in runs + [check, recheck] { #expect(!run.output.contains(PostgresCluster.password), "\(run.output)") }
+    }
+
     /// Workers need no shared filesystem: `ingest --no-work` stores each file's bytes in the database (once per
     /// hash), the folder is then renamed away, and a `larder worker` still finishes every document from the stored
     /// bytes, with an export equal to a single-host SQLite run's, file for file, and errors naming no temporary copy.
