@@ -111,6 +111,45 @@ import Testing
         #expect(Set(workers.compactMap { $0["id"] as? String }).isSuperset(of: ["w0", "w1"]), "\(json.output)")
     }
 
+    /// The search index moves only with the result, in its fenced transaction: a paused worker whose lease was
+    /// taken over cannot index its result (a renamed recipe stays unfindable); the holder's commit indexes it.
+    @Test func theSearchIndexIsFencedWithTheResult() throws {
+        let (_, stores, ids) = try fleet(documents: 1, workers: 2, ttl: 1)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let (paused, healthy) = (stores[0], stores[1])
+        let id = ids[0]
+        let json = try String(
+            contentsOfFile: Repository.path("samples/expected/golden/overnight-oats.md.json"), encoding: .utf8)
+        var result = try JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8))
+        func search(_ text: String) throws -> [String] {
+            var query = RecipeSearchQuery()
+            query.text = text
+            return try healthy.searchRecipes(query).map(\.title)
+        }
+        #expect(try paused.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        _ = try paused.markRunning(documentID: id, stage: "result", version: "r@1", at: 1)
+        paused.claims.stopHeartbeat.withLock { $0 = true }
+        Thread.sleep(forTimeInterval: 1.6)
+        #expect(try healthy.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        let title = result.recipes[0].title
+        result.recipes[0].title = "Pausenbrot Zombie"
+        let stale = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+        #expect(throws: LeaseLost.self) {
+            try paused.complete(
+                documentID: id, stage: "result", version: "r@1", output: stale, decodedResult: result, violations: [],
+                isResult: true, startedAt: 1, finishedAt: 2, laterStages: [], then: .nothing)
+        }
+        #expect(try search("zombie").isEmpty)
+        _ = try healthy.markRunning(documentID: id, stage: "result", version: "r@1", at: 3)
+        try healthy.complete(
+            documentID: id, stage: "result", version: "r@1", output: json,
+            decodedResult: try JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8)), violations: [],
+            isResult: true, startedAt: 3, finishedAt: 4, laterStages: [],
+            then: .settle(state: .done, pipelineVersion: "p1", batchID: nil))
+        #expect(try search("zombie").isEmpty)
+        #expect(try search("overnight") == [title])
+    }
+
     /// Two hosts on two versions of the `result` stage at once (an upgrade host by host): the newer one redoes
     /// what the older one finished; the older one never takes a document a stage of which ran at the newer
     /// version (finished, or left pending after a failed attempt), so neither redoes the other's newer work.
