@@ -16,8 +16,9 @@ extension PostgresCheckpointStore: RecipeIndexReader {
             return "$\(binds.count)"
         }
         let clean: (String) -> String = PostgresRecipeIndex.clean
-        let tokens = try query.words.flatMap { try SearchTokenizer.queryTokens($0) }
-        if !query.words.isEmpty && tokens.isEmpty { return [] }
+        // Each word a phrase of its tokens (one, but for scripts whose marks FTS5 treats as separators).
+        let phrases = try query.words.map { try SearchTokenizer.queryTokens($0) }.filter { !$0.isEmpty }
+        if !query.words.isEmpty && phrases.isEmpty { return [] }
         var conditions: [String] = []
         for ingredient in query.ingredients {
             let names = SQLiteCheckpointStore.baseNames(clean(ingredient))
@@ -33,15 +34,16 @@ extension PostgresCheckpointStore: RecipeIndexReader {
         if let cuisine = query.cuisine { conditions.append("\(fold("e.cuisine")) = \(fold(try bind(clean(cuisine))))") }
         let columns = "e.id, e.document_id, e.position, e.title, e.minutes, e.meal_type, e.cuisine, e.diets"
         let sql: String
-        if tokens.isEmpty {
+        if phrases.isEmpty {
             let filters = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
             sql = """
                 SELECT \(columns), 0.0::float8 AS rank FROM recipe_entry e \(filters)
                 ORDER BY e.title COLLATE "C", e.id LIMIT \(try bind(query.limit))
                 """
         } else {
-            let t = try bind(tokens)
-            sql = Self.rankedSearch(tokens: t, conditions: conditions, columns: columns, limit: try bind(query.limit))
+            let p = try bind(phrases.map { $0.joined(separator: "\u{1}") }), all = try bind(Array(Set(phrases.joined())).sorted())
+            sql = Self.rankedSearch(
+                phrases: p, tokens: all, conditions: conditions, columns: columns, limit: try bind(query.limit))
         }
         let page = PostgresQuery(
             unsafeSQL: """
@@ -60,32 +62,44 @@ extension PostgresCheckpointStore: RecipeIndexReader {
     }
 
     /// FTS5's bm25 (`bm25(recipe_search, 10, 4, 1, 3, 3)`: k1 1.2, b 0.75), term for term as fts5_aux.c computes
-    /// it: per query token, IDF = ln((N − n + 0.5) / (n + 0.5)) floored at 1e-6 (N recipes, n holding the token);
-    /// its weighted frequency f in the recipe (each occurrence counts its column's weight); the recipe's length
-    /// D (tokens in every column) against the mean; rank = −Σ IDF · f(k1 + 1) / (f + k1(1 − b + b·D/avgdl)).
-    private static func rankedSearch(tokens t: String, conditions: [String], columns: String, limit: String) -> String {
-        """
-        WITH q AS (SELECT token, n FROM unnest(\(t)::text[]) WITH ORDINALITY AS q(token, n)),
-        stats AS (SELECT COUNT(*)::float8 AS rows, COALESCE(SUM(token_count), 0)::float8 AS tokens FROM recipe_entry),
-        idf AS (
-            SELECT q.n, q.token, CASE WHEN l.x <= 0 THEN 1e-6::float8 ELSE l.x END AS idf
-            FROM q CROSS JOIN stats CROSS JOIN LATERAL (
-                SELECT ln((stats.rows - c.hits + 0.5::float8) / (c.hits + 0.5::float8)) AS x
-                FROM (SELECT COUNT(*)::float8 AS hits FROM recipe_entry WHERE terms @> ARRAY[q.token]) c) l)
-        SELECT \(columns),
-            -(SELECT SUM(idf.idf * ((f.f * (1.2::float8 + 1.0::float8))
-                                    / (f.f + 1.2::float8 * (1.0::float8 - 0.75::float8
-                                                             + 0.75::float8 * e.token_count / (stats.tokens / stats.rows)))))
-              FROM idf CROSS JOIN LATERAL (
-                  SELECT 10.0::float8 * cardinality(array_positions(e.title_tokens, idf.token))
-                       + 4.0::float8 * cardinality(array_positions(e.ingredient_tokens, idf.token))
-                       + 1.0::float8 * cardinality(array_positions(e.step_tokens, idf.token))
-                       + 3.0::float8 * cardinality(array_positions(e.tag_tokens, idf.token))
-                       + 3.0::float8 * cardinality(array_positions(e.cuisine_tokens, idf.token)) AS f) f) AS rank
-        FROM recipe_entry e CROSS JOIN stats
-        WHERE \((["e.terms @> \(t)::text[]"] + conditions).joined(separator: " AND "))
-        ORDER BY rank, e.title COLLATE "C", e.id LIMIT \(limit)
-        """
+    /// it: per query phrase, IDF = ln((N − n + 0.5) / (n + 0.5)) floored at 1e-6 (N recipes, n holding the
+    /// phrase); its weighted frequency f in the recipe (each occurrence counts its column's weight); the recipe's
+    /// length D (tokens in every column) against the mean; rank = −Σ IDF · f(k1 + 1) / (f + k1(1 − b + b·D/avgdl)).
+    /// `phrases`: each phrase's tokens joined by U+0001; `tokens`: every token (the GIN index's prefilter).
+    private static func rankedSearch(
+        phrases: String, tokens: String, conditions: [String], columns: String, limit: String
+    ) -> String {
+        func frequency(_ r: String, _ phrase: String) -> String {
+            """
+            (10.0::float8 * phrase_count(\(r).title_tokens, \(phrase))
+             + 4.0::float8 * phrase_count(\(r).ingredient_tokens, \(phrase))
+             + 1.0::float8 * phrase_count(\(r).step_tokens, \(phrase))
+             + 3.0::float8 * phrase_count(\(r).tag_tokens, \(phrase))
+             + 3.0::float8 * phrase_count(\(r).cuisine_tokens, \(phrase)))
+            """
+        }
+        return """
+            WITH q AS (
+                SELECT string_to_array(phrase, chr(1)) AS tokens, n
+                FROM unnest(\(phrases)::text[]) WITH ORDINALITY AS q(phrase, n)),
+            stats AS (SELECT COUNT(*)::float8 AS rows, COALESCE(SUM(token_count), 0)::float8 AS tokens FROM recipe_entry),
+            idf AS (
+                SELECT q.n, q.tokens, CASE WHEN l.x <= 0 THEN 1e-6::float8 ELSE l.x END AS idf
+                FROM q CROSS JOIN stats CROSS JOIN LATERAL (
+                    SELECT ln((stats.rows - c.hits + 0.5::float8) / (c.hits + 0.5::float8)) AS x
+                    FROM (SELECT COUNT(*)::float8 AS hits FROM recipe_entry r
+                          WHERE r.terms @> q.tokens AND (cardinality(q.tokens) = 1 OR \(frequency("r", "q.tokens")) > 0)
+                         ) c) l)
+            SELECT \(columns),
+                -(SELECT SUM(idf.idf * ((f.f * (1.2::float8 + 1.0::float8))
+                                        / (f.f + 1.2::float8 * (1.0::float8 - 0.75::float8
+                                                                 + 0.75::float8 * e.token_count / (stats.tokens / stats.rows)))))
+                  FROM idf CROSS JOIN LATERAL (SELECT \(frequency("e", "idf.tokens")) AS f) f) AS rank
+            FROM recipe_entry e CROSS JOIN stats
+            WHERE \((["e.terms @> \(tokens)::text[]"] + conditions).joined(separator: " AND "))
+              AND NOT EXISTS (SELECT 1 FROM q WHERE cardinality(q.tokens) > 1 AND \(frequency("e", "q.tokens")) = 0)
+            ORDER BY rank, e.title COLLATE "C", e.id LIMIT \(limit)
+            """
     }
 
     /// Rebuilds the search index from every document's exportable result (`larder search --reindex`); returns

@@ -10,8 +10,8 @@ import PostgresNIO
 /// Full-text search gives the same answers as SQLite's FTS5 table, not merely similar ones: each recipe's title,
 /// ingredients, steps, tags and cuisine are split by the very tokenizer `recipe_search` uses (``SearchTokenizer``:
 /// FTS5 `porter unicode61`, run in process), and stored as token arrays (`text[]`, a GIN index on the distinct
-/// terms). A query's words are tokenized the same way; a recipe matches when it holds every query token (FTS5's
-/// implicit AND of phrases), and ranks by FTS5's own bm25 (k1 1.2, b 0.75, the same column weights, the same IDF
+/// terms). A query's words are tokenized the same way, each word a phrase (its tokens consecutive, as FTS5's
+/// `"word"`); a recipe matches when it holds every phrase (FTS5's implicit AND), and ranks by FTS5's own bm25 (k1 1.2, b 0.75, the same column weights, the same IDF
 /// floor), computed in SQL over the same counts FTS5 keeps. (PostgreSQL's `tsvector` stems with Snowball, not
 /// Porter, and ranks with `ts_rank`, not bm25: it would find and order other recipes; `pg_trgm` matches
 /// substrings.) Ties break on the title in byte order (`COLLATE "C"`, SQLite's BINARY), then on index order.
@@ -28,6 +28,16 @@ enum PostgresRecipeIndex {
             terms text[] NOT NULL)
         """,
         "CREATE INDEX recipe_entry_document ON recipe_entry (document_id)",
+        // How often a phrase (FTS5: consecutive tokens) occurs in a column's tokens. A query word FTS5 splits into
+        // several tokens is such a phrase (a Hindi word: its vowel signs separate tokens).
+        """
+        CREATE OR REPLACE FUNCTION phrase_count(tokens text[], phrase text[]) RETURNS integer
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            SELECT CASE WHEN cardinality(phrase) = 1 THEN cardinality(array_positions(tokens, phrase[1]))
+                   ELSE (SELECT COUNT(*)::integer FROM unnest(array_positions(tokens, phrase[1])) AS i
+                         WHERE tokens[i:i + cardinality(phrase) - 1] = phrase) END
+        $$
+        """,
         "CREATE INDEX recipe_entry_terms ON recipe_entry USING gin (terms)",
         """
         CREATE TABLE recipe_entry_ingredient (

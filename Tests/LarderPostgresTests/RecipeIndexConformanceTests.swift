@@ -6,7 +6,7 @@ import Testing
 @testable import LarderPostgres
 
 /// `larder search` and `larder cook` give the same answers on both stores: the project's samples (recipes and
-/// receipts, ingested by the real `larder`) plus recipes in French, German, Russian and Chinese, searched with
+/// receipts, ingested by the real `larder`) plus recipes in French, German, Russian, Hindi and Chinese, searched with
 /// ordinary, non-English and hostile queries (quotes, FTS5 and SQL operators, empty), every filter, and `cook`
 /// against the receipts; the same after review decisions, after `--reindex`, and after migrating a version-2
 /// PostgreSQL schema (no recipe index) in place.
@@ -66,6 +66,23 @@ import Testing
             1. Beat the flour and eggs into a smooth dough and press it through a Spätzle press into boiling water.
             2. Layer the Spätzle with the cheese; fry the onions in the butter until brown and scatter on top.
             """,
+        "dal-makhani.txt": """
+            दाल मखनी Dal Makhani
+
+            Serves 4
+            Prep: 15 mins / Cook: 60 mins
+
+            Ingredients
+            250 g whole black lentils
+            50 g butter
+            1 onion, chopped
+            2 tomatoes, pureed
+            100 ml cream
+
+            Method
+            1. Simmer the lentils until soft. नमस्ते to the slow cook: दाल मखनी wants an hour.
+            2. Fry the onion in the butter, add the tomatoes, the lentils and the cream.
+            """,
         "mapo-tofu.txt": """
             麻婆豆腐 Mapo Tofu
 
@@ -80,7 +97,7 @@ import Testing
 
             Method
             1. Fry the pork until crisp, add the doubanjiang and cook until the oil turns red.
-            2. Add the tofu and a little water and simmer for 5 minutes. 麻婆豆腐 should be numbing and hot.
+            2. Add the tofu and a little water and simmer for 5 minutes. 麻婆豆腐 should be numbing and hot. ते नमस
             """,
     ]
 
@@ -88,7 +105,7 @@ import Testing
     static let searches: [[String]] = [
         [], ["soup"], ["tomatoes"], ["blending"], ["the"], ["lentil", "soup"], ["zzzunknown"],
         ["crème"], ["CREME"], ["brulee"], ["Brûlée"], ["fraîche"], ["Борщ"], ["борщ"], ["麻婆豆腐"], ["豆腐"],
-        ["käsespätzle"], ["kasespatzle"], ["Spätzle"],
+        ["käsespätzle"], ["नमस्ते"], ["दाल", "मखनी"], ["मखनी"], ["kasespatzle"], ["Spätzle"],
         ["\""], ["\"soup"], ["soup\" OR \"cake"], ["NEAR(soup", "cake)"], ["--", "-soup"], ["*"], ["soup*"], ["^soup"],
         ["title:soup"], ["soup", "AND", "NOT", "cake"], ["'; DROP TABLE recipe_entry; --"], ["%"], ["_"],
         ["\u{0}soup"], ["   "], ["e\u{301}"],
@@ -161,6 +178,9 @@ import Testing
         #expect(found.output.contains("Борщ (Ukrainian beetroot soup)"), "\(found.output)")
         let creme = try PostgresCommandTests.larder(["search", "--db", url, "CREME"], in: folder)
         #expect(creme.output.contains("Crème Brûlée"), "\(creme.output)")
+        // A Hindi word is a phrase of several FTS5 tokens: found where they are consecutive, not where they are not.
+        let hindi = try PostgresCommandTests.larder(["search", "--db", url, "नमस्ते"], in: folder)
+        #expect(hindi.output.contains("Dal Makhani") && !hindi.output.contains("Mapo"), "\(hindi.output)")
         let cook = try PostgresCommandTests.larder(["cook", "--db", url, "--as-of", "2026-11-05"], in: folder)
         #expect(cook.output.contains("1. Red Lentil Soup"), "\(cook.output)")
         try expectSameAnswers(sqlite: sqlite, url: url, in: folder, "ingested")
@@ -188,7 +208,7 @@ import Testing
         }
         try expectSameAnswers(sqlite: sqlite, url: url, in: folder, "reviewed")
         let reindexed = try PostgresCommandTests.larder(["search", "--reindex", "--db", url], in: folder)
-        #expect(reindexed.status == 0 && reindexed.output.hasPrefix("indexed 15 recipe(s)"), "\(reindexed.output)")
+        #expect(reindexed.status == 0 && reindexed.output.hasPrefix("indexed 16 recipe(s)"), "\(reindexed.output)")
         try expectSame(["search", "--reindex"], sqlite: sqlite, url: url, in: folder, "reindexed")
         try expectSame(["search", "--json", "--limit", "50"], sqlite: sqlite, url: url, in: folder, "reindexed")
         try expectSame(["search", "--json", "київськи"], sqlite: sqlite, url: url, in: folder, "reindexed")
@@ -198,6 +218,7 @@ import Testing
             """
             DROP TABLE \(schema).recipe_entry_base, \(schema).recipe_entry_ingredient, \(schema).recipe_entry,
                 \(schema).pantry_entry;
+            DROP FUNCTION \(schema).phrase_count;
             UPDATE \(schema).larder_meta SET value = '2' WHERE key = 'schema_version'
             """)
         try expectSameAnswers(sqlite: sqlite, url: url, in: folder, "migrated")
