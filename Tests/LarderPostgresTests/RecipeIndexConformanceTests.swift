@@ -105,7 +105,7 @@ import Testing
     static let searches: [[String]] = [
         [], ["soup"], ["tomatoes"], ["blending"], ["the"], ["lentil", "soup"], ["zzzunknown"],
         ["crème"], ["CREME"], ["brulee"], ["Brûlée"], ["fraîche"], ["Борщ"], ["борщ"], ["麻婆豆腐"], ["豆腐"],
-        ["käsespätzle"], ["नमस्ते"], ["दाल", "मखनी"], ["मखनी"], ["kasespatzle"], ["Spätzle"],
+        ["käsespätzle"], ["नमस्ते"], ["दाल", "मखनी"], ["मखनी"], ["\u{93E}"], ["\u{93E}", "soup"], ["kasespatzle"], ["Spätzle"],
         ["\""], ["\"soup"], ["soup\" OR \"cake"], ["NEAR(soup", "cake)"], ["--", "-soup"], ["*"], ["soup*"], ["^soup"],
         ["title:soup"], ["soup", "AND", "NOT", "cake"], ["'; DROP TABLE recipe_entry; --"], ["%"], ["_"],
         ["\u{0}soup"], ["   "], ["e\u{301}"],
