@@ -73,6 +73,47 @@ extension PostgresCheckpointStore {
         return suspects.map(\.id)
     }
 
+    /// After this host's `larder-worker` died at its memory limit (`limits.worker_memory`): as the SQLite store, a
+    /// stage it left `running` alone is the one that took the memory, and fails at once with `error` (its claim let
+    /// go); several get their attempt back and stay `running`, for ``recoverInterruptedStages(maxAttempts:)`` to
+    /// re-run one at a time, unblamed. Only the dead worker's stages count: those of documents claimed under this
+    /// worker's name (its supervisor and it share `LARDER_WORKER_ID`) or unclaimed, never another host's.
+    public func failAfterMemoryLimit(error: LarderError) throws -> Int64? {
+        let me = claims.workerID
+        let failed: Int64? = try write { connection, logger in
+            let rows = try await connection.rows(
+                """
+                SELECT s.document_id, s.stage FROM stage_run s JOIN document d ON d.id = s.document_id
+                WHERE s.status = 'running' AND (d.claim_owner IS NULL OR d.claim_owner = \(me))
+                ORDER BY s.document_id, s.seq FOR UPDATE OF s, d
+                """, logger
+            ).map { try $0.decode((Int64, String).self) }
+            guard rows.count == 1, let (id, stage) = rows.first else {
+                try await connection.run(
+                    """
+                    UPDATE stage_run SET attempts = GREATEST(attempts - 1, 0)
+                    WHERE status = 'running' AND document_id = ANY(\(rows.map(\.0))::bigint[])
+                    """, logger)
+                return nil
+            }
+            var error = error
+            error.stage = stage
+            try await connection.run(
+                """
+                UPDATE stage_run SET status = 'failed', finished_at = \(Self.now()), error = \(try Self.encode(error.record))
+                WHERE document_id = \(id) AND stage = \(stage)
+                """, logger)
+            try await connection.run(
+                """
+                UPDATE document SET state = 'failed', claim_owner = NULL, claim_token = NULL, claim_expires = NULL
+                WHERE id = \(id)
+                """, logger)
+            return id
+        }
+        if let failed { released(failed) }
+        return failed
+    }
+
     struct Recovered: Sendable {
         var id: Int64
         var token: Int64?
@@ -242,6 +283,8 @@ extension PostgresCheckpointStore {
         let violationsJSON =
             violations.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(violations), as: UTF8.self)
         let failure = try Self.failureJSON(then)
+        // The search index's rows (and tokens) are put together before the transaction; it only writes them.
+        let prepared = try isResult ? decodedResult.map { try PostgresRecipeIndex.prepare(RecipeIndex.Rows($0)) } : nil
         let fence = try fence(documentID)
         defer { if Self.letsGo(then) { released(documentID) } }
         return try write { connection, logger -> Int? in
@@ -256,8 +299,8 @@ extension PostgresCheckpointStore {
                 """, logger)
             if isResult {
                 try await Self.keepResultVersion(
-                    connection, logger, documentID: documentID, output: output, violationsJSON: violationsJSON,
-                    at: finishedAt, version: version)
+                    connection, logger, documentID: documentID, output: output, prepared: prepared,
+                    violationsJSON: violationsJSON, at: finishedAt, version: version)
             }
             if !laterStages.isEmpty {
                 try await connection.run(
@@ -310,9 +353,10 @@ extension PostgresCheckpointStore {
     }
 
     /// A new machine version only when the result changed: a rerun that agrees adds nothing.
+    /// The search index follows in the same transaction (fenced with the result).
     private static func keepResultVersion(
-        _ connection: PostgresConnection, _ logger: Logger, documentID: Int64, output: String, violationsJSON: String,
-        at time: Double, version: String
+        _ connection: PostgresConnection, _ logger: Logger, documentID: Int64, output: String,
+        prepared: PostgresRecipeIndex.Prepared?, violationsJSON: String, at time: Double, version: String
     ) async throws {
         let last = try await connection.rows(
             """
@@ -321,13 +365,17 @@ extension PostgresCheckpointStore {
             """, logger
         ).first?.decode(String.self)
         guard last != output else { return }
-        try await connection.run(
+        let number = try await connection.rows(
             """
             INSERT INTO result_version (document_id, number, origin, json, violations, created_at, note)
             SELECT \(documentID), COALESCE(MAX(number), 0) + 1, 'machine', \(output), \(violationsJSON), \(time),
                 \(version)
             FROM result_version WHERE document_id = \(documentID)
-            """, logger)
+            RETURNING number
+            """, logger)[0].decode(Int.self)
+        try await PostgresRecipeIndex.update(
+            connection, logger, documentID: documentID,
+            stored: .init(number: number, json: output, isValid: violationsJSON == "[]", prepared: prepared))
     }
 
     public func recordFailure(

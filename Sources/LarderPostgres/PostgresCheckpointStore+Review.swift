@@ -83,6 +83,7 @@ extension PostgresCheckpointStore: DocumentBytesStore {
                 """, logger)[0].decode(Int.self)
             try await Self.decide(
                 connection, logger, documentID: documentID, decision: .accepted, accepted: number, reason: note)
+            try await PostgresRecipeIndex.update(connection, logger, documentID: documentID)
             return number
         }
     }
@@ -92,6 +93,7 @@ extension PostgresCheckpointStore: DocumentBytesStore {
             try await Self.decide(
                 connection, logger, documentID: documentID, decision: decision, accepted: acceptedVersion,
                 reason: reason)
+            try await PostgresRecipeIndex.update(connection, logger, documentID: documentID)
         }
     }
 

@@ -94,19 +94,7 @@ extension PostgresCheckpointStore: ServiceStore {
         }
     }
 
-    /// Not built on PostgreSQL yet: the recipe index (`recipe_search`, SQLite FTS5) has no PostgreSQL twin.
-    public func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit] {
-        throw Self.notBuilt("larder search")
-    }
-
-    /// Not built on PostgreSQL yet (reads the recipe and pantry index).
     public func cookSuggestions(_ planner: CookPlanner, limit: Int, missingAtMost: Int?) throws -> [CookPlanner.Suggestion] {
-        throw Self.notBuilt("larder cook")
-    }
-
-    static func notBuilt(_ what: String) -> LarderError {
-        LarderError(
-            .configuration, "\(what) is not available on a PostgreSQL store yet (its recipe index exists only in SQLite)",
-            hint: "run it against an SQLite store (--db larder.sqlite)")
+        try planner.suggestions(index: self, limit: limit, missingAtMost: missingAtMost)
     }
 }

@@ -8,15 +8,17 @@ import PostgresNIO
 /// worker needs no shared filesystem) and the lease columns of `stage_run`. `larder_meta` marks the schema as
 /// Larder's: a schema that holds any other table is refused, untouched.
 enum PostgresSchema {
-    static let version = 2
+    /// 1: the first tables; 2: `stage_version` (upgrading a fleet host by host); 3: the recipe index
+    /// (``PostgresRecipeIndex``: `larder search` and `larder cook`).
+    static let version = 3
     /// `pg_advisory_xact_lock` keys: one migration at a time; one stage-event writer at a time per commit.
     static let migrationLock: Int64 = 0x4C72_6472_0001
     static let eventLock: Int64 = 0x4C72_6472_0002
 
-    static let tables: Set<String> = [
+    static let tables = Set<String>([
         "larder_meta", "batch", "document", "document_path", "stage_run", "result_version", "review", "input_error",
         "batch_document", "stage_event", "blob", "worker", "stage_version",
-    ]
+    ]).union(PostgresRecipeIndex.tables)
 
     /// One statement each (the extended protocol runs one at a time).
     static let statements: [String] = [
@@ -116,7 +118,7 @@ enum PostgresSchema {
             id text PRIMARY KEY, started_at timestamptz NOT NULL, seen_at timestamptz NOT NULL,
             pipeline_version text NOT NULL)
         """,
-    ]
+    ] + PostgresRecipeIndex.statements
 
     /// Every stage version some worker ran, in the order the fleet first saw them (`seq`): a version seen later
     /// is newer. `has_newer_work(document, names, versions)`: whether a stage of the document ran at a version
@@ -151,13 +153,7 @@ enum PostgresSchema {
                 ).map { try $0.decode(String.self) })
             if !existing.isEmpty {
                 try check(existing: existing, schema: schema)
-                if !existing.contains("stage_version") {  // a schema made before stage versions were kept
-                    for statement in stageVersionStatements {
-                        try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
-                    }
-                    try await connection.run(
-                        "UPDATE larder_meta SET value = \(String(version)) WHERE key = 'schema_version'", logger)
-                }
+                try await upgrade(connection, existing: existing, logger: logger)
             } else {
                 for statement in statements { try await connection.run(PostgresQuery(unsafeSQL: statement), logger) }
                 try await connection.run(
@@ -168,6 +164,26 @@ enum PostgresSchema {
         } catch {
             _ = try? await connection.run("ROLLBACK", logger)
             throw error
+        }
+    }
+
+    /// Migrates an older schema in place, in the caller's transaction (under the migration lock).
+    private static func upgrade(_ connection: PostgresConnection, existing: Set<String>, logger: Logger) async throws {
+        var upgraded = false
+        if !existing.contains("stage_version") {  // version 1: made before stage versions were kept
+            for statement in stageVersionStatements { try await connection.run(PostgresQuery(unsafeSQL: statement), logger) }
+            upgraded = true
+        }
+        if !existing.contains("recipe_entry") {  // versions 1 and 2: no recipe index; built from the results kept
+            for statement in PostgresRecipeIndex.statements {
+                try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
+            }
+            try await PostgresRecipeIndex.rebuild(connection, logger)
+            upgraded = true
+        }
+        if upgraded {
+            try await connection.run(
+                "UPDATE larder_meta SET value = \(String(version)) WHERE key = 'schema_version'", logger)
         }
     }
 

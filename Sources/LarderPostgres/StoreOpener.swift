@@ -20,9 +20,4 @@ public enum StoreOpener {
             setenv("LARDER_WORKER_ID", ClaimState.defaultWorkerID(), 1)
         }
     }
-
-    /// Refuses a command that only the SQLite store supports yet (`search` and `cook` read its FTS5 recipe index).
-    public static func requireSQLite(_ config: PipelineConfig, for command: String) throws {
-        if StoreLocation.isPostgres(config.database) { throw PostgresCheckpointStore.notBuilt(command) }
-    }
 }

@@ -46,10 +46,9 @@ struct Search: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
-            try StoreOpener.requireSQLite(config, for: "larder search")
-            let store = try reindex ? SQLiteCheckpointStore(path: config.database) : SQLiteCheckpointStore.forQueries(path: config.database)
+            let store = try Self.store(config, reindex: reindex)
             if reindex {
-                let count = try store.reindexRecipes()
+                let count = try store.reindex()
                 if words.isEmpty && ingredient.isEmpty && without.isEmpty && diet.isEmpty && maxMinutes == nil
                     && mealType == nil && cuisine == nil {
                     if options.json { return try printJSON(["indexed": count]) }
@@ -77,6 +76,26 @@ struct Search: ParsableCommand {
     }
 }
 
+extension Search {
+    /// What `search` reads: the SQLite file (read-only unless reindexing) or the PostgreSQL store.
+    struct Store {
+        var store: any ServiceStore
+        var reindex: () throws -> Int
+        func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit] { try store.searchRecipes(query) }
+    }
+
+    static func store(_ config: PipelineConfig, reindex: Bool) throws -> Store {
+        if StoreLocation.isPostgres(config.database) {
+            guard let store = try StoreOpener.open(config) as? PostgresCheckpointStore else {
+                throw LarderError(.database, "the store for larder search is not a PostgreSQL store")
+            }
+            return Store(store: store, reindex: store.reindexRecipes)
+        }
+        let store = try reindex ? SQLiteCheckpointStore(path: config.database) : SQLiteCheckpointStore.forQueries(path: config.database)
+        return Store(store: store, reindex: store.reindexRecipes)
+    }
+}
+
 struct Cook: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cook",
@@ -101,14 +120,15 @@ struct Cook: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try options.loadConfig()
-            try StoreOpener.requireSQLite(config, for: "larder cook")
-            let store = try SQLiteCheckpointStore.forQueries(path: config.database)
+            let store: any ServiceStore =
+                try StoreLocation.isPostgres(config.database)
+                ? StoreOpener.open(config) : SQLiteCheckpointStore.forQueries(path: config.database)
             let today = asOf ?? ISO8601DateFormatter.string(from: Date(), timeZone: .current, formatOptions: [.withFullDate])
             guard CookPlanner.day(today) != nil else {
                 throw LarderError(.configuration, "bad date '\(today)' for --as-of", hint: "write it as YYYY-MM-DD")
             }
             let planner = CookPlanner(config: config.pantry, asOf: today)
-            let suggestions = try planner.suggestions(store: store, limit: limit, missingAtMost: missingAtMost)
+            let suggestions = try store.cookSuggestions(planner, limit: limit, missingAtMost: missingAtMost)
             if options.json { return try printJSON(suggestions) }
             if suggestions.isEmpty {
                 print("nothing to cook from the pantry yet: ingest some receipts and recipes (`larder pantry` shows the pantry)")

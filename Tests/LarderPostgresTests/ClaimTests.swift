@@ -60,6 +60,96 @@ import Testing
             then: .settle(state: .done, pipelineVersion: pipeline, batchID: nil))
     }
 
+    /// A `larder-worker` that died at its memory limit on one host fails the one document it ran alone (claim let
+    /// go), and leaves another host's running stage alone: that host's claim still holds, its stage still runs.
+    @Test func aMemoryLimitDeathFailsOnlyThisHostsLoneDocument() throws {
+        let (_, stores, ids) = try fleet(documents: 2, workers: 2, ttl: 30)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let (here, there) = (stores[0], stores[1])
+        #expect(try here.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[0]])
+        #expect(try there.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[1]])
+        _ = try here.markRunning(documentID: ids[0], stage: "detect", version: "d@1", at: 1)
+        _ = try there.markRunning(documentID: ids[1], stage: "detect", version: "d@1", at: 1)
+        #expect(try here.failAfterMemoryLimit(error: WorkerProcess.memoryLimitError(1 << 29)) == ids[0])
+        #expect(try here.document(id: ids[0])?.state == .failed)
+        #expect(try here.stages(of: ids[0])[0].error?.kind == .overLimit)
+        #expect(try there.stages(of: ids[1])[0].status == .running)
+        #expect(try there.stages(of: ids[1])[0].attempts == 1, "the other host's attempt is not touched")
+        // The other host still holds its claim: it commits.
+        try finish(ids[1], on: there)
+        #expect(try there.document(id: ids[1])?.state == .done)
+    }
+
+    /// `larder status` on PostgreSQL lists every worker with its leases, their age and time to expiry (the issue's
+    /// operations requirement), read from the shared state by a process that is not one of the workers.
+    @Test func statusShowsWorkersLeasesAndTheirAge() throws {
+        let (url, stores, ids) = try fleet(documents: 2, workers: 2, ttl: 30)
+        defer { stores.forEach { $0.stopClaiming() } }
+        #expect(try stores[0].documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[0]])
+        #expect(try stores[1].documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [ids[1]])
+        Thread.sleep(forTimeInterval: 1.5)
+        let fleet = try stores[0].fleet(leaseTTL: 30)
+        for (index, id) in ids.enumerated() {
+            let worker = try #require(fleet.first { $0.id == "w\(index)" }, "\(fleet)")
+            #expect(worker.claims.map(\.documentID) == [id])
+            #expect(worker.pipelineVersion == "p1")
+            let claim = try #require(worker.claims.first)
+            #expect(claim.ageSeconds >= 1 && claim.ageSeconds < 30, "\(claim)")
+            #expect(claim.expiresInSeconds > 0 && claim.expiresInSeconds <= 29, "\(claim)")
+            #expect(worker.lastSeenSecondsAgo >= 0 && worker.lastSeenSecondsAgo < 30, "\(worker)")
+        }
+        let folder = NSTemporaryDirectory()
+        let status = try PostgresCommandTests.larder(["status", "--db", url], in: folder)
+        #expect(status.status == 0, "\(status.output)")
+        for line in ["w0 (seen", "w1 (seen", "1 lease(s)", "doc \(ids[0]): lease age", "doc \(ids[1]): lease age", "expires in"] {
+            #expect(status.output.contains(line), "\(line): \(status.output)")
+        }
+        #expect(!status.output.contains("EXPIRED"), "\(status.output)")
+        let json = try PostgresCommandTests.larder(["status", "--json", "--db", url], in: folder)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let workers = try #require(report["workers"] as? [[String: Any]], "\(json.output)")
+        #expect(Set(workers.compactMap { $0["id"] as? String }).isSuperset(of: ["w0", "w1"]), "\(json.output)")
+    }
+
+    /// The search index moves only with the result, in its fenced transaction: a paused worker whose lease was
+    /// taken over cannot index its result (a renamed recipe stays unfindable); the holder's commit indexes it.
+    @Test func theSearchIndexIsFencedWithTheResult() throws {
+        let (_, stores, ids) = try fleet(documents: 1, workers: 2, ttl: 1)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let (paused, healthy) = (stores[0], stores[1])
+        let id = ids[0]
+        let json = try String(
+            contentsOfFile: Repository.path("samples/expected/golden/overnight-oats.md.json"), encoding: .utf8)
+        var result = try JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8))
+        func search(_ text: String) throws -> [String] {
+            var query = RecipeSearchQuery()
+            query.text = text
+            return try healthy.searchRecipes(query).map(\.title)
+        }
+        #expect(try paused.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        _ = try paused.markRunning(documentID: id, stage: "result", version: "r@1", at: 1)
+        paused.claims.stopHeartbeat.withLock { $0 = true }
+        Thread.sleep(forTimeInterval: 1.6)
+        #expect(try healthy.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        let title = result.recipes[0].title
+        result.recipes[0].title = "Pausenbrot Zombie"
+        let stale = String(decoding: try JSONEncoder().encode(result), as: UTF8.self)
+        #expect(throws: LeaseLost.self) {
+            try paused.complete(
+                documentID: id, stage: "result", version: "r@1", output: stale, decodedResult: result, violations: [],
+                isResult: true, startedAt: 1, finishedAt: 2, laterStages: [], then: .nothing)
+        }
+        #expect(try search("zombie").isEmpty)
+        _ = try healthy.markRunning(documentID: id, stage: "result", version: "r@1", at: 3)
+        try healthy.complete(
+            documentID: id, stage: "result", version: "r@1", output: json,
+            decodedResult: try JSONDecoder().decode(DocumentResult.self, from: Data(json.utf8)), violations: [],
+            isResult: true, startedAt: 3, finishedAt: 4, laterStages: [],
+            then: .settle(state: .done, pipelineVersion: "p1", batchID: nil))
+        #expect(try search("zombie").isEmpty)
+        #expect(try search("overnight") == [title])
+    }
+
     /// Two hosts on two versions of the `result` stage at once (an upgrade host by host): the newer one redoes
     /// what the older one finished; the older one never takes a document a stage of which ran at the newer
     /// version (finished, or left pending after a failed attempt), so neither redoes the other's newer work.

@@ -103,6 +103,82 @@ import Testing
         #expect(!made.contains { $0.contains(PostgresCluster.password) || $0.contains("postgres:") }, "\(made)")
     }
 
+    /// The other commands on a PostgreSQL store answer as on SQLite: `show`, `pantry`, the review flows (`review
+    /// list`, `show`, `accept`, `reject`, `edit --patch`, each changing the export as on SQLite), `retry`, `resume`;
+    /// `check` runs on a scratch SQLite file of its own whatever the store. Nothing prints the password.
+    @Test func everyOtherCommandAnswersAsOnSQLite() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-cmds-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["samples/recipes/tomato-soup.txt", "samples/recipes/banana-bread.txt", "samples/recipes/two-recipes.pdf",
+                     "samples/receipts/corner-grocer.jpg"] {
+            try FileManager.default.copyItem(
+                atPath: Repository.path(name), toPath: folder + "/in/" + (name as NSString).lastPathComponent)
+        }
+        let patch = #"[{"op": "replace", "path": "/recipes/0/title", "value": "Soup of Roasted Tomatoes"}]"#
+        try patch.write(toFile: folder + "/rename.json", atomically: true, encoding: .utf8)
+        let url = cluster.url(), sqlite = folder + "/single.sqlite"
+        var runs: [Run] = []
+        /// Runs `arguments` on both stores; the outputs, with the store's name taken out, must agree.
+        func both(_ arguments: [String], same: Bool = true) throws -> (Run, Run) {
+            let a = try Self.larder(arguments + ["--db", sqlite], in: folder)
+            let b = try Self.larder(arguments + ["--db", url], in: folder)
+            runs.append(b)
+            #expect(a.status == b.status, "\(arguments): \(a.output) | \(b.output)")
+            if same {
+                let redacted = b.output.replacingOccurrences(of: cluster.url(includePassword: false), with: sqlite)
+                #expect(a.output == redacted, "\(arguments): \(a.output) | \(b.output)")
+            }
+            return (a, b)
+        }
+        func exportsAgree(_ step: String) throws {
+            let (a, b) = (folder + "/out-sqlite-" + step, folder + "/out-pg-" + step)
+            #expect(try Self.larder(["export", "--db", sqlite, "--out", a], in: folder).status == 0)
+            #expect(try Self.larder(["export", "--db", url, "--out", b], in: folder).status == 0)
+            let expected = try Self.files(in: a)
+            #expect(!expected.isEmpty)
+            #expect(try Self.files(in: b) == expected, "\(step)")
+        }
+        _ = try both(["ingest", "in"], same: false)
+        let (_, show) = try both(["show", "in/tomato-soup.txt"], same: false)
+        #expect(show.status == 0 && show.output.contains("Roasted Tomato Soup"), "\(show.output)")
+        let (_, pantry) = try both(["pantry", "--json"])
+        #expect(pantry.output.contains("lentil"), "the receipt's items are there: \(pantry.output)")
+        _ = try both(["pantry"])
+        _ = try both(["review", "list", "--json"])
+        let (_, reviewShow) = try both(["review", "show", "in/banana-bread.txt"], same: false)
+        #expect(reviewShow.status == 0, "\(reviewShow.output)")
+        try exportsAgree("ingested")
+        let (_, reject) = try both(["review", "reject", "--reason", "burnt", "in/banana-bread.txt"], same: false)
+        #expect(reject.status == 0, "\(reject.output)")
+        try exportsAgree("rejected")
+        #expect(try Self.files(in: folder + "/out-pg-rejected") != Self.files(in: folder + "/out-pg-ingested"))
+        let (_, accept) = try both(["review", "accept", "in/banana-bread.txt"], same: false)
+        #expect(accept.status == 0, "\(accept.output)")
+        let (_, edit) = try both(["review", "edit", "--patch", folder + "/rename.json", "in/tomato-soup.txt"], same: false)
+        #expect(edit.status == 0, "\(edit.output)")
+        try exportsAgree("edited")
+        #expect(try Self.files(in: folder + "/out-pg-edited").values.contains {
+            String(decoding: $0, as: UTF8.self).contains("Soup of Roasted Tomatoes")
+        })
+        _ = try both(["review", "list", "--json"])
+        let (_, retry) = try both(["retry"], same: false)
+        #expect(retry.status == 0 && retry.output.contains("re-queued 0 document(s)"), "\(retry.output)")
+        let (_, resume) = try both(["resume"], same: false)
+        #expect(resume.status == 0, "\(resume.output)")
+        try exportsAgree("resumed")
+        let golden = folder + "/golden"
+        try FileManager.default.createDirectory(atPath: golden, withIntermediateDirectories: true)
+        let check = try Self.larder(["check", "--db", url, "--golden", golden, "--update", "in/tomato-soup.txt"], in: folder)
+        #expect(check.status == 0, "\(check.output)")
+        let recheck = try Self.larder(["check", "--db", url, "--golden", golden, "in/tomato-soup.txt"], in: folder)
+        #expect(recheck.status == 0 && recheck.output.contains("match"), "\(recheck.output)")
+        for run in runs + [check, recheck] { #expect(!run.output.contains(PostgresCluster.password), "\(run.output)") }
+    }
+
     /// Workers need no shared filesystem: `ingest --no-work` stores each file's bytes in the database (once per
     /// hash), the folder is then renamed away, and a `larder worker` still finishes every document from the stored
     /// bytes, with an export equal to a single-host SQLite run's, file for file, and errors naming no temporary copy.
@@ -141,6 +217,19 @@ import Testing
         let expected = try Self.files(in: folder + "/out-sqlite")
         #expect(expected.count == 4)
         #expect(try Self.files(in: folder + "/out-pg") == expected)
+
+        // Documents are never removed, so their bytes are never pruned; the same bytes registered again (another
+        // path, a later batch) reuse the stored blob: no new row, the row not even rewritten (its xmin unchanged).
+        let rows = "SELECT string_agg(sha256 || ':' || xmin::text, ',' ORDER BY sha256) FROM \(schema).blob"
+        let before = try cluster.psql(rows)
+        try FileManager.default.createDirectory(atPath: folder + "/again", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: folder + "/elsewhere/banana-bread.txt", toPath: folder + "/again/renamed-bread.txt")
+        let again = try Self.larder(["ingest", "--no-work", "--db", url, "again"], in: folder)
+        #expect(again.status == 0, "\(again.output)")
+        #expect(again.output.contains("(0 new, 1 known)"), "\(again.output)")
+        #expect(try cluster.psql(rows) == before)
+        #expect(try cluster.psql("SELECT COUNT(*) FROM \(schema).blob").trimmingCharacters(in: .whitespacesAndNewlines) == "4")
     }
 
     /// LISTEN/NOTIFY: an idle `larder worker` polling only every 60 s is woken by the registration's NOTIFY and
@@ -390,11 +479,14 @@ import Testing
         String(url.split(separator: "schema=").last ?? "larder")
     }
 
-    @Test func searchSaysItNeedsSQLite() throws {
+    /// `search` and `cook` on a new, empty PostgreSQL store (the schema made on first use) find nothing, plainly.
+    @Test func searchAndCookOnAnEmptyStoreFindNothing() throws {
         guard let cluster = PostgresCluster.shared else { throw ConformanceError("no cluster") }
-        let run = try Self.larder(["search", "--db", cluster.url(), "soup"], in: NSTemporaryDirectory())
-        #expect(run.status != 0)
-        #expect(run.output.contains("not available on a PostgreSQL store"), "\(run.output)")
-        #expect(!run.output.contains(PostgresCluster.password))
+        let url = cluster.url()
+        let search = try Self.larder(["search", "--db", url, "soup"], in: NSTemporaryDirectory())
+        #expect(search.status == 0 && search.output == "no recipe matches\n", "\(search.output)")
+        let cook = try Self.larder(["cook", "--db", url], in: NSTemporaryDirectory())
+        #expect(cook.status == 0 && cook.output.hasPrefix("nothing to cook from the pantry yet"), "\(cook.output)")
+        #expect(!(search.output + cook.output).contains(PostgresCluster.password))
     }
 }

@@ -167,9 +167,4 @@ import Testing
         #expect(try store.bytes(sha256: "abc") == bytes)
         #expect(try store.bytes(sha256: "missing") == nil)
     }
-
-    @Test func searchAndCookSayTheyAreNotBuilt() throws {
-        let store = try open(try cluster().url())
-        #expect(throws: LarderError.self) { try store.searchRecipes(RecipeSearchQuery()) }
-    }
 }

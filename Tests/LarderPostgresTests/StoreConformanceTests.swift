@@ -203,4 +203,31 @@ struct StoreConformanceTests {
         #expect(candidates[0].acceptedIsHuman)
         #expect(try store.resultVersions(of: id).last?.origin == .human)
     }
+
+    /// A worker that died at its memory limit (``CheckpointStore/failAfterMemoryLimit(error:)``): two documents in
+    /// flight, neither blamed (attempts given back), both re-run one at a time; then the one that dies alone fails
+    /// at once with the limit's message, on its first attempt, and is let go.
+    @Test(arguments: StoreKind.available) func aMemoryLimitDeathFailsTheLoneDocument(kind: StoreKind) throws {
+        let store = try kind.makeStore()
+        let batch = try store.beginBatch(command: "ingest", inputs: [])
+        let ids = try store.register([file("a", hash(21)), file("b", hash(22)), file("c", hash(23))], batchID: batch, stages: ["x"])
+            .map(\.documentID)
+        _ = try store.markRunning(documentID: ids[0], stage: "x", version: "x@1", at: 1)
+        _ = try store.markRunning(documentID: ids[1], stage: "x", version: "x@1", at: 1)
+        let error = WorkerProcess.memoryLimitError(1 << 30)
+        #expect(try store.failAfterMemoryLimit(error: error) == nil)
+        // max_attempts 1: had the attempts counted, both would be quarantined now.
+        #expect(try store.recoverInterruptedStages(maxAttempts: 1) == [ids[0], ids[1]])
+        #expect(try store.markRunning(documentID: ids[0], stage: "x", version: "x@1", at: 2) == 1)
+        #expect(try store.failAfterMemoryLimit(error: error) == ids[0])
+        #expect(try store.recoverInterruptedStages(maxAttempts: 1) == [])
+        let problems = try store.problems(batchID: nil, limit: 10)
+        #expect(problems.map(\.documentID) == [ids[0]])
+        #expect(problems.first?.state == .failed)
+        #expect(problems.first?.error?.kind == .overLimit)
+        #expect(problems.first?.error?.stage == "x")
+        #expect(problems.first?.error?.message.contains("limits.worker_memory (1024 MiB)") == true)
+        #expect(try store.documentCounts() == [.failed: 1, .pending: 2])
+        #expect(try store.stages(of: ids[0])[0].status == .failed)
+    }
 }

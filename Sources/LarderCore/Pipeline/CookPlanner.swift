@@ -13,6 +13,22 @@ import LarderRecipes
 /// package size in the product name); otherwise the check says it could not tell. Recipes rank by coverage (on
 /// hand ÷ needed), then fewer missing, then title.
 public struct CookPlanner: Sendable {
+    /// One recipe's standing against the pantry, as counted by ``RecipeIndexReader/cookCounts(fresh:forms:staples:)``.
+    package struct CookCount: Sendable, Equatable {
+        package var id: Int64
+        package var documentID: Int64
+        package var recipe: Int
+        package var title: String
+        /// Counted ingredients a fresh pantry item covers.
+        package var have: Int
+        /// Counted ingredients: neither optional nor staples.
+        package var needed: Int
+
+        package init(id: Int64, documentID: Int64, recipe: Int, title: String, have: Int, needed: Int) {
+            (self.id, self.documentID, self.recipe, self.title, self.have, self.needed) = (id, documentID, recipe, title, have, needed)
+        }
+    }
+
     /// A pantry item as the index holds it.
     public struct PantryEntry: Codable, Sendable, Equatable {
         public var ingredient: String
@@ -22,6 +38,19 @@ public struct CookPlanner: Sendable {
         public var purchaseDate: String?
         public var receipt: String
         public var line: Int
+
+        package init(
+            ingredient: String, product: String, quantity: Double?, unit: String?, purchaseDate: String?, receipt: String,
+            line: Int
+        ) {
+            self.ingredient = ingredient
+            self.product = product
+            self.quantity = quantity
+            self.unit = unit
+            self.purchaseDate = purchaseDate
+            self.receipt = receipt
+            self.line = line
+        }
     }
 
     public struct IngredientEntry: Sendable, Equatable {
@@ -32,6 +61,19 @@ public struct CookPlanner: Sendable {
         public var quantity: Double?
         public var unit: String?
         public var optional: Bool
+
+        package init(
+            text: String, base: String?, parent: String?, alternatives: [String], quantity: Double?, unit: String?,
+            optional: Bool
+        ) {
+            self.text = text
+            self.base = base
+            self.parent = parent
+            self.alternatives = alternatives
+            self.quantity = quantity
+            self.unit = unit
+            self.optional = optional
+        }
     }
 
     public struct RecipeEntry: Sendable, Equatable {
@@ -40,6 +82,14 @@ public struct CookPlanner: Sendable {
         public var recipe: Int
         public var title: String
         public var ingredients: [IngredientEntry]
+
+        package init(documentID: Int64, path: String, recipe: Int, title: String, ingredients: [CookPlanner.IngredientEntry]) {
+            self.documentID = documentID
+            self.path = path
+            self.recipe = recipe
+            self.title = title
+            self.ingredients = ingredients
+        }
     }
 
     /// Whether what was bought is enough.
@@ -124,6 +174,11 @@ public struct CookPlanner: Sendable {
     /// recipes shown are read in full for the quantity checks and dates: over 17,000 recipes sharing the pantry's
     /// onions and garlic, building every recipe's details took seconds.
     public func suggestions(store: SQLiteCheckpointStore, limit: Int, missingAtMost: Int?) throws -> [Suggestion] {
+        try suggestions(index: store, limit: limit, missingAtMost: missingAtMost)
+    }
+
+    /// ``suggestions(store:limit:missingAtMost:)`` over either store's recipe index.
+    package func suggestions(index store: some RecipeIndexReader, limit: Int, missingAtMost: Int?) throws -> [Suggestion] {
         let pantry = try store.indexedPantry()
         let names = state(of: pantry).freshNames
         guard !names.ingredients.isEmpty, limit > 0 else { return [] }
@@ -259,4 +314,17 @@ public struct CookPlanner: Sendable {
     }
 
     func format(_ v: Double) -> String { String(format: "%g", (v * 100).rounded() / 100) }
+}
+
+/// What ``CookPlanner`` reads from a store's recipe index (the SQLite store's and the PostgreSQL store's).
+package protocol RecipeIndexReader {
+    /// Every indexed pantry item.
+    func indexedPantry() throws -> [CookPlanner.PantryEntry]
+    /// Per indexed recipe, how many of its counted ingredients the pantry covers: an ingredient (optional ones and
+    /// `staples` aside) is covered when its base or its parent is a `fresh` base ingredient or one of the `forms`
+    /// (the parents of fresh items), or one of its alternatives is a `fresh` base ingredient. Recipes covering
+    /// nothing are left out.
+    func cookCounts(fresh: [String], forms: [String], staples: [String]) throws -> [CookPlanner.CookCount]
+    /// The recipes with these index ids, with their ingredients (in id order).
+    func indexedRecipes(ids: [Int64]) throws -> [CookPlanner.RecipeEntry]
 }

@@ -22,6 +22,38 @@ public struct RecipeSearchQuery: Sendable, Equatable {
     public init() {}
 }
 
+extension RecipeSearchQuery {
+    /// The query's words: its letters and digits, lowercased; each is looked for as a phrase of its own (so quotes,
+    /// `*`, `-`, `AND`, `NEAR` and the like are words or nothing, never query syntax).
+    package var words: [String] {
+        text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+    }
+
+    /// The allergens to leave out, as their raw values.
+    /// - Throws: ``LarderError`` `.configuration` for an unknown allergen.
+    package func knownAllergens() throws -> [String] {
+        try without.map { allergen in
+            guard let known = Allergen(rawValue: allergen.lowercased()) else {
+                throw LarderError(.configuration, "unknown allergen '\(allergen)'",
+                                  hint: "use one of: " + Allergen.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return known.rawValue
+        }
+    }
+
+    /// The diets required, as their raw values.
+    /// - Throws: ``LarderError`` `.configuration` for an unknown diet.
+    package func knownDiets() throws -> [String] {
+        try diets.map { diet in
+            guard let known = Diet(rawValue: diet.lowercased()) else {
+                throw LarderError(.configuration, "unknown diet '\(diet)'",
+                                  hint: "use one of: " + Diet.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return known.rawValue
+        }
+    }
+}
+
 /// One recipe found.
 public struct RecipeSearchHit: Codable, Sendable, Equatable {
     public var documentID: Int64
@@ -35,9 +67,24 @@ public struct RecipeSearchHit: Codable, Sendable, Equatable {
     public var diets: [String]
     /// bm25 (lower is better); 0 without query words.
     public var rank: Double
+
+    package init(
+        documentID: Int64, path: String, recipe: Int, title: String, minutes: Double?, mealType: String?,
+        cuisine: String?, diets: [String], rank: Double
+    ) {
+        self.documentID = documentID
+        self.path = path
+        self.recipe = recipe
+        self.title = title
+        self.minutes = minutes
+        self.mealType = mealType
+        self.cuisine = cuisine
+        self.diets = diets
+        self.rank = rank
+    }
 }
 
-extension SQLiteCheckpointStore {
+extension SQLiteCheckpointStore: RecipeIndexReader {
     /// The store for `larder search` and `larder cook`, which only read: a read-only connection, without the
     /// writer's setup (the identity check, the WAL switch, a pool, the migration check). A database whose schema
     /// is behind (`PRAGMA user_version` below ``schemaVersion``: the index's migration has not run) or that does not
@@ -57,28 +104,20 @@ extension SQLiteCheckpointStore {
     public func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit] {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
-        let words = query.text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+        let words = query.words
         for ingredient in query.ingredients {
             let names = Self.baseNames(ingredient)
             conditions.append(
                 "e.id IN (SELECT recipe_id FROM recipe_entry_base WHERE base IN (\(names.map { _ in "?" }.joined(separator: ","))))")
             arguments += names
         }
-        for allergen in query.without {
-            guard let known = Allergen(rawValue: allergen.lowercased()) else {
-                throw LarderError(.configuration, "unknown allergen '\(allergen)'",
-                                  hint: "use one of: " + Allergen.allCases.map(\.rawValue).joined(separator: ", "))
-            }
+        for allergen in try query.knownAllergens() {
             conditions.append("e.allergens NOT LIKE ?")
-            arguments.append("%,\(known.rawValue),%")
+            arguments.append("%,\(allergen),%")
         }
-        for diet in query.diets {
-            guard let known = Diet(rawValue: diet.lowercased()) else {
-                throw LarderError(.configuration, "unknown diet '\(diet)'",
-                                  hint: "use one of: " + Diet.allCases.map(\.rawValue).joined(separator: ", "))
-            }
+        for diet in try query.knownDiets() {
             conditions.append("e.diets LIKE ?")
-            arguments.append("%,\(known.rawValue),%")
+            arguments.append("%,\(diet),%")
         }
         if let max = query.maxMinutes {
             conditions.append("e.minutes IS NOT NULL AND e.minutes <= ?")
@@ -138,7 +177,7 @@ extension SQLiteCheckpointStore {
 
     /// The names an ingredient filter matches: as typed, and the base the normaliser gives it ("cheddar" →
     /// "cheddar cheese").
-    static func baseNames(_ ingredient: String) -> [String] {
+    package static func baseNames(_ ingredient: String) -> [String] {
         var names = [ingredient.lowercased()]
         if let enrichment = try? RecipeEnrichment.bundled(),
            let base = enrichment.base(of: .init(text: ingredient, name: ingredient, provenance: .init(page: 1, lineStart: 1, lineEnd: 1))) {
@@ -148,10 +187,13 @@ extension SQLiteCheckpointStore {
     }
 
     /// Every indexed pantry item.
-    func indexedPantry() throws -> [CookPlanner.PantryEntry] {
+    package func indexedPantry() throws -> [CookPlanner.PantryEntry] {
         try pool.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT ingredient, product, quantity, unit, purchase_date, receipt, line FROM pantry_entry"
+                db,
+                // In a fixed order (the first fresh item of an ingredient is the one `larder cook` names), the same
+                // as the PostgreSQL store's.
+                sql: "SELECT ingredient, product, quantity, unit, purchase_date, receipt, line FROM pantry_entry ORDER BY document_id, position"
             ).map {
                 CookPlanner.PantryEntry(
                     ingredient: $0["ingredient"], product: $0["product"], quantity: $0["quantity"], unit: $0["unit"],
@@ -174,7 +216,7 @@ extension SQLiteCheckpointStore {
     }
 
     /// The recipes with these index ids, with their ingredients (in id order).
-    func indexedRecipes(ids: [Int64]) throws -> [CookPlanner.RecipeEntry] {
+    package func indexedRecipes(ids: [Int64]) throws -> [CookPlanner.RecipeEntry] {
         guard !ids.isEmpty else { return [] }
         return try indexedRecipes(where: "e.id IN (\(Self.marks(ids.count)))", arguments: ids)
     }
@@ -212,23 +254,11 @@ extension SQLiteCheckpointStore {
         }
     }
 
-    /// One recipe's standing against the pantry, as counted by ``cookCounts(fresh:forms:staples:)``.
-    struct CookCount: Sendable, Equatable {
-        var id: Int64
-        var documentID: Int64
-        var recipe: Int
-        var title: String
-        /// Counted ingredients a fresh pantry item covers.
-        var have: Int
-        /// Counted ingredients: neither optional nor staples.
-        var needed: Int
-    }
-
     /// Per indexed recipe, how many of its ingredients the pantry covers, counted in one pass over the index by
     /// the rules of ``CookPlanner``: an ingredient (optional ones and `staples` aside) is covered when its base or
     /// its parent is a `fresh` base ingredient or one of the `forms` (the parents of fresh items), or one of its
     /// alternatives is a `fresh` base ingredient. Recipes covering nothing are left out.
-    func cookCounts(fresh: [String], forms: [String], staples: [String]) throws -> [CookCount] {
+    package func cookCounts(fresh: [String], forms: [String], staples: [String]) throws -> [CookPlanner.CookCount] {
         let known = fresh + forms
         let (f, k) = (Self.marks(fresh.count), Self.marks(known.count))
         let staple = staples.isEmpty ? "" : "AND (i.base IS NULL OR i.base NOT IN (\(Self.marks(staples.count))))"
@@ -248,7 +278,7 @@ extension SQLiteCheckpointStore {
         let arguments: [any DatabaseValueConvertible] = known + known + fresh + staples
         return try pool.read { db in
             try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
-                CookCount(id: $0[0], documentID: $0[1], recipe: $0[2], title: $0[3], have: $0[4], needed: $0[5])
+                CookPlanner.CookCount(id: $0[0], documentID: $0[1], recipe: $0[2], title: $0[3], have: $0[4], needed: $0[5])
             }
         }
     }

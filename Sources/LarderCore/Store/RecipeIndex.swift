@@ -14,7 +14,7 @@ import LarderRecipes
 /// and every pantry item. A document's rows are rewritten in the same transaction that gives it a new result or
 /// review decision, so the index is current whenever a document finishes, survives a crash with the rest of the
 /// database, and is rebuilt from the results by ``rebuild(_:)`` (`larder search --reindex`).
-enum RecipeIndex {
+package enum RecipeIndex {
     /// Adds the index's tables and fills them from the results already in the database.
     static func registerMigration(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3-recipe-index") { db in
@@ -94,11 +94,11 @@ enum RecipeIndex {
     }
 
     /// A result's index rows: its recipes' (``RecipeRows``) and its pantry items.
-    struct Rows {
-        var recipes: [RecipeRows]
-        var pantry: [PantryItem]
+    package struct Rows: Sendable {
+        package var recipes: [RecipeRows]
+        package var pantry: [PantryItem]
 
-        init(_ result: DocumentResult) throws {
+        package init(_ result: DocumentResult) throws {
             recipes = try result.recipes.map(RecipeRows.init)
             pantry = result.pantry
         }
@@ -106,27 +106,27 @@ enum RecipeIndex {
 
     /// One recipe's index rows, worked out from the recipe alone (no SQL): a transaction that stores a result only
     /// writes them, so the write lock is not held while the allergens, diets and alternatives are put together.
-    struct RecipeRows {
-        struct Ingredient {
-            var text: String
-            var base: String?
-            var parent: String?
-            var alternatives: String  // JSON array of the alternatives' bases
-            var quantity: Double?
-            var unit: String?
-            var optional: Bool
+    package struct RecipeRows: Sendable {
+        package struct Ingredient: Sendable {
+            package var text: String
+            package var base: String?
+            package var parent: String?
+            package var alternatives: String  // JSON array of the alternatives' bases
+            package var quantity: Double?
+            package var unit: String?
+            package var optional: Bool
         }
-        var title: String
-        var minutes: Double?
-        var mealType: String?
-        var cuisine: String?
-        var servings: Double?
-        var allergens: String
-        var diets: String
-        var ingredients: [Ingredient]
-        var bases: [String]
+        package var title: String
+        package var minutes: Double?
+        package var mealType: String?
+        package var cuisine: String?
+        package var servings: Double?
+        package var allergens: String
+        package var diets: String
+        package var ingredients: [Ingredient]
+        package var bases: [String]
         /// The `recipe_search` columns after the title: ingredients, steps, tags, cuisine.
-        var search: (ingredients: String, steps: String, tags: String, cuisine: String)
+        package var search: (ingredients: String, steps: String, tags: String, cuisine: String)
     }
 
     /// Rewrites one document's rows from its exportable result (none when it has no exportable result).
@@ -217,7 +217,7 @@ enum RecipeIndex {
 extension RecipeIndex.RecipeRows {
     private static let alternativesEncoder = SortedJSONEncoder(escapesSlashes: true)
 
-    init(_ recipe: Recipe) throws {
+    package init(_ recipe: Recipe) throws {
         let ingredients = recipe.allIngredients
         let allergens = Set(ingredients.flatMap { $0.allergens.map(\.allergen) }).sorted()
         let diets = (recipe.diets ?? []).filter { $0.status == "yes" }.map(\.diet)
