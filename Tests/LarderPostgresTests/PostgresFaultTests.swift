@@ -178,4 +178,58 @@ import Testing
         // Bounded: the worker's calls and its supervisor's each give up within the budget plus a connection wait (about 30 s here).
         #expect(Date().timeIntervalSince(started) < 90)
     }
+
+    /// A `larder-worker` SIGKILLed mid-document leaves its private copy of the stored bytes
+    /// (`$TMPDIR/larder-docs-PID`): its supervisor removes it once the worker has exited, and at start removes
+    /// such folders of processes that no longer run. The document is then committed once by the restarted worker.
+    @Test(.slow) func aKilledWorkersPrivateCopyIsRemovedBySupervisor() throws {
+        guard let cluster = PostgresCluster.shared else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let folder = NSTemporaryDirectory() + "larder-pg-copies-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = folder + "/tmp"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/slow-banana.txt")
+        // A copy folder of a process that has ended (a host that died with its worker).
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let stale = temporary + "/larder-docs-\(ended.processIdentifier)"
+        try FileManager.default.createDirectory(atPath: stale + "/1-abc", withIntermediateDirectories: true)
+        try "left".write(toFile: stale + "/1-abc/slow-banana.txt", atomically: true, encoding: .utf8)
+
+        let url = cluster.url()
+        let schema = PostgresCommandTests.schema(of: url)
+        #expect(try PostgresCommandTests.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+        let supervisor = try Background(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder, name: "worker",
+            environment: [
+                "LARDER_DB": url, "TMPDIR": temporary, "LARDER_FAULT_STALL": "detect:slow:4",
+                "LARDER_WORKER_ID": "copies",
+            ])
+        #expect(Self.await(cluster, "SELECT claim_owner FROM \(schema).document") { $0 == "copies" })
+        let children = try cluster.children(of: supervisor.process.processIdentifier)
+        #expect(children.count == 1, "larder-worker under larder worker: \(children)")
+        guard let worker = children.first else { return }
+        let copy = temporary + "/larder-docs-\(worker)"
+        #expect(FileManager.default.fileExists(atPath: copy), "the worker runs the stages on its private copy")
+        #expect(!FileManager.default.fileExists(atPath: stale), "the supervisor removed a dead process's copies at start")
+        kill(worker, SIGKILL)
+        var removed = false
+        for _ in 0..<100 where !removed {
+            Thread.sleep(forTimeInterval: 0.1)
+            removed = !FileManager.default.fileExists(atPath: copy)
+        }
+        #expect(removed, "the killed worker's copy is removed")
+
+        let run = supervisor.finish(within: 120)
+        #expect(run.status == 0, "\(run.output)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary).filter { $0.hasPrefix("larder-docs-") }
+        #expect(left.isEmpty, "copies left: \(left)")
+        let versions = try cluster.psql("SELECT COUNT(*) FROM \(schema).result_version")
+        #expect(versions.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "exactly one committed result")
+    }
 }
