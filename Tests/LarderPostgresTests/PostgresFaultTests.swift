@@ -13,11 +13,17 @@ import Testing
         let process = Process()
         let output: String
 
-        init(_ arguments: [String], in folder: String, name: String, environment: [String: String]) throws {
+        /// `inside`: run in that network namespace (`ip netns exec`).
+        init(
+            _ arguments: [String], in folder: String, name: String, environment: [String: String],
+            inside namespace: NetworkNamespace? = nil
+        ) throws {
             output = folder + "/\(name).log"
             _ = FileManager.default.createFile(atPath: output, contents: nil)
-            process.executableURL = URL(fileURLWithPath: try PostgresCommandTests.larder)
-            process.arguments = arguments
+            let argv = [try PostgresCommandTests.larder] + arguments
+            let command = namespace?.command(argv) ?? (executable: argv[0], arguments: Array(argv.dropFirst()))
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments
             var merged = ProcessInfo.processInfo.environment
             merged["LARDER_SKIP_LLM"] = "1"
             for (key, value) in environment { merged[key] = value }
@@ -231,5 +237,80 @@ import Testing
         #expect(left.isEmpty, "copies left: \(left)")
         let versions = try cluster.psql("SELECT COUNT(*) FROM \(schema).result_version")
         #expect(versions.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "exactly one committed result")
+    }
+
+    /// A worker on a second "host" (a network namespace joined by a veth pair, PostgreSQL reached at the pair's
+    /// host address) is cut off past its 3 s ttl while it runs a document: a worker on loopback takes the document
+    /// and commits it; the link heals; the cut worker's late commit is refused by the fencing token, and it
+    /// carries on with the next document. Each document is committed once; the export equals SQLite's.
+    @Test(.slow, .networkNamespaces) func aWorkerCutOffPastItsTTLIsFencedAndCarriesOnAfterHealing() throws {
+        guard PostgresCluster.shared != nil else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let namespace = try NetworkNamespace()
+        defer { namespace.remove() }
+        let cluster: PostgresCluster
+        do {
+            cluster = try PostgresCluster.makePrivate(listen: [namespace.hostAddress], allow: [namespace.subnet])
+        } catch { throw ConformanceError("\(error)") }
+        defer { cluster.destroy() }
+        let folder = NSTemporaryDirectory() + "larder-pg-netns-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/slow-banana.txt")
+        let schema = cluster.freshSchema()
+        let url = cluster.url(schema: schema)
+        #expect(try PostgresCommandTests.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+
+        // Host A, in the namespace: stalls 15 s in detect on the slow document, its lease 3 s.
+        let common = ["LARDER_LEASE_TTL": "3", "LARDER_PG_RETRY_SECONDS": "120"]
+        let a = try Background(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder, name: "a",
+            environment: common.merging([
+                "LARDER_DB": cluster.url(schema: schema, host: namespace.hostAddress), "LARDER_WORKER_ID": "hostA",
+                "LARDER_FAULT_STALL": "detect:slow:15", "LARDER_EXECUTION_LOG": folder + "/a.executions",
+            ]) { a, _ in a }, inside: namespace)
+        #expect(Self.await(cluster, "SELECT claim_owner FROM \(schema).document") { $0 == "hostA" }, "A claimed it")
+        try namespace.cut()
+        Thread.sleep(forTimeInterval: 4.5)  // past the ttl: A's heartbeat cannot reach the server
+        let expired = try cluster.psql("SELECT claim_expires < now() FROM \(schema).document")
+        #expect(expired.trimmingCharacters(in: .whitespacesAndNewlines) == "t", "A's lease expired while cut off")
+
+        // Host B, on loopback, takes the document after the ttl and commits it.
+        let b = try PostgresCommandTests.larder(
+            ["worker", "--exit-when-idle", "--workers", "1"], in: folder,
+            environment: common.merging([
+                "LARDER_DB": url, "LARDER_WORKER_ID": "hostB", "LARDER_EXECUTION_LOG": folder + "/b.executions",
+            ]) { a, _ in a })
+        #expect(b.status == 0, "\(b.output)")
+        #expect(try cluster.psql("SELECT state FROM \(schema).document").hasPrefix("done"), "B committed it")
+        try namespace.heal()
+        // New work while A is still in its stalled stage: after its refused commit it carries on with this one.
+        try FileManager.default.copyItem(
+            atPath: Repository.path("samples/recipes/tomato-soup.txt"), toPath: folder + "/in/tomato-soup.txt")
+        #expect(try PostgresCommandTests.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+
+        let run = a.finish(within: 180)
+        #expect(!run.timedOut, "A still ran 180 s after: \(run.output)")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("expired"), "A was told its claim expired (its commit refused): \(run.output)")
+        #expect(!run.output.contains(PostgresCluster.password))
+        func detects(_ log: String) -> Int {
+            ((try? String(contentsOfFile: folder + "/" + log, encoding: .utf8)) ?? "").split(separator: "\n")
+                .filter { $0.hasSuffix("\tdetect") }.count
+        }
+        #expect(detects("a.executions") == 2, "A ran the slow document (refused) and then the new one")
+        #expect(detects("b.executions") == 1, "B ran the slow document once")
+        try Self.expectOneResultEachAndTheSQLiteExport(cluster, url: url, documents: 2, in: folder)
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Skips (with the reason) a test that makes network namespaces where it cannot: not root, no `ip`.
+    static var networkNamespaces: Self {
+        .enabled(
+            if: NetworkNamespace.unavailableReason == nil,
+            Comment(rawValue: NetworkNamespace.unavailableReason ?? "network namespaces available"))
     }
 }

@@ -46,10 +46,11 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A URL to the cluster's database with a schema of its own (tests do not see each other's tables).
-    public func url(schema: String? = nil, includePassword: Bool = true) -> String {
+    /// `host`: another of ``listenAddresses`` (a private cluster's address on a namespace's veth pair).
+    public func url(schema: String? = nil, includePassword: Bool = true, host: String = "127.0.0.1") -> String {
         let name = schema ?? freshSchema()
         let credentials = includePassword ? "\(Self.user):\(Self.password)" : Self.user
-        return "postgres://\(credentials)@127.0.0.1:\(port)/larder?sslmode=disable&schema=\(name)"
+        return "postgres://\(credentials)@\(host):\(port)/larder?sslmode=disable&schema=\(name)"
     }
 
     public func freshSchema() -> String {
