@@ -304,7 +304,46 @@ import Testing
         #expect(detects("b.executions") == 1, "B ran the slow document once")
         try Self.expectOneResultEachAndTheSQLiteExport(cluster, url: url, documents: 2, in: folder)
     }
+
+    /// An idle `larder worker --poll 60` listening for wake-ups; PostgreSQL restarts (immediate stop, start on the
+    /// same port); its listener reconnects, and new work registered afterwards wakes it well before its poll.
+    @Test(.slow) func theWakeUpListenerReconnectsAfterARestart() throws {
+        guard PostgresCluster.shared != nil else {
+            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+        }
+        let cluster = try Self.privateCluster()
+        defer { cluster.destroy() }
+        let folder = NSTemporaryDirectory() + "larder-pg-listen-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        let url = cluster.url()
+        let schema = PostgresCommandTests.schema(of: url)
+        let listening = "SELECT COUNT(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%larder_work%'"
+        let worker = try Background(
+            ["worker", "--poll", "60", "--workers", "1"], in: folder, name: "worker",
+            environment: ["LARDER_DB": url, "LARDER_WORKER_ID": "idle"])
+        #expect(Self.await(cluster, listening) { $0 == "1" }, "the worker listens")
+        try cluster.stopImmediately()
+        Thread.sleep(forTimeInterval: 2)
+        try cluster.restart()
+        #expect(Self.await(cluster, listening, within: 30) { $0 == "1" }, "its listener reconnected")
+        Thread.sleep(forTimeInterval: 1.5)  // past the one look it takes on reconnecting
+
+        try FileManager.default.copyItem(
+            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/banana-bread.txt")
+        let registered = Date()
+        #expect(try PostgresCommandTests.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
+        #expect(
+            Self.await(cluster, "SELECT state FROM \(schema).document", within: 30) { $0 == "done" },
+            "done within 30 s of registration (the worker polls every 60 s)")
+        #expect(Date().timeIntervalSince(registered) < 30)
+        kill(worker.process.processIdentifier, SIGTERM)
+        let run = worker.finish(within: 60)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(!run.output.contains(PostgresCluster.password))
+    }
 }
+
 
 extension Trait where Self == ConditionTrait {
     /// Skips (with the reason) a test that makes network namespaces where it cannot: not root, no `ip`.
