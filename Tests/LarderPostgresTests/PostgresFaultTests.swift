@@ -265,8 +265,9 @@ import Testing
 
         // Host A, in the namespace: stalls 15 s in detect on the slow document, its lease 3 s.
         let common = ["LARDER_LEASE_TTL": "3", "LARDER_PG_RETRY_SECONDS": "120"]
+        // It keeps polling (not --exit-when-idle): however long B takes under load, A is there for the new work.
         let a = try Background(
-            ["worker", "--exit-when-idle", "--workers", "1"], in: folder, name: "a",
+            ["worker", "--poll", "1", "--workers", "1"], in: folder, name: "a",
             environment: common.merging([
                 "LARDER_DB": cluster.url(schema: schema, host: namespace.hostAddress), "LARDER_WORKER_ID": "hostA",
                 "LARDER_FAULT_STALL": "detect:slow:15", "LARDER_EXECUTION_LOG": folder + "/a.executions",
@@ -291,8 +292,13 @@ import Testing
             atPath: Repository.path("samples/recipes/tomato-soup.txt"), toPath: folder + "/in/tomato-soup.txt")
         #expect(try PostgresCommandTests.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
 
-        let run = a.finish(within: 180)
-        #expect(!run.timedOut, "A still ran 180 s after: \(run.output)")
+        #expect(
+            Self.await(cluster, "SELECT string_agg(state, ',') FROM \(schema).document", within: 180) {
+                $0 == "done,done"
+            }, "A ran the new document")
+        kill(a.process.processIdentifier, SIGTERM)
+        let run = a.finish(within: 60)
+        #expect(!run.timedOut, "A still ran 60 s after SIGTERM: \(run.output)")
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("expired"), "A was told its claim expired (its commit refused): \(run.output)")
         #expect(!run.output.contains(PostgresCluster.password))
