@@ -306,7 +306,10 @@ import Testing
             ((try? String(contentsOfFile: folder + "/" + log, encoding: .utf8)) ?? "").split(separator: "\n")
                 .filter { $0.hasSuffix("\tdetect") }.count
         }
-        #expect(detects("a.executions") == 2, "A ran the slow document (refused) and then the new one")
+        let logs = ["a.executions", "b.executions"].map {
+            $0 + ":\n" + ((try? String(contentsOfFile: folder + "/" + $0, encoding: .utf8)) ?? "")
+        }.joined(separator: "\n")
+        #expect(detects("a.executions") == 2, "A ran the slow document (refused) and then the new one: \(logs)\n\(run.output)")
         #expect(detects("b.executions") == 1, "B ran the slow document once")
         try Self.expectOneResultEachAndTheSQLiteExport(cluster, url: url, documents: 2, in: folder)
     }

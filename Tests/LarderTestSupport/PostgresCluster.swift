@@ -16,8 +16,9 @@ public final class PostgresCluster: @unchecked Sendable {
     public let port: Int
     /// The addresses the server listens on (127.0.0.1 first).
     public let listenAddresses: [String]
-    private let lock = NSLock()
-    private var nextSchema = 0
+    /// One count for every cluster of the process: a private cluster may get a port an earlier one used, and a
+    /// schema name of its own keeps any process still pointed at the old one out of the new one's tables.
+    private static let nextSchema = LockedState(0)
 
     /// Why there is no cluster (a missing binary, or initdb/pg_ctl failing), nil when there is one.
     public static var unavailableReason: String? {
@@ -54,10 +55,11 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     public func freshSchema() -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        nextSchema += 1
-        return "t\(getpid())_\(nextSchema)"
+        let number = Self.nextSchema.withLockedValue { next in
+            next += 1
+            return next
+        }
+        return "t\(getpid())_\(number)"
     }
 
     /// Runs `psql` as the cluster's user (for tests that set up foreign tables).
