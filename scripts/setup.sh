@@ -22,6 +22,7 @@ PACKAGES=(
   chromium chromium-driver                   # the review page's browser test (selenium in a throwaway venv)
   wrk                                        # scripts/bench/serve-load.sh: `larder serve` under load on loopback
   postgresql                                 # the PostgreSQL store's tests: each starts a throwaway cluster (initdb, pg_ctl)
+  iproute2                                   # PostgreSQL network-fault tests: namespaces and veth pairs (ip netns)
 )
 
 SUDO=""

@@ -30,11 +30,22 @@ final class PostgresBridge: Sendable {
     /// Stops the pool: its connections close. Calls after this fail.
     func shutdown() { runner.cancel() }
 
+    /// Seconds a call waits for a pooled connection. While PostgreSQL cannot be reached the driver's pool queues
+    /// calls (for a minute, until its circuit breaker trips); past this wait the call is cancelled and fails with
+    /// ``NoConnection``, which ``ConnectionRetry`` treats as transient. A call that has its connection is never cut.
+    static let connectionWait = 10.0
+
     /// Runs `body` on the bridge's executor and waits for it.
     func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        try wait(leased: nil, body)
+    }
+
+    /// As ``wait(_:)``; with `leased` (set by `body` once it holds a connection), gives up waiting for the
+    /// connection after ``connectionWait`` seconds.
+    private func wait<T: Sendable>(leased: Locked<Bool>?, _ body: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = Locked<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        Task(executorPreference: Self.executor) {
+        let task = Task(executorPreference: Self.executor) {
             do {
                 let value = try await body()
                 outcome.withLock { $0 = .success(value) }
@@ -43,15 +54,28 @@ final class PostgresBridge: Sendable {
             }
             done.signal()
         }
-        done.wait()
+        if let leased {
+            while done.wait(timeout: .now() + Self.connectionWait) == .timedOut {
+                if leased.withLock({ $0 }) { continue }
+                task.cancel()  // the pool drops the queued request; a body that did start ends as it ends
+                done.wait()
+                let result = outcome.withLock { $0! }
+                if case .success = result { return try result.get() }
+                throw NoConnection(seconds: Self.connectionWait)
+            }
+        } else {
+            done.wait()
+        }
         return try outcome.withLock { $0! }.get()
     }
 
     /// One transaction: BEGIN, `body`, COMMIT (ROLLBACK when it throws).
     func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
         let client = client, logger = logger
-        return try wait {
+        let leased = Locked(false)
+        return try wait(leased: leased) {
             try await client.withConnection { connection in
+                leased.withLock { $0 = true }
                 try await connection.run("BEGIN", logger)
                 do {
                     let value = try await body(connection)
@@ -68,8 +92,20 @@ final class PostgresBridge: Sendable {
     /// Statements outside an explicit transaction (each one its own, on one snapshot).
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
         let client = client
-        return try wait { try await client.withConnection { try await body($0) } }
+        let leased = Locked(false)
+        return try wait(leased: leased) {
+            try await client.withConnection { connection in
+                leased.withLock { $0 = true }
+                return try await body(connection)
+            }
+        }
     }
+}
+
+/// No pooled connection within ``PostgresBridge/connectionWait`` seconds: the server cannot be reached.
+struct NoConnection: Error, CustomStringConvertible {
+    var seconds: Double
+    var description: String { String(format: "no connection to the server within %.0f s", seconds) }
 }
 
 /// A task executor over a concurrent Dispatch queue: the bridge's tasks never wait for a cooperative-pool thread

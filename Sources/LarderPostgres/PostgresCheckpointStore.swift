@@ -11,6 +11,7 @@ public final class PostgresCheckpointStore: CheckpointStore {
     public let location: PostgresLocation
     let bridge: PostgresBridge
     let claims: ClaimState
+    let retry = ConnectionRetry()
     var logger: Logger { bridge.logger }
 
     /// Connects, creates or migrates Larder's schema, and refuses a schema holding other applications' tables.
@@ -105,23 +106,30 @@ public final class PostgresCheckpointStore: CheckpointStore {
         return "\(error.code)"
     }
 
+    /// One transaction, retried while the server is away (``ConnectionRetry``). A retried write whose first
+    /// COMMIT did reach the server is harmless: a fenced write then finds the claim it settled gone (``LeaseLost``),
+    /// a result that did not change adds no version, registration finds its documents known.
     func write<T: Sendable>(
         _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {
-        let logger = logger
-        do { return try bridge.transaction { try await body($0, logger) } } catch let lost as LeaseLost {
+        let logger = logger, bridge = bridge
+        let name = "write (\(call.prefix { $0 != "(" }))"
+        do {
+            return try retry.run(name, location: location) { try bridge.transaction { try await body($0, logger) } }
+        } catch let lost as LeaseLost {
             throw lost
         } catch {
-            throw Self.failure(error, doing: "write (\(call.prefix { $0 != "(" }))", location: location)
+            throw Self.failure(error, doing: name, location: location)
         }
     }
 
     func read<T: Sendable>(
         _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {
-        let logger = logger
-        do { return try bridge.read { try await body($0, logger) } } catch {
-            throw Self.failure(error, doing: "read (\(call.prefix { $0 != "(" }))", location: location)
+        let logger = logger, bridge = bridge
+        let name = "read (\(call.prefix { $0 != "(" }))"
+        do { return try retry.run(name, location: location) { try bridge.read { try await body($0, logger) } } } catch {
+            throw Self.failure(error, doing: name, location: location)
         }
     }
 

@@ -14,8 +14,11 @@ public final class PostgresCluster: @unchecked Sendable {
 
     public let folder: String
     public let port: Int
-    private let lock = NSLock()
-    private var nextSchema = 0
+    /// The addresses the server listens on (127.0.0.1 first).
+    public let listenAddresses: [String]
+    /// One count for every cluster of the process: a private cluster may get a port an earlier one used, and a
+    /// schema name of its own keeps any process still pointed at the old one out of the new one's tables.
+    private static let nextSchema = LockedState(0)
 
     /// Why there is no cluster (a missing binary, or initdb/pg_ctl failing), nil when there is one.
     public static var unavailableReason: String? {
@@ -44,17 +47,19 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// A URL to the cluster's database with a schema of its own (tests do not see each other's tables).
-    public func url(schema: String? = nil, includePassword: Bool = true) -> String {
+    /// `host`: another of ``listenAddresses`` (a private cluster's address on a namespace's veth pair).
+    public func url(schema: String? = nil, includePassword: Bool = true, host: String = "127.0.0.1") -> String {
         let name = schema ?? freshSchema()
         let credentials = includePassword ? "\(Self.user):\(Self.password)" : Self.user
-        return "postgres://\(credentials)@127.0.0.1:\(port)/larder?sslmode=disable&schema=\(name)"
+        return "postgres://\(credentials)@\(host):\(port)/larder?sslmode=disable&schema=\(name)"
     }
 
     public func freshSchema() -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        nextSchema += 1
-        return "t\(getpid())_\(nextSchema)"
+        let number = Self.nextSchema.withLockedValue { next in
+            next += 1
+            return next
+        }
+        return "t\(getpid())_\(number)"
     }
 
     /// Runs `psql` as the cluster's user (for tests that set up foreign tables).
@@ -97,19 +102,41 @@ public final class PostgresCluster: @unchecked Sendable {
 
     private static let sharedCluster = LockedState(State())
 
-    private init(folder: String, port: Int) {
+    private init(folder: String, port: Int, listen: [String]) {
         self.folder = folder
         self.port = port
+        self.listenAddresses = listen
     }
 
     private static func start() -> (PostgresCluster?, String?) {
+        if let missing = missingBinary { return (nil, missing) }
+        do {
+            let cluster = try create(listen: [], allow: [])
+            atexit { PostgresCluster.stopShared() }
+            return (cluster, nil)
+        } catch {
+            return (nil, "PostgreSQL could not start a test cluster: \(error)")
+        }
+    }
+
+    private static var missingBinary: String? {
         for tool in ["initdb", "pg_ctl", "psql"]
         where !FileManager.default.isExecutableFile(atPath: binaries + "/" + tool) {
-            return (
-                nil,
-                "PostgreSQL is not installed: \(binaries)/\(tool) is missing (scripts/setup.sh installs postgresql)"
-            )
+            return "PostgreSQL is not installed: \(binaries)/\(tool) is missing (scripts/setup.sh installs postgresql)"
         }
+        return nil
+    }
+
+    /// A cluster of the caller's own, for a test that stops, restarts or cuts off its server (the shared one serves
+    /// other tests at the same time). `listen`: addresses beside 127.0.0.1 (a veth end of a network namespace);
+    /// `allow`: networks (CIDR) that may log in with the password. ``destroy()`` stops it and removes its folder.
+    /// Throws the reason when PostgreSQL is not installed or does not start.
+    public static func makePrivate(listen: [String] = [], allow: [String] = []) throws -> PostgresCluster {
+        if let missing = missingBinary { throw ClusterError(missing) }
+        return try create(listen: listen, allow: allow)
+    }
+
+    private static func create(listen: [String], allow: [String]) throws -> PostgresCluster {
         let folder = NSTemporaryDirectory() + "larder-pg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -122,24 +149,30 @@ public final class PostgresCluster: @unchecked Sendable {
                     binaries + "/initdb", "-D", folder + "/data", "-U", user, "--pwfile=" + folder + "/pw",
                     "-A", "scram-sha-256", "-E", "UTF8", "--no-sync",
                 ], asPostgres: true)
-            try run(
-                [
-                    binaries + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60",
-                    "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
-                    "start",
-                ], asPostgres: true)
-            let cluster = PostgresCluster(folder: folder, port: port)
+            if !allow.isEmpty {
+                let hba = FileHandle(forWritingAtPath: folder + "/data/pg_hba.conf")
+                hba?.seekToEndOfFile()
+                hba?.write(Data(allow.map { "host all all \($0) scram-sha-256\n" }.joined().utf8))
+                try hba?.close()
+            }
+            let cluster = PostgresCluster(folder: folder, port: port, listen: ["127.0.0.1"] + listen)
+            try cluster.restart()
             try run(
                 [
                     binaries + "/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", "postgres", "-qAt",
                     "-c", "CREATE DATABASE larder",
                 ], environment: ["PGPASSWORD": password], asPostgres: false)
-            atexit { PostgresCluster.stopShared() }
-            return (cluster, nil)
+            return cluster
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
-            return (nil, "PostgreSQL could not start a test cluster: \(error)")
+            throw error
         }
+    }
+
+    /// Stops a private cluster's server and removes its folder.
+    public func destroy() {
+        _ = try? stopImmediately()
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     private static func stopShared() {
@@ -155,11 +188,13 @@ public final class PostgresCluster: @unchecked Sendable {
             [Self.binaries + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"], asPostgres: true)
     }
 
+    /// Starts the server (again) on the same port and addresses.
     public func restart() throws {
+        let listen = listenAddresses.joined(separator: ",")
         try Self.run(
             [
                 Self.binaries + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60",
-                "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+                "-o", "-p \(port) -k \(folder) -c listen_addresses=\(listen) -c fsync=off -c max_connections=200",
                 "start",
             ], asPostgres: true)
     }

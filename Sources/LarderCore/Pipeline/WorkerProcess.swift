@@ -195,6 +195,7 @@ public struct WorkerProcess: Sendable {
         var crashes = 0
         var outsideKills = 0
         var early = early
+        DocumentCopy.removeCopiesOfDeadProcesses()
         while true {
             let oomBefore = Self.oomKillCount()
             let pid: pid_t
@@ -210,6 +211,7 @@ public struct WorkerProcess: Sendable {
             if stop?.isStopped == true { kill(pid, SIGTERM) }  // asked to stop while it was being started
             let status = Self.wait(for: pid)
             child.withLock { $0 = 0 }
+            DocumentCopy.removeCopies(ofExited: pid)  // a worker killed mid-document leaves its private copy
             WorkTrace.shared?.mark("exit")
             WorkTrace.shared?.flush()
             let interrupted = signalsSeen.withLock { $0 } > 0

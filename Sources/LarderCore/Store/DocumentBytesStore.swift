@@ -26,8 +26,7 @@ package struct DocumentCopy {
         let parts = document.path.split(separator: "/").map(String.init)
         let keepsFolder = parts.count >= 2 && parts[parts.count - 2].hasPrefix("_")
         let name = keepsFolder ? parts.suffix(2).joined(separator: "/") : (parts.last ?? document.sha256)
-        folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("larder-docs-\(getpid())", isDirectory: true)
+        folder = Self.folder(of: getpid())
             .appendingPathComponent("\(document.id)-\(document.sha256.prefix(16))", isDirectory: true)
         let file = folder.appendingPathComponent(name)
         do {
@@ -48,5 +47,32 @@ package struct DocumentCopy {
 
     package func remove() {
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The folder of process `pid`'s copies: `$TMPDIR/larder-docs-PID`.
+    package static func folder(of pid: pid_t) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("larder-docs-\(pid)", isDirectory: true)
+    }
+
+    /// Removes the copies a worker left when it died mid-document (SIGKILL, a native crash, the OOM killer):
+    /// its supervisor calls this once the worker has exited.
+    package static func removeCopies(ofExited pid: pid_t) {
+        try? FileManager.default.removeItem(at: folder(of: pid))
+    }
+
+    /// Removes the copy folders in `$TMPDIR` of processes that no longer run (a worker whose supervisor died with
+    /// it, a lost host come back): a supervisor calls this when it starts. Only this user's folders; a folder
+    /// whose process still runs (or is another user's, or whose pid was reused) is left alone.
+    package static func removeCopiesOfDeadProcesses() {
+        let temporary = FileManager.default.temporaryDirectory
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
+        for name in names where name.hasPrefix("larder-docs-") {
+            guard let pid = pid_t(name.dropFirst("larder-docs-".count)), pid > 0 else { continue }
+            var info = stat()
+            guard lstat(temporary.appendingPathComponent(name).path, &info) == 0, info.st_uid == getuid(),
+                (info.st_mode & S_IFMT) == S_IFDIR, kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            removeCopies(ofExited: pid)
+        }
     }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import LarderCore
+import PostgresNIO
+
+/// Rides out a PostgreSQL restart or a short network cut: a store call that fails because the server went away
+/// (the connection lost or refused, SQLSTATE 57P01 admin shutdown, 57P02 crash shutdown, 57P03 starting up, 08xxx
+/// connection exceptions) is run again, after 0.2 s, 0.4 s, … at most 5 s apart, for up to ``budgetSeconds`` from
+/// the call (default 60, `LARDER_PG_RETRY_SECONDS`; 0 retries nothing). A warning on standard error names
+/// the server (never the password) when the retries start, and a notice when the server answers again. Past the
+/// budget the call fails as before: a database error (exit 3), never a hang.
+///
+/// An attempt waits at most ``PostgresBridge/connectionWait`` (10 s) for a connection, so a permanent outage ends
+/// a call within the budget plus that.
+final class ConnectionRetry: Sendable {
+    let budgetSeconds: Double
+    /// How many calls are retrying right now (the warning is printed once per outage, not once per thread).
+    private let retrying = Locked(0)
+
+    static let firstDelay = 0.2
+    static let maximumDelay = 5.0
+    static let defaultBudget = 60.0
+
+    init(budgetSeconds: Double? = nil) {
+        let environment = ProcessInfo.processInfo.environment["LARDER_PG_RETRY_SECONDS"].flatMap(Double.init)
+        self.budgetSeconds = max(0, budgetSeconds ?? environment ?? Self.defaultBudget)
+    }
+
+    /// Runs `attempt`, again while it fails with a transient error and the budget lasts.
+    func run<T>(_ call: String, location: PostgresLocation, _ attempt: () throws -> T) throws -> T {
+        let called = Date()
+        var started: Date?
+        var delay = Self.firstDelay
+        defer { if started != nil { retrying.withLock { $0 -= 1 } } }
+        while true {
+            do {
+                let value = try attempt()
+                if let started {
+                    warn(
+                        "larder: PostgreSQL at \(location.description) answers again; \(call) went through after "
+                            + String(format: "%.1f s", Date().timeIntervalSince(started)))
+                }
+                return value
+            } catch {
+                guard Self.isTransient(error) else { throw error }
+                let now = Date()
+                if started == nil {
+                    started = now
+                    let first = retrying.withLock { count in
+                        count += 1
+                        return count == 1
+                    }
+                    if first && budgetSeconds > 0 {
+                        warn(
+                            "larder: warning: lost PostgreSQL at \(location.description) (\(Self.reason(error))) during \(call); "
+                                + String(format: "retrying for up to %.0f s (LARDER_PG_RETRY_SECONDS)", budgetSeconds))
+                    }
+                }
+                let spent = now.timeIntervalSince(called)
+                guard spent + delay <= budgetSeconds else {
+                    throw LarderError(
+                        .database,
+                        "PostgreSQL \(call) failed: \(StoreLocation.redact(Self.reason(error)))"
+                            + (budgetSeconds > 0 ? String(format: ", still after retrying for %.0f s", spent) : ""),
+                        hint:
+                            "check that PostgreSQL runs at \(location.host):\(location.port) and the network to it; raise LARDER_PG_RETRY_SECONDS to wait longer for a restart",
+                        path: location.description)
+                }
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, Self.maximumDelay)
+            }
+        }
+    }
+
+    private func warn(_ text: String) {
+        FileHandle.standardError.write(Data((TerminalText.safe(StoreLocation.redact(text)) + "\n").utf8))
+    }
+
+    static func reason(_ error: any Error) -> String {
+        PostgresCheckpointStore.describe(error)
+    }
+
+    /// Whether `error` says the server or the connection to it went away (worth trying again), as opposed to an
+    /// answer from a working server (a constraint, a syntax error, a lost lease: never retried).
+    static func isTransient(_ error: any Error) -> Bool {
+        if error is LeaseLost || error is LarderError { return false }
+        if error is NoConnection { return true }
+        // The pool's "connection creation circuit breaker tripped" (60 s of failed connects): its type lives in
+        // the driver's underscored pool module, named here rather than imported.
+        if String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") { return true }
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .server:
+                let state = error.serverInfo?[.sqlState] ?? ""
+                return ["57P01", "57P02", "57P03"].contains(state) || state.hasPrefix("08")
+            case .serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection:
+                return true
+            default:
+                return false
+            }
+        }
+        return error is ChannelError || error is IOError || error is NIOConnectionError
+    }
+}
