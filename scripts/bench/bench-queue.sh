@@ -132,6 +132,7 @@ stop_workers() {  # SIGTERM the listed pids and wait for them
   for pid in "$@"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "$@"; do wait "$pid" 2>/dev/null || true; done
 }
+# (background workers run "$WORKER" itself, so that $! is its pid, not a subshell's)
 bq() { "$WORKER" bench-queue "$@"; }
 
 # --- ceiling ----------------------------------------------------------------------------------------------------------
@@ -142,7 +143,7 @@ if [[ " $PARTS " == *" ceiling "* ]]; then
   log "ceiling: $DOCS documents x $STAGES no-op stages, 2 processes x 2 threads ($(date -u +%H:%M:%S))"
   pids=()
   for p in 1 2; do
-    bq work --db "$(url bench_ceiling)" --stages "$STAGES" --workers 2 > "$TMP/ceiling-$p.out" 2>&1 &
+    "$WORKER" bench-queue work --db "$(url bench_ceiling)" --stages "$STAGES" --workers 2 > "$TMP/ceiling-$p.out" 2>&1 &
     pids+=($!); PIDS+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid" || { cat "$TMP"/ceiling-*.out >&2; die "a ceiling worker failed"; }; done
@@ -196,7 +197,7 @@ if [[ " $PARTS " == *" recovery "* ]]; then
   rounds='[]'
   for round in 1 2 3; do
     schema=bench_kill_$round
-    LARDER_LEASE_TTL=$TTL bq work --db "$(url $schema)" --sleep-ms 60000 --stay-idle --poll 2 --seconds 120 > "$TMP/kill-a$round.out" 2>&1 &
+    LARDER_LEASE_TTL=$TTL "$WORKER" bench-queue work --db "$(url $schema)" --sleep-ms 60000 --stay-idle --poll 2 --seconds 120 > "$TMP/kill-a$round.out" 2>&1 &
     a=$!; PIDS+=($a)
     wait_for 60 bash -c "[ \"\$(\"$PGBIN/psql\" -h 127.0.0.1 -p $PORT -U larder -d larder -qAt -c 'SELECT COUNT(*) FROM $schema.worker' 2>/dev/null)\" = 1 ]" \
       || die "recovery: worker A did not start"
@@ -204,7 +205,7 @@ if [[ " $PARTS " == *" recovery "* ]]; then
     wait_for 30 bash -c "[ \"\$(\"$PGBIN/psql\" -h 127.0.0.1 -p $PORT -U larder -d larder -qAt -c \"SELECT COUNT(*) FROM $schema.stage_run WHERE status = 'running'\")\" = 1 ]" \
       || die "recovery: the stage did not start"
     # Another host, already running and idle (it polls every 2 s, as `larder worker` does by default).
-    LARDER_LEASE_TTL=$TTL bq work --db "$(url $schema)" --sleep-ms 60000 --stay-idle --poll 2 --seconds 120 > "$TMP/kill-b$round.out" 2>&1 &
+    LARDER_LEASE_TTL=$TTL "$WORKER" bench-queue work --db "$(url $schema)" --sleep-ms 60000 --stay-idle --poll 2 --seconds 120 > "$TMP/kill-b$round.out" 2>&1 &
     b=$!; PIDS+=($b)
     wait_for 60 bash -c "[ \"\$(\"$PGBIN/psql\" -h 127.0.0.1 -p $PORT -U larder -d larder -qAt -c 'SELECT COUNT(*) FROM $schema.worker' 2>/dev/null)\" = 2 ]" \
       || die "recovery: worker B did not start"
@@ -224,7 +225,7 @@ fi
 # --- NOTIFY pickup -------------------------------------------------------------------------------------------------------
 if [[ " $PARTS " == *" pickup "* ]]; then
   COUNT=${PICKUP_DOCUMENTS:-60}
-  bq work --db "$(url bench_pickup)" --stay-idle --poll 60 --seconds 300 > "$TMP/pickup.out" 2>&1 &
+  "$WORKER" bench-queue work --db "$(url bench_pickup)" --stay-idle --poll 60 --seconds 300 > "$TMP/pickup.out" 2>&1 &
   p=$!; PIDS+=($p)
   wait_for 60 bash -c "[ \"\$(\"$PGBIN/psql\" -h 127.0.0.1 -p $PORT -U larder -d larder -qAt -c 'SELECT COUNT(*) FROM bench_pickup.worker' 2>/dev/null)\" = 1 ]" \
     || die "pickup: the worker did not start"
