@@ -18,7 +18,7 @@
 #             on another worker (target <= ttl + 15 s); 3 rounds, the slowest reported.
 #   pickup    an idle worker (--poll 60: only the NOTIFY wakes it) and documents registered one at a time: stored
 #             registration time to the first stage's start, p50/p95 (target p95 <= 50 ms).
-#   bloat     the same documents re-run R times (a new stage version each time): table sizes and dead tuples
+#   bloat     500 documents x 2 stages run R = 10 times (a new stage version each time): table sizes and dead tuples
 #             (pg_total_relation_size, pg_stat_user_tables) after the first and the last re-run.
 #   pdfs      scripts/data/make-corpus.py 500 --seed 1: `larder ingest --workers 2` on SQLite against, on PostgreSQL,
 #             `larder ingest --no-work` then two `larder worker --workers 1 --exit-when-idle` at once; best of RUNS
@@ -246,7 +246,7 @@ fi
 
 # --- bloat: the same documents re-run ----------------------------------------------------------------------------------
 if [[ " $PARTS " == *" bloat "* ]]; then
-  DOCS=${BLOAT_DOCUMENTS:-1000}
+  DOCS=${BLOAT_DOCUMENTS:-500}
   RERUNS=${BLOAT_RERUNS:-10}
   bq register --db "$(url bench_bloat)" --stages 2 --documents "$DOCS" >&2
   sizes() {
