@@ -43,8 +43,9 @@ extension PostgresCheckpointStore: ServiceStore {
     }
 
     public func stageEvents(after sequence: Int64, limit: Int) throws -> [StageEvent] {
-        try read { connection, logger in
-            try await connection.rows(
+        try write { connection, logger in
+            try await Self.numberStageEvents(connection, logger)
+            return try await connection.rows(
                 """
                 SELECT sequence, document_id, stage, status, finished_at, duration_ms, error FROM stage_event
                 WHERE sequence > \(sequence) ORDER BY sequence LIMIT \(limit)
@@ -61,9 +62,26 @@ extension PostgresCheckpointStore: ServiceStore {
     }
 
     public func lastStageEventSequence() throws -> Int64 {
-        try read { connection, logger in
-            try await connection.rows("SELECT COALESCE(MAX(sequence), 0) FROM stage_event", logger)[0].decode(Int64.self)
+        try write { connection, logger in
+            try await Self.numberStageEvents(connection, logger)
+            return try await connection.rows("SELECT COALESCE(MAX(sequence), 0) FROM stage_event", logger)[0].decode(Int64.self)
         }
+    }
+
+    /// Numbers the stage events committed so far, in insertion order, under the event lock (held to COMMIT): an
+    /// event committed later gets a higher number, so a reader of `sequence > last` never skips one (see
+    /// ``PostgresSchema/stageEventStatements``). Also drops events beyond the newest 100,000.
+    static func numberStageEvents(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresSchema.eventLock))", logger)
+        try await connection.run(
+            """
+            UPDATE stage_event e SET sequence = n.number
+            FROM (SELECT id, nextval('stage_event_sequence') AS number
+                  FROM (SELECT id FROM stage_event WHERE sequence IS NULL ORDER BY id) AS unnumbered) AS n
+            WHERE e.id = n.id
+            """, logger)
+        try await connection.run(
+            "DELETE FROM stage_event WHERE id <= (SELECT MAX(id) FROM stage_event) - 100000", logger)
     }
 
     public func stageLatencies(boundsMilliseconds bounds: [Double]) throws -> [StageLatency] {

@@ -40,7 +40,7 @@ struct LarderWorker: ParsableCommand {
             + ")",
         subcommands: [
             Work.self, EvalReceipts.self, EvalPages.self, EvalPDFs.self, EvalRecipeFiles.self, EvalFormats.self, Layout.self,
-            ReceiptModelCommand.self,
+            ReceiptModelCommand.self, BenchQueue.self,
         ],
         defaultSubcommand: Work.self)
 }

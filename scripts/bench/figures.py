@@ -75,6 +75,28 @@ SPECS = {
         ("Larder / pdftotext, CPU seconds", "ratio_cpu", "performance"),
         ("Larder: wall s", "larder_wall_seconds", "performance"),
         ("pdftotext: wall s", "pdftotext_wall_seconds", "performance")]),
+    "queue": ("PostgreSQL queue (scripts/bench/bench-queue.sh): synthetic documents through `larder-worker bench-queue` "
+              "(no-op or 100 ms stages; the claim/commit path of `larder worker`), a throwaway PostgreSQL 15 cluster; "
+              "the 500 generated PDFs through `larder ingest`/`larder worker`", "synthetic", [
+        ("no-op stage completions per second, 2 processes × 2 threads (target ≥ 1000)", "ceiling.per_second", "performance"),
+        ("100 ms stages, 1 worker: documents per second", "scaling.n1.per_second", "performance"),
+        ("100 ms stages, 2 workers: throughput / (2 × one worker's) (target ≥ 0.85)", "scaling.n2.efficiency", "performance"),
+        ("100 ms stages, 4 workers in 4 namespaces: throughput / (4 × one worker's) (target ≥ 0.85)", "scaling.n4.efficiency", "performance"),
+        ("100 ms stages, 8 workers in 4 namespaces: throughput / (8 × one worker's) (target ≥ 0.85)", "scaling.n8.efficiency", "performance"),
+        ("100 ms stages, 16 workers in 4 namespaces: throughput / (16 × one worker's) (target ≥ 0.85)", "scaling.n16.efficiency", "performance"),
+        ("SIGKILLed worker: its document running again after, s, slowest of 3 (ttl 5 s; target ≤ ttl + 15)", "recovery.worst_seconds", "performance"),
+        ("NOTIFY pickup, registration to first stage start, p50 ms", "pickup.p50_ms", "performance"),
+        ("NOTIFY pickup, registration to first stage start, p95 ms (target ≤ 50)", "pickup.p95_ms", "performance"),
+        ("500 PDFs: PostgreSQL (ingest --no-work + 2 × larder worker) / SQLite (ingest --workers 2), wall (target ≤ 1.3)", "pdfs.ratio", "performance"),
+        ("500 PDFs: SQLite wall s", "pdfs.sqlite_seconds", "performance"),
+        ("500 PDFs: PostgreSQL wall s", "pdfs.postgres_seconds", "performance"),
+        ("bloat: document + stage_run bytes after 10 runs / after the first (500 documents × 2 stages)", "bloat.queue_tables_growth", "performance"),
+        ("bloat: stage_run dead / live tuples after 10 runs", "bloat.stage_run_dead_per_live", "performance"),
+        ("bloat: document dead / live tuples after 10 runs", "bloat.document_dead_per_live", "performance"),
+        ("bloat: stage_run HOT updates / updates", "bloat.stage_run_hot_fraction", "performance"),
+        ("bloat: document HOT updates / updates", "bloat.document_hot_fraction", "performance"),
+        ("machine load (1-min load average) at start, 2 cores", "load.start", "performance"),
+        ("machine load (1-min load average) at end", "load.end", "performance")]),
 }
 # The README's "accuracy at a glance": one row per corpus, these metrics.
 GLANCE = [

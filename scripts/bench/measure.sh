@@ -51,6 +51,11 @@ run receipts-de receipts-de -- $LARDER eval receipts "$SHARED/receipts-de" --con
 run receipts-sroie receipts-sroie -- $LARDER eval receipts "$SHARED/receipts-sroie" --config eval/sroie.yml --json --strict "${OCR_CACHE[@]}"
 run receipts-cord receipts-cord/json -- $LARDER eval receipts --cord "$SHARED/receipts-cord/json" --json
 run receipts-photos receipts-photos -- $LARDER eval receipts "$SHARED/receipts-photos" --config eval/photos.yml --json "${OCR_CACHE[@]}"
+# The PostgreSQL queue's targets (scripts/bench/bench-queue.sh: its own throwaway cluster and network namespaces; root).
+echo "measure: queue ($(date -u +%H:%M:%S))" >&2
+echo "scripts/bench/bench-queue.sh" > "$OUT/queue.cmd"
+BENCH_JSON="$OUT/queue.json" nice -n 10 bash scripts/bench/bench-queue.sh > "$OUT/queue.err" 2>&1 \
+  || { echo "measure: queue failed (see $OUT/queue.err)" >&2; rm -f "$OUT/queue.json"; }
 # Speed against recipe-scrapers and pdftotext (scripts/bench/measure-speed.sh), collected with the rest.
 MEASURE_ONLY=0 bash scripts/bench/measure-speed.sh "$SHARED"
 python3 scripts/bench/figures.py --collect "$OUT" --baseline benchmarks/baseline.json
