@@ -62,8 +62,8 @@ struct WorkerCommand: ParsableCommand {
             logger.notice("worker \(ProcessInfo.processInfo.environment["LARDER_WORKER_ID"] ?? "") on \(config.storeDescription)")
             while !stop.isStopped {
                 if try shared.claimableCount(pipelineVersion: version, stages: manifest.stages) > 0 {
-                    var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
-                    process.releaseStagesAfterOutsideKill = { _ = try shared.releaseInterruptedStages() }
+                    let process = try WorkerProcess.forStore(
+                        shared, arguments: arguments, memoryLimit: config.limits.workerMemory)
                     let outcome = try process.run(logger: logger, stop: stop)
                     if outcome.interrupted { return }  // stopped by SIGINT/SIGTERM: work in flight finished
                     if outcome.exitStatus == LarderExit.configuration.rawValue { throw LarderExit.configuration }
