@@ -124,11 +124,20 @@ public enum RecipeImport {
     /// The text format a single file is in, by content; `nil` for anything else (ordinary text, other JSON, HTML).
     /// A JSON file that holds a recipe app's entry or schema.org recipes (a Nextcloud `recipe.json`, a file of
     /// Larder's schema.org export) is read as that app's export, by the one reader such JSON has in an archive.
-    public static func textFormat(fileName: String, data: Data) -> AppFormat? {
+    /// A JSON export that lists more than `maxParts` recipe parts is not parsed here (`JSONPartScan`): its format is
+    /// told by the keys it uses, and the `recipe` stage fails it as over the limit.
+    public static func textFormat(fileName: String, data: Data, maxParts: Int = .max) -> AppFormat? {
         let ext = (fileName as NSString).pathExtension.lowercased()
         if ext == "json" || data.first == UInt8(ascii: "{") {
-            if case .recipes(_, let format, _, _) = readJSON(ExportMember(path: fileName, data: data)) { return format }
-            return nil
+            var budget = PartBudget(limit: maxParts)
+            do {
+                if case .recipes(_, let format, _, _) = try readJSON(ExportMember(path: fileName, data: data), budget: &budget) {
+                    return format
+                }
+                return nil
+            } catch {
+                return jsonFormatByKeys(fileName: fileName, head: data.prefix(64 * 1024))
+            }
         }
         // A cheap look first (`detect` asks this of every text file; splitting a saved page's 64 KB lines took
         // more than reading the page): past the extensions named below, every format needs one of these marks.
@@ -148,6 +157,15 @@ public enum RecipeImport {
         if ext == "csv" || ext == "tsv", CSVRecipes.isRecipeCSV(text) { return .csv }
         if ext == "md" || ext == "markdown", ChowdownReader.isChowdown(text) { return .chowdown }
         return nil
+    }
+
+    /// The app a JSON export too large to parse comes from, by the keys in its first bytes.
+    static func jsonFormatByKeys(fileName: String, head: Data) -> AppFormat {
+        let text = String(decoding: head, as: UTF8.self)
+        if fileName.lowercased().hasSuffix(".paprikarecipe") || text.contains("\"directions\"") { return .paprika }
+        if text.contains("\"recipe_ingredient\"") { return .mealie }
+        if text.contains("\"working_time\"") { return .tandoor }
+        return fileName.lowercased().hasSuffix("recipe.json") ? .nextcloud : .schemaOrg
     }
 
     /// The extensions `textFormat` reads a format from (or checks one for) without a mark in the text.
@@ -245,6 +263,12 @@ public enum RecipeImport {
 
     /// One JSON member: its app's entry, or schema.org recipes, each charged to `budget`.
     static func readJSON(_ member: ExportMember, budget: inout PartBudget) throws(RecipePartsOverLimit) -> Read {
+        // Counted from the bytes first: parsing a file that lists too many would take gigabytes.
+        if budget.limit < .max {
+            let left = budget.limit - budget.used
+            let listed = JSONPartScan.listedParts(member.data, limit: left)
+            if listed > left { throw RecipePartsOverLimit(parts: budget.used + listed, limit: budget.limit) }
+        }
         guard let root = try? JSONSerialization.jsonObject(with: member.data) else {
             let gz = member.data.starts(with: [0x1F, 0x8B])
             return .failed(gz ? "still gzip-compressed: the archive reader should have decompressed it" : "not valid JSON: the file is damaged; re-export it")
