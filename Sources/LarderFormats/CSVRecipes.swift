@@ -67,6 +67,14 @@ public enum CSVRecipes {
     }
 
     public static func parse(_ text: String) -> (recipes: [(row: Int, draft: RecipeDraft)], errors: [RowError]) {
+        var budget = PartBudget.unlimited
+        return (try? parse(text, budget: &budget)) ?? ([], [])  // no file holds Int.max parts
+    }
+
+    /// ``parse(_:)``, charging each row's recipe to `budget` as it is read: stops once they pass its limit.
+    public static func parse(_ text: String, budget: inout PartBudget) throws(RecipePartsOverLimit)
+        -> (recipes: [(row: Int, draft: RecipeDraft)], errors: [RowError])
+    {
         let records = CSVReader.records(text)
         guard let header = records.first?.fields.map({ $0.trimmingCharacters(in: .whitespaces) }) else { return ([], []) }
         let index = Dictionary(header.enumerated().map { ($0.element.lowercased(), $0.offset) }, uniquingKeysWith: { a, _ in a })
@@ -91,7 +99,9 @@ public enum CSVRecipes {
                 errors.append(.init(row: row, line: record.line, message: "row \(row) (line \(record.line)) has no title"))
                 continue
             }
-            recipes.append((row, draft(title: title, get: get, unnamed: index[""].map { record.fields[$0] })))
+            let d = draft(title: title, get: get, unnamed: index[""].map { record.fields[$0] })
+            try budget.charge(d)
+            recipes.append((row, d))
         }
         return (recipes, errors)
     }

@@ -25,6 +25,8 @@ public struct MasterCookRecipe: Sendable, Equatable {
     public var line: Int
 
     public var isEmpty: Bool { title.isEmpty && ingredients.isEmpty && directions.isEmpty }
+    /// Ingredients, directions and notes: what ``PartBudget`` counts.
+    var parts: Int { ingredients.count + directions.count + notes.count }
 }
 
 /// Reads MasterCook `.mxp` text: a `* Exported from MasterCook *` header, a centred title, `Recipe By`,
@@ -33,6 +35,12 @@ public struct MasterCookRecipe: Sendable, Equatable {
 /// (one per line), a `- - - -` footer and notes after it. Several recipes per file.
 public enum MasterCookReader {
     public static func parse(_ text: String) -> [MasterCookRecipe] {
+        var budget = PartBudget.unlimited
+        return (try? parse(text, budget: &budget)) ?? []  // no file holds Int.max parts
+    }
+
+    /// ``parse(_:)``, charging each recipe to `budget` as it is read: stops once the recipes pass its limit.
+    public static func parse(_ text: String, budget: inout PartBudget) throws(RecipePartsOverLimit) -> [MasterCookRecipe] {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let headers = lines.indices.filter { isHeader(lines[$0]) }
@@ -42,7 +50,13 @@ public enum MasterCookReader {
         } else {
             for (k, h) in headers.enumerated() { chunks.append((h + 1, k + 1 < headers.count ? headers[k + 1] : lines.count)) }
         }
-        return chunks.map { recipe(Array(lines[$0.0..<$0.1]), firstLine: $0.0 + 1) }.filter { !$0.isEmpty }
+        var recipes: [MasterCookRecipe] = []
+        for (start, end) in chunks {
+            let r = recipe(Array(lines[start..<end]), firstLine: start + 1)
+            try budget.charge(r.parts)
+            if !r.isEmpty { recipes.append(r) }
+        }
+        return recipes
     }
 
     public static func isHeader(_ line: String) -> Bool {
@@ -269,6 +283,13 @@ public enum MX2Reader {
     }
 
     public static func parse(_ data: Data) throws -> [MasterCookRecipe] {
+        var budget = PartBudget.unlimited
+        return try parse(data, budget: &budget)
+    }
+
+    /// ``parse(_:)``, charging each ingredient, direction and note to `budget` as the XML parser reaches it: the
+    /// parse is aborted once they pass its limit (``RecipePartsOverLimit``).
+    public static func parse(_ data: Data, budget: inout PartBudget) throws -> [MasterCookRecipe] {
         var text = TextBytes.decode(data)
         if text.contains("<!ENTITY") { throw Failure.entityExpansionRefused }
         if let start = text.range(of: "<?xml"), let end = text.range(of: "?>", range: start.upperBound..<text.endIndex) {
@@ -282,9 +303,12 @@ public enum MX2Reader {
         }
         text = escapingUnknownEntities(text)
         let parser = XMLParser(data: Data(text.utf8))
-        let delegate = Delegate()
+        let delegate = Delegate(budget: budget)
         parser.delegate = delegate
-        guard parser.parse() else {
+        let parsed = parser.parse()
+        budget = delegate.budget
+        if let overLimit = delegate.overLimit { throw overLimit }
+        guard parsed else {
             throw Failure.notXML(
                 "line \(parser.lineNumber): \(parser.parserError.map { "\($0)" } ?? "not well-formed XML")")
         }
@@ -326,6 +350,23 @@ public enum MX2Reader {
         var rtxt: String?
         var buffer = ""
         var count = 0
+        var budget: PartBudget
+        /// Set when the budget ran out; the parse was aborted there.
+        var overLimit: RecipePartsOverLimit?
+
+        init(budget: PartBudget) {
+            self.budget = budget
+        }
+
+        private func charge(_ parser: XMLParser) {
+            guard overLimit == nil else { return }
+            do {
+                try budget.charge(1)
+            } catch {
+                overLimit = error
+                parser.abortParsing()
+            }
+        }
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes a: [String: String] = [:]) {
             buffer = ""
@@ -339,6 +380,7 @@ public enum MX2Reader {
             case "Serv": current?.servingSize = a["qty"] ?? ""
             case "PrpT": current?.preparationTime = a["elapsed"] ?? ""
             case "IngR":
+                charge(parser)
                 current?.ingredients.append(.init(amount: a["qty"] ?? "", measure: a["unit"] ?? "", ingredient: a["name"] ?? "", preparation: ""))
             default: break
             }
@@ -354,11 +396,24 @@ public enum MX2Reader {
             case "RTxt": rtxt = buffer
             case "CatT": if !text.isEmpty { current?.categories.append(text) }
             case "IPrp": if let n = current?.ingredients.count, n > 0 { current?.ingredients[n - 1].preparation = text }
-            case "DirT": if !text.isEmpty { current?.directions.append(text) }
-            case "Note": if !text.isEmpty { current?.notes.append(text) }
+            case "DirT", "Note":
+                guard !text.isEmpty else { break }
+                charge(parser)
+                if name == "DirT" { current?.directions.append(text) } else { current?.notes.append(text) }
             case "RcpE":
                 guard var recipe = current else { break }
-                if let rtxt, let fromText = MasterCookReader.parse(rtxt).first, !fromText.ingredients.isEmpty || !fromText.directions.isEmpty {
+                // The recipe's text, read as MasterCook text within what the budget has left (its parts replace
+                // the elements' parts, which were charged already).
+                var left = PartBudget(limit: budget.limit - budget.used)
+                var read: MasterCookRecipe?
+                do throws(RecipePartsOverLimit) {
+                    if let rtxt { read = try MasterCookReader.parse(rtxt, budget: &left).first }
+                } catch {
+                    overLimit = RecipePartsOverLimit(parts: budget.used + error.parts, limit: budget.limit)
+                    parser.abortParsing()
+                    break
+                }
+                if let fromText = read, !fromText.ingredients.isEmpty || !fromText.directions.isEmpty {
                     recipe.ingredients = fromText.ingredients
                     recipe.directions = fromText.directions
                     if recipe.notes.isEmpty { recipe.notes = fromText.notes }

@@ -31,6 +31,12 @@ public struct MealMasterRecipe: Sendable, Equatable {
 public enum MealMasterReader {
     /// The recipes in a file's text (cp437/Windows-1252 bytes must be decoded by the caller, see ``TextBytes``).
     public static func parse(_ text: String) -> [MealMasterRecipe] {
+        var budget = PartBudget.unlimited
+        return (try? parse(text, budget: &budget)) ?? []  // no file holds Int.max parts
+    }
+
+    /// ``parse(_:)``, charging each recipe to `budget` as it is read: stops once the recipes pass its limit.
+    public static func parse(_ text: String, budget: inout PartBudget) throws(RecipePartsOverLimit) -> [MealMasterRecipe] {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var recipes: [MealMasterRecipe] = []
@@ -38,6 +44,7 @@ public enum MealMasterReader {
         let anyHeader = lines.contains(where: isProgramHeader)
         if !anyHeader {
             let r = recipe(Array(lines[...]), firstLine: 1)
+            try budget.charge(r.ingredients.count + r.directions.count)
             return r.isEmpty ? [] : [r]
         }
         while i < lines.count {
@@ -46,6 +53,7 @@ public enum MealMasterReader {
             var end = start
             while end < lines.count, !isProgramFooter(lines[end]), !isProgramHeader(lines[end]) { end += 1 }
             let r = recipe(Array(lines[start..<end]), firstLine: start)
+            try budget.charge(r.ingredients.count + r.directions.count)
             if !r.isEmpty { recipes.append(r) }
             i = end < lines.count && isProgramFooter(lines[end]) ? end + 1 : end
         }

@@ -60,6 +60,14 @@ public enum RecipeImport {
     }
 
     public static func read(_ members: [ExportMember]) -> Outcome {
+        var budget = PartBudget.unlimited
+        return (try? read(members, budget: &budget)) ?? Outcome()  // no export holds Int.max parts
+    }
+
+    /// ``read(_:)``, charging every recipe's ingredients, steps and notes to `budget` while each member is read: a
+    /// member that passes its limit stops there and is skipped with an entry error (its charge given back), the
+    /// other members are read; a single member that passes it throws (``RecipePartsOverLimit``).
+    public static func read(_ members: [ExportMember], budget: inout PartBudget) throws(RecipePartsOverLimit) -> Outcome {
         var outcome = Outcome()
         let library = chowdownComponents(members)
         for member in members {
@@ -74,7 +82,20 @@ public enum RecipeImport {
                 }
                 continue
             }
-            read(member, into: &outcome, components: library)
+            // A member that passes the budget is skipped, named, and the others are imported; a file on its own
+            // fails whole.
+            let before = budget
+            do {
+                try read(member, into: &outcome, components: library, budget: &budget)
+            } catch {
+                if members.count == 1 { throw error }
+                budget = before
+                outcome.errors.append(EntryError(
+                    member: member.path,
+                    message: "skipped: its recipes would take the export past \(error.limit) ingredients, steps and notes "
+                        + "(the limit, one per 2 KiB of limits.max_stage_output_bytes; \(before.used) used by the members "
+                        + "before it): split the export, or raise limits.max_stage_output_bytes in pipeline.yml"))
+            }
         }
         for k in outcome.recipes.indices {
             outcome.recipes[k].draft.normalize()
@@ -103,11 +124,20 @@ public enum RecipeImport {
     /// The text format a single file is in, by content; `nil` for anything else (ordinary text, other JSON, HTML).
     /// A JSON file that holds a recipe app's entry or schema.org recipes (a Nextcloud `recipe.json`, a file of
     /// Larder's schema.org export) is read as that app's export, by the one reader such JSON has in an archive.
-    public static func textFormat(fileName: String, data: Data) -> AppFormat? {
+    /// A JSON export that lists more than `maxParts` recipe parts is not parsed here (`JSONPartScan`): its format is
+    /// told by the keys it uses, and the `recipe` stage fails it as over the limit.
+    public static func textFormat(fileName: String, data: Data, maxParts: Int = .max) -> AppFormat? {
         let ext = (fileName as NSString).pathExtension.lowercased()
         if ext == "json" || data.first == UInt8(ascii: "{") {
-            if case .recipes(_, let format, _, _) = readJSON(ExportMember(path: fileName, data: data)) { return format }
-            return nil
+            var budget = PartBudget(limit: maxParts)
+            do {
+                if case .recipes(_, let format, _, _) = try readJSON(ExportMember(path: fileName, data: data), budget: &budget) {
+                    return format
+                }
+                return nil
+            } catch {
+                return jsonFormatByKeys(fileName: fileName, head: data.prefix(64 * 1024))
+            }
         }
         // A cheap look first (`detect` asks this of every text file; splitting a saved page's 64 KB lines took
         // more than reading the page): past the extensions named below, every format needs one of these marks.
@@ -127,6 +157,15 @@ public enum RecipeImport {
         if ext == "csv" || ext == "tsv", CSVRecipes.isRecipeCSV(text) { return .csv }
         if ext == "md" || ext == "markdown", ChowdownReader.isChowdown(text) { return .chowdown }
         return nil
+    }
+
+    /// The app a JSON export too large to parse comes from, by the keys in its first bytes.
+    static func jsonFormatByKeys(fileName: String, head: Data) -> AppFormat {
+        let text = String(decoding: head, as: UTF8.self)
+        if fileName.lowercased().hasSuffix(".paprikarecipe") || text.contains("\"directions\"") { return .paprika }
+        if text.contains("\"recipe_ingredient\"") { return .mealie }
+        if text.contains("\"working_time\"") { return .tandoor }
+        return fileName.lowercased().hasSuffix("recipe.json") ? .nextcloud : .schemaOrg
     }
 
     /// The extensions `textFormat` reads a format from (or checks one for) without a mark in the text.
@@ -162,9 +201,12 @@ public enum RecipeImport {
         case failed(String)
     }
 
-    static func read(_ member: ExportMember, into outcome: inout Outcome, components: [String: RecipeDraft] = [:]) {
+    static func read(
+        _ member: ExportMember, into outcome: inout Outcome, components: [String: RecipeDraft] = [:],
+        budget: inout PartBudget
+    ) throws(RecipePartsOverLimit) {
         let path = member.path
-        switch read(member, components: components) {
+        switch try read(member, components: components, budget: &budget) {
         case .skipped: outcome.skipped.append(path)
         case .failed(let message): outcome.errors.append(EntryError(member: path, message: message))
         case .recipes(let drafts, let format, let errors, let warnings):
@@ -179,6 +221,13 @@ public enum RecipeImport {
     }
 
     static func read(_ member: ExportMember, components: [String: RecipeDraft] = [:]) -> Read {
+        var budget = PartBudget.unlimited
+        return (try? read(member, components: components, budget: &budget)) ?? .skipped  // never over Int.max
+    }
+
+    static func read(_ member: ExportMember, components: [String: RecipeDraft] = [:], budget: inout PartBudget)
+        throws(RecipePartsOverLimit) -> Read
+    {
         let path = member.path
         let name = (path as NSString).lastPathComponent.lowercased()
         let ext = (name as NSString).pathExtension
@@ -186,12 +235,15 @@ public enum RecipeImport {
         if ["jpg", "jpeg", "png", "webp", "gif", "heic", "css", "js", "svg", "ico", "yml", "xml"].contains(ext) || name == "license" {
             return .skipped
         }
-        if ext == "json" || ext == "paprikarecipe" || member.data.first == UInt8(ascii: "{") { return readJSON(member) }
+        if ext == "json" || ext == "paprikarecipe" || member.data.first == UInt8(ascii: "{") {
+            return try readJSON(member, budget: &budget)
+        }
         if ext == "md" || ext == "markdown" {
             let text = TextBytes.decode(member.data)
             guard ChowdownReader.isChowdown(text), let (draft, names) = ChowdownReader.parseWithComponents(text) else { return .skipped }
             var d = draft
             let missing = ChowdownReader.attach(names, from: components, to: &d)
+            try budget.charge(d)
             let warnings = missing.map {
                 "recipe '\(d.title)' uses the Chowdown component '\($0)', which is not in the import: kept without it (import the whole site, its folder zipped, to include it)"
             }
@@ -201,25 +253,47 @@ public enum RecipeImport {
             guard name == "recipes.html" else { return .skipped }
             return .failed("an HTML recipe export (Copy Me That / Recipe Keeper style) that could not be read: check the export is complete, or export the recipes as JSON, Paprika or schema.org instead")
         }
-        return readText(member)
+        return try readText(member, budget: &budget)
     }
 
     static func readJSON(_ member: ExportMember) -> Read {
+        var budget = PartBudget.unlimited
+        return (try? readJSON(member, budget: &budget)) ?? .skipped  // never over Int.max
+    }
+
+    /// One JSON member: its app's entry, or schema.org recipes, each charged to `budget`.
+    static func readJSON(_ member: ExportMember, budget: inout PartBudget) throws(RecipePartsOverLimit) -> Read {
+        // Counted from the bytes first: parsing a file that lists too many would take gigabytes.
+        if budget.limit < .max {
+            let left = budget.limit - budget.used
+            let listed = JSONPartScan.listedParts(member.data, limit: left)
+            if listed > left { throw RecipePartsOverLimit(parts: budget.used + listed, limit: budget.limit) }
+        }
         guard let root = try? JSONSerialization.jsonObject(with: member.data) else {
             let gz = member.data.starts(with: [0x1F, 0x8B])
             return .failed(gz ? "still gzip-compressed: the archive reader should have decompressed it" : "not valid JSON: the file is damaged; re-export it")
         }
         let isPaprikaEntry = (member.path as NSString).pathExtension.lowercased() == "paprikarecipe"
         if let o = root as? [String: Any] {
-            if JSONApps.isPaprika(o) || (isPaprikaEntry && (o["name"] != nil || o["uid"] != nil)) {
-                return .recipes([(JSONApps.paprika(o), 1)], .paprika)
+            let app: (RecipeDraft, AppFormat)? =
+                if JSONApps.isPaprika(o) || (isPaprikaEntry && (o["name"] != nil || o["uid"] != nil)) {
+                    (JSONApps.paprika(o), .paprika)
+                } else if JSONApps.isMealie(o) {
+                    (JSONApps.mealie(o), .mealie)
+                } else if JSONApps.isTandoor(o) {
+                    (JSONApps.tandoor(o), .tandoor)
+                } else {
+                    nil
+                }
+            if let (draft, format) = app {
+                try budget.charge(draft)
+                return .recipes([(draft, 1)], format)
             }
-            if JSONApps.isMealie(o) { return .recipes([(JSONApps.mealie(o), 1)], .mealie) }
-            if JSONApps.isTandoor(o) { return .recipes([(JSONApps.tandoor(o), 1)], .tandoor) }
         }
         let text = String(decoding: member.data, as: UTF8.self)
         if let drafts = RecipeDraft.schemaOrg(json: text) {
             let format: AppFormat = member.path.lowercased().hasSuffix("recipe.json") ? .nextcloud : .schemaOrg
+            for draft in drafts { try budget.charge(draft) }
             return .recipes(drafts.map { ($0, 1) }, format)
         }
         if isPaprikaEntry {
@@ -228,28 +302,33 @@ public enum RecipeImport {
         return .skipped
     }
 
-    static func readText(_ member: ExportMember) -> Read {
+    /// One text member in its app's format, its recipes charged to `budget` as they are read.
+    static func readText(_ member: ExportMember, budget: inout PartBudget) throws(RecipePartsOverLimit) -> Read {
         guard let format = textFormat(fileName: member.path, data: member.data) else { return .skipped }
         let text = TextBytes.decode(member.data)
         switch format {
         case .cooklang:
-            return .recipes([(CooklangReader.parse(text).draft(fileName: member.path), 1)], .cooklang)
+            let draft = CooklangReader.parse(text).draft(fileName: member.path)
+            try budget.charge(draft)
+            return .recipes([(draft, 1)], .cooklang)
         case .mealmaster:
-            let recipes = MealMasterReader.parse(text)
+            let recipes = try MealMasterReader.parse(text, budget: &budget)
             if recipes.isEmpty { return .failed("a MealMaster file with no recipe in it") }
             return .recipes(recipes.map { ($0.draft, $0.line) }, .mealmaster)
         case .mastercookText:
-            let recipes = MasterCookReader.parse(text)
+            let recipes = try MasterCookReader.parse(text, budget: &budget)
             if recipes.isEmpty { return .failed("a MasterCook file with no recipe in it") }
             return .recipes(recipes.map { ($0.draft, $0.line) }, .mastercookText)
         case .mastercookXML:
             do {
-                return .recipes(try MX2Reader.parse(member.data).map { ($0.draft, $0.line) }, .mastercookXML)
+                return .recipes(try MX2Reader.parse(member.data, budget: &budget).map { ($0.draft, $0.line) }, .mastercookXML)
+            } catch let error as RecipePartsOverLimit {
+                throw error
             } catch {
                 return .failed("the MasterCook XML cannot be read (\(error)): re-export it from MasterCook")
             }
         default:
-            let (recipes, errors) = CSVRecipes.parse(text)
+            let (recipes, errors) = try CSVRecipes.parse(text, budget: &budget)
             let header = text.prefix(200).lowercased()
             let kind: AppFormat = header.hasPrefix("title,course") ? .planToEat : header.hasPrefix("title,description,preparationtime") ? .myRecipeBox : .csv
             return .recipes(recipes.map { ($0.draft, $0.row) }, kind, errors: errors.map(\.message))

@@ -22,7 +22,7 @@ public enum LarderServer {
             settings.works
             ? QueueRunner(
                 store: store, pipelineVersion: manifest.version, arguments: workerArguments,
-                pollSeconds: settings.pollSeconds, logger: logger)
+                pollSeconds: settings.pollSeconds, memoryLimit: config.limits.workerMemory, logger: logger)
             : nil
         let lexicon = try? FoodLexicon.bundled()
         let pantry = config.pantry

@@ -3,8 +3,9 @@ import LarderCore
 import Logging
 
 /// Works the queue for the server: whenever documents need work, it runs `larder-worker` as `larder ingest` does
-/// (the same crash containment: a worker that dies is restarted and the document that killed it quarantined after
-/// `max_attempts`), on its own thread, and waits for the next upload (or looks again every `pollSeconds`, for work
+/// (``WorkerProcess/forStore(_:arguments:memoryLimit:)``, the same crash containment: a worker that dies is restarted
+/// and the document that killed it quarantined after `max_attempts`; one that passed `limits.worker_memory` on a
+/// document alone fails that document, naming the limit), on its own thread, and waits for the next upload (or looks again every `pollSeconds`, for work
 /// another process added). A `larder ingest` on the same database holds the worker lock; the server's worker waits
 /// for it and then finds the work done.
 final class QueueRunner: @unchecked Sendable {
@@ -13,6 +14,8 @@ final class QueueRunner: @unchecked Sendable {
     private let pipelineVersion: String
     private let arguments: [String]
     private let pollSeconds: Double
+    /// `limits.worker_memory`: what a document that took the worker past it fails with.
+    private let memoryLimit: Int64
     private let logger: Logger
     private let wake = DispatchSemaphore(value: 0)
     private let control = WorkerProcess.StopControl()
@@ -23,11 +26,15 @@ final class QueueRunner: @unchecked Sendable {
     /// Worker runs that ended, for the metrics.
     let runs = Locked(0)
 
-    init(store: any ServiceStore, pipelineVersion: String, arguments: [String], pollSeconds: Double, logger: Logger) {
+    init(
+        store: any ServiceStore, pipelineVersion: String, arguments: [String], pollSeconds: Double,
+        memoryLimit: Int64, logger: Logger
+    ) {
         self.store = store
         self.pipelineVersion = pipelineVersion
         self.arguments = arguments
         self.pollSeconds = pollSeconds
+        self.memoryLimit = memoryLimit
         self.logger = logger
     }
 
@@ -72,9 +79,7 @@ final class QueueRunner: @unchecked Sendable {
             runs.withLock { $0 += 1 }
         }
         do {
-            var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
-            let store = self.store
-            process.releaseStagesAfterOutsideKill = { _ = try store.releaseInterruptedStages() }
+            let process = try WorkerProcess.forStore(store, arguments: arguments, memoryLimit: memoryLimit)
             let outcome = try process.run(logger: logger, stop: control)
             if outcome.exitStatus != 0 && !outcome.interrupted {
                 logger.error("the worker exited with status \(outcome.exitStatus); trying again in \(Int(pollSeconds)) s")

@@ -1,6 +1,7 @@
 import Foundation
 import LarderCore
 import LarderFormats
+import LarderJSON
 
 /// Stage 1, `detect`: what the file is, by its content (never by its name), and how its text is encoded.
 ///
@@ -23,7 +24,7 @@ public struct DetectStage: Stage {
                 hint: "it is never read as a document; an older Larder registered it, `larder ingest` no longer does", path: path)
         }
         let data = try input.registeredBytes(read: Self.readRegisteredBytes)  // kept for `extract`
-        var output = try Self.detect(data, fileName: path)
+        var output = try Self.detect(data, fileName: path, maxParts: input.config.limits.maxRecipeParts)
         try TextLimits.check(data, format: output.format, limits: input.config.limits, path: path)
         if let pixels = output.pixelCount, pixels > input.config.limits.maxImagePixels {
             throw LarderError(
@@ -58,7 +59,11 @@ public struct DetectStage: Stage {
     }
 
     /// Classifies bytes. `fileName` is only used to catch content that contradicts a binary file name.
-    public static func detect(_ data: Data, fileName: String) throws -> DetectOutput {
+    /// What `data` is; an app export's format is told from a JSON export without parsing one that lists more than
+    /// `maxParts` recipe parts (``RecipeImport/textFormat(fileName:data:maxParts:)``).
+    public static func detect(
+        _ data: Data, fileName: String, maxParts: Int = PipelineConfig.Limits().maxRecipeParts
+    ) throws -> DetectOutput {
         if data.isEmpty {
             throw LarderError(
                 .badInput, "empty file (0 bytes)", hint: "re-export or re-download it; there is nothing to ingest",
@@ -107,7 +112,7 @@ public struct DetectStage: Stage {
         }
         var output = DetectOutput(format: format, mediaType: format.mediaType)
         output.encoding = decoded.encoding
-        output.appFormat = RecipeImport.textFormat(fileName: fileName, data: data)?.rawValue
+        output.appFormat = RecipeImport.textFormat(fileName: fileName, data: data, maxParts: maxParts)?.rawValue
         if format == .html, let declared = TextDecoding.declaredCharset(decoded.text) {
             output.encoding = declared  // a page's own <meta charset> wins, as in a browser
         } else if decoded.encoding == "latin-1" {
@@ -221,9 +226,9 @@ enum TextDecoding {
             return .html
         }
         if start.hasPrefix("{") || start.hasPrefix("[") {
-            if (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil {
-                return .json
-            }
+            // LarderJSON's parser, not JSONSerialization: Foundation's objects took a worker past 1 GiB on a 15 MB
+            // file of small objects (a Mealie recipe.json of 340,000 ingredients).
+            if (try? JSONValue(parsing: Data(text.utf8))) != nil { return .json }
         }
         let ext = URL(fileURLWithPath: fileName).pathExtension.lowercased()
         if ["md", "markdown"].contains(ext) || start.hasPrefix("---\n") || start.hasPrefix("# ") { return .markdown }

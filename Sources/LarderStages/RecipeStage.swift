@@ -32,9 +32,10 @@ public struct RecipeStage: Stage {
         let file = URL(fileURLWithPath: input.document.path).lastPathComponent
         let lines = Self.lines(of: extracted)
         if detected.appFormat != nil {
-            var output = Self.importExport(
+            var output = try Self.importExport(
                 extracted, file: file, sha256: input.document.sha256, format: detected.format,
-                memberPath: Self.memberPath(input.document.path))
+                memberPath: Self.memberPath(input.document.path), limits: input.config.limits,
+                path: input.document.path)
             try RecipeEnrichment.bundled().enrich(&output.recipes)
             return try output.stageOutput(lines: lines)
         }
@@ -59,15 +60,20 @@ public struct RecipeStage: Stage {
             if let page { return try parser.parse(page: page, source: source, maxParts: limits.maxRecipeParts) }
             return try parser.parse(source, maxParts: limits.maxRecipeParts)
         } catch {
-            throw LarderError(
-                .overLimit,
-                "the document holds more than \(error.limit) ingredients, steps and notes (counted \(error.parts) when "
-                    + "reading stopped): the limit is one per \(PipelineConfig.Limits.recipePartBytes) bytes of "
-                    + "limits.max_stage_output_bytes (\(limits.maxStageOutputBytes))",
-                hint: "split the file into its recipes, or raise limits.max_stage_output_bytes in pipeline.yml "
-                    + "(with limits.worker_memory: each part takes ~13 KB while the results are written)",
-                path: path)
+            throw overLimit(error, limits: limits, path: path)
         }
+    }
+
+    /// What a document past `limits.maxRecipeParts` fails with.
+    static func overLimit(_ error: RecipePartsOverLimit, limits: PipelineConfig.Limits, path: String) -> LarderError {
+        LarderError(
+            .overLimit,
+            "the document holds more than \(error.limit) ingredients, steps and notes (counted \(error.parts) when "
+                + "reading stopped): the limit is one per \(PipelineConfig.Limits.recipePartBytes) bytes of "
+                + "limits.max_stage_output_bytes (\(limits.maxStageOutputBytes))",
+            hint: "split the file into its recipes, or raise limits.max_stage_output_bytes in pipeline.yml "
+                + "(with limits.worker_memory: each part takes ~13 KB while the results are written)",
+            path: path)
     }
 
     /// This stage's output as a later stage reads it: stored, its ingredients and steps refer to the document's
@@ -79,10 +85,12 @@ public struct RecipeStage: Stage {
     }
 
     /// An export's recipes: each page is a file (an archive member, or the document itself), all read together so
-    /// that one member can use another (a Chowdown recipe its `_components/`).
+    /// that one member can use another (a Chowdown recipe its `_components/`). The readers charge what they read to
+    /// `limits.maxRecipeParts` (``PartBudget``): an export that holds more fails, over the limit, as it is read.
     static func importExport(
-        _ extracted: ExtractOutput, file: String, sha256: String, format: DocumentFormat, memberPath: String? = nil
-    ) -> RecipeStageOutput {
+        _ extracted: ExtractOutput, file: String, sha256: String, format: DocumentFormat, memberPath: String? = nil,
+        limits: PipelineConfig.Limits = .init(), path: String? = nil
+    ) throws -> RecipeStageOutput {
         var recipes: [Recipe] = []
         var errors = extracted.memberErrors ?? []
         var pageOf: [String: PDFPageText] = [:]
@@ -91,7 +99,13 @@ public struct RecipeStage: Stage {
             pageOf[path] = pageOf[path] ?? page
             return ExportMember(path: path, data: Data(page.text.utf8))
         }
-        let outcome = RecipeImport.read(members)
+        var budget = PartBudget(limit: limits.maxRecipeParts)
+        let outcome: RecipeImport.Outcome
+        do {
+            outcome = try RecipeImport.read(members, budget: &budget)
+        } catch {
+            throw Self.overLimit(error, limits: limits, path: path ?? file)
+        }
         let images = extracted.images ?? []
         let recipeMembers = Set(outcome.recipes.map(\.member))
         for imported in outcome.recipes {

@@ -46,9 +46,9 @@ struct Ingest: ParsableCommand {
             let manifest = PipelineManifest.standard(for: config)
             var early: WorkerProcess.EarlyStart?
             func startEarly() {
-                early = try? workerProcess(
-                    arguments: workerArguments(config: config, options: options, workers: workers, batchID: batchID),
-                    store: store, memoryLimit: config.limits.workerMemory
+                early = try? WorkerProcess.forStore(
+                    store, arguments: workerArguments(config: config, options: options, workers: workers, batchID: batchID),
+                    memoryLimit: config.limits.workerMemory
                 ).startEarly()
             }
             let mayHaveWork = (store as? SQLiteCheckpointStore).map {
@@ -158,7 +158,7 @@ func runWorkersAndSummarize(
     let outcome =
         before == 0
         ? WorkerProcess.Outcome(exitStatus: 0, crashes: 0, interrupted: false)
-        : try workerProcess(arguments: arguments, store: store, memoryLimit: config.limits.workerMemory)
+        : try WorkerProcess.forStore(store, arguments: arguments, memoryLimit: config.limits.workerMemory)
             .run(logger: logger, early: early)
     // What this command's worker settled, not the database's change: another batch may share the database.
     let settledCounts = try store.settledCounts(batchID: batchID, since: runStarted)
@@ -167,7 +167,8 @@ func runWorkersAndSummarize(
     let settledFailed = (settledCounts[.failed] ?? 0) + (settledCounts[.quarantined] ?? 0)
     let summary = try BatchSummary.collect(
         store: store, batchID: batchID, intake: intake, processed: settled, processedFailed: settledFailed,
-        elapsed: Date().timeIntervalSince(started), crashes: outcome.crashes, interrupted: outcome.interrupted)
+        elapsed: Date().timeIntervalSince(started), crashes: outcome.crashes, interrupted: outcome.interrupted,
+        memoryDeaths: outcome.memoryDeaths)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let summaryJSON = String(decoding: try encoder.encode(summary), as: UTF8.self)
@@ -199,12 +200,3 @@ private func workerArguments(config: PipelineConfig, options: CommonOptions, wor
     return arguments
 }
 
-/// The worker process for this database: a worker killed from outside gives its stages their attempt back; one
-/// that died at `limits.worker_memory` fails the document it ran alone (``WorkerProcess/memoryLimitError(_:)``).
-private func workerProcess(arguments: [String], store: any CheckpointStore, memoryLimit: Int64) throws -> WorkerProcess {
-    var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
-    process.releaseStagesAfterOutsideKill = { _ = try store.releaseInterruptedStages() }
-    let error = WorkerProcess.memoryLimitError(memoryLimit)
-    process.settleAfterMemoryLimit = { _ = try store.failAfterMemoryLimit(error: error) }
-    return process
-}

@@ -50,7 +50,6 @@ struct WorkerCommand: ParsableCommand {
             var arguments = options.forwarded(config)
             if let workers { arguments += ["--workers", String(workers)] }
             let stop = WorkerProcess.StopControl()
-            let memoryLimitError = WorkerProcess.memoryLimitError(config.limits.workerMemory)
             // SIGINT/SIGTERM: the running larder-worker finishes its stages in flight, then this loop ends.
             let sources = [SIGINT, SIGTERM].map { signo in
                 signal(signo, SIG_IGN)
@@ -63,10 +62,8 @@ struct WorkerCommand: ParsableCommand {
             logger.notice("worker \(ProcessInfo.processInfo.environment["LARDER_WORKER_ID"] ?? "") on \(config.storeDescription)")
             while !stop.isStopped {
                 if try shared.claimableCount(pipelineVersion: version, stages: manifest.stages) > 0 {
-                    var process = WorkerProcess(executable: try WorkerProcess.workerExecutable(), arguments: arguments)
-                    process.releaseStagesAfterOutsideKill = { _ = try shared.releaseInterruptedStages() }
-                    // A larder-worker that died at limits.worker_memory fails the document it ran alone.
-                    process.settleAfterMemoryLimit = { _ = try shared.failAfterMemoryLimit(error: memoryLimitError) }
+                    let process = try WorkerProcess.forStore(
+                        shared, arguments: arguments, memoryLimit: config.limits.workerMemory)
                     let outcome = try process.run(logger: logger, stop: stop)
                     if outcome.interrupted { return }  // stopped by SIGINT/SIGTERM: work in flight finished
                     if outcome.exitStatus == LarderExit.configuration.rawValue { throw LarderExit.configuration }

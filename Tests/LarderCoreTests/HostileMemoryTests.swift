@@ -111,7 +111,8 @@ struct HostileMemoryTests {
 
     /// A worker that passes `limits.worker_memory` (here the recipe-part limit is raised so that the 15 MB text
     /// reaches the memory limit): the document is failed on its first death, naming the limit and what to do, not
-    /// retried or quarantined as a crash; the recipe beside it is done, not blamed (`max_attempts: 1`).
+    /// retried or quarantined as a crash, and the summary says the worker stopped at the limit (not "worker crash"); the
+    /// recipe beside it is done, not blamed (`max_attempts: 1`).
     @Test func aDocumentPastTheMemoryLimitFailsNamingTheLimit() throws {
         let folder = try TestSupport.temporaryFolder()
         defer { TestSupport.cleanUp(folder) }
@@ -125,6 +126,9 @@ struct HostileMemoryTests {
         #expect(run.status == 1, "one document failed: exit 1\n\(run.output)")
         #expect(run.output.contains("an allocation failed at limits.worker_memory"), "\(run.output)")
         #expect(!run.output.contains("Backtracing"), "a memory-limit death is not a crash\n\(run.output)")
+        // The summary counts it as what it was, not as a worker crash.
+        #expect(run.output.contains(" worker(s) stopped at limits.worker_memory"), "\(run.output)")
+        #expect(!run.output.contains("worker crash"), "\(run.output)")
         #expect(run.peakKB > 0 && run.peakKB < (limit + (256 << 20)) >> 10, "peak RSS \(run.peakKB) KB")
         let status = try TestSupport.larder(["status", "--db", folder + "/db.sqlite"])
         #expect(status.stdout.contains("1 done") && status.stdout.contains("1 failed"), "\(status.stdout)")
@@ -132,6 +136,34 @@ struct HostileMemoryTests {
         let line = run.output.split(separator: "\n").first { $0.contains("failed: ") && $0.contains("stew.txt") }
         #expect(line?.contains("recipe): the worker process ran out of memory on this document alone") == true, "\(run.output)")
         #expect(line?.contains("limits.worker_memory (256 MiB)") == true && line?.contains("larder retry") == true)
+    }
+
+    /// Issue 36, the app-export readers: 15 MB exports in three formats (one MealMaster recipe of 700,000
+    /// ingredient lines, one MasterCook XML recipe of `<IngR>` elements, a Paprika archive whose one entry inflates
+    /// to 15 MB of ingredients; `scripts/data/make-hostile-exports.py`), at once (`--workers 2`) under the default
+    /// limits: each fails at once as over the recipe-part limit, naming its file; the small recipe beside them is
+    /// done; the workers stay under their 1 GiB.
+    @Test func fifteenMegabyteAppExportsFailAtOnceOverTheLimit() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { TestSupport.cleanUp(folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        let inputs = [("mealmaster", "big.mmf"), ("mx2", "big.mx2"), ("paprika", "big.paprikarecipes")]
+        for (kind, name) in inputs {
+            let made = try TestSupport.shell(
+                "/usr/bin/python3 '\(TestSupport.repoPath("scripts/data/make-hostile-exports.py"))' \(kind) '\(folder)/in/\(name)'")
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        try Data(HostileExportTests.recipe("Thin Pancakes").utf8).write(to: URL(fileURLWithPath: folder + "/in/thin.txt"))
+        try "max_attempts: 1\n".write(toFile: folder + "/pipeline.yml", atomically: true, encoding: .utf8)
+        let run = try Self.ingestMeasured(folder, workers: 2)
+        #expect(run.status == 1, "three documents failed: exit 1\n\(run.output)")
+        #expect(run.peakKB > 0 && run.peakKB < (1 << 30) >> 10, "peak RSS \(run.peakKB) KB")
+        let status = try TestSupport.larder(["status", "--db", folder + "/db.sqlite"])
+        #expect(status.stdout.contains("1 done") && status.stdout.contains("3 failed"), "\(status.stdout)")
+        for (_, name) in inputs {
+            let line = run.output.split(separator: "\n").first { $0.contains("failed: ") && $0.contains(name) }.map(String.init) ?? ""
+            #expect(line.contains("more than 32768 ingredients, steps and notes"), "\(name): \(line)")
+        }
     }
 }
 
@@ -167,4 +199,5 @@ struct MemoryLimitStoreTests {
         #expect(problems.first?.error?.message.contains("limits.worker_memory (1024 MiB)") == true)
         #expect(try store.documentCounts()[.pending] == 1)
     }
+
 }

@@ -126,6 +126,30 @@ struct HostileExportTests {
         }
     }
 
+    /// Re-probe of finding 1: a directory planted at every name an export writes is passed over, never a stop: every
+    /// format writes all its files under the next free names, and the directories keep their contents.
+    @Test func aDirectoryPlantedAtAnExportNameIsPassedOver() throws {
+        let (folder, database, _) = try Self.ingested()
+        defer { TestSupport.cleanUp(folder) }
+        for format in Self.formats {
+            let clean = folder + "/clean-" + format
+            #expect(try Self.export(format, database, to: clean).status == 0)
+            let names = try FileManager.default.contentsOfDirectory(atPath: clean)
+            let out = folder + "/out-" + format
+            for name in names {
+                try FileManager.default.createDirectory(atPath: out + "/" + name, withIntermediateDirectories: true)
+                try Data("kept".utf8).write(to: URL(fileURLWithPath: out + "/" + name + "/inside"))
+            }
+            let run = try Self.export(format, database, to: out)
+            #expect(run.status == 0, "\(format): \(run.stderr)")
+            let written = try FileManager.default.contentsOfDirectory(atPath: out).filter { !names.contains($0) }
+            #expect(written.count == names.count, "\(format): \(written) beside \(names)")
+            for name in names {
+                #expect(FileManager.default.contents(atPath: out + "/" + name + "/inside") == Data("kept".utf8))
+            }
+        }
+    }
+
     /// Finding 10: a 240-byte source name (120 × "é") is exported by every format, its name cut to 255 bytes.
     @Test func longNamesAreCutNotFatal() throws {
         let (folder, database, longStem) = try Self.ingested()

@@ -31,6 +31,9 @@ public struct BatchSummary: Codable, Sendable, Equatable {
     public var documentsPerSecond: Double
     /// Worker crashes survived.
     public var crashes: Int
+    /// Workers that died at `limits.worker_memory` (not crashes: the document each ran alone failed, naming the
+    /// limit; any others ran again). nil in summaries stored before they were counted apart.
+    public var memoryDeaths: Int?
     public var interrupted: Bool
     /// The LLM stage's tokens and cost in this run; nil when it did not run (mode off).
     public var llm: LLMBatchReport?
@@ -38,7 +41,7 @@ public struct BatchSummary: Codable, Sendable, Equatable {
     /// Builds the summary from the store after the workers stopped.
     public static func collect(
         store: any CheckpointStore, batchID: Int64, intake: Intake.Report?, processed: Int, processedFailed: Int = 0,
-        elapsed: Double, crashes: Int, interrupted: Bool
+        elapsed: Double, crashes: Int, interrupted: Bool, memoryDeaths: Int = 0
     ) throws -> BatchSummary {
         let states = try store.documentCounts(batchID: batchID)
         let inputErrors = try intake?.errors ?? store.inputErrors(batchID: batchID).map(\.error)
@@ -50,7 +53,7 @@ public struct BatchSummary: Codable, Sendable, Equatable {
             pending: states[.pending] ?? 0, failures: try store.problems(batchID: batchID, limit: 10_000),
             processed: processed, processedFailed: processedFailed, elapsedSeconds: elapsed,
             documentsPerSecond: elapsed > 0 ? Double(processed) / elapsed : 0, crashes: crashes,
-            interrupted: interrupted, llm: try LLMBatchReport.collect(store: store, batchID: batchID))
+            memoryDeaths: memoryDeaths, interrupted: interrupted, llm: try LLMBatchReport.collect(store: store, batchID: batchID))
     }
 
     /// True when every input became a document and every document is done.
@@ -66,11 +69,15 @@ public struct BatchSummary: Codable, Sendable, Equatable {
         lines.append(
             "documents: \(done) done, \(failed) failed, \(quarantined) quarantined, \(pending) pending"
                 + (interrupted ? " (interrupted: run `larder resume` to finish)" : ""))
+        var survived = crashes > 0 ? ", survived \(crashes) worker crash(es)" : ""
+        if let memoryDeaths, memoryDeaths > 0 {
+            survived += ", \(memoryDeaths) worker(s) stopped at limits.worker_memory"
+        }
         lines.append(
             String(
                 format: "processed %d documents%@ in %.2f s (%.1f docs/s)%@", processed,
                 (processedFailed ?? 0) > 0 ? " (\(processedFailed ?? 0) failed)" as NSString : "" as NSString, elapsedSeconds,
-                documentsPerSecond, crashes > 0 ? ", survived \(crashes) worker crash(es)" as NSString : "" as NSString))
+                documentsPerSecond, survived as NSString))
         if let llm { lines.append(llm.text) }
         for duplicate in duplicates.prefix(20) {
             lines.append(

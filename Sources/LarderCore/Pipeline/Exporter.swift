@@ -48,7 +48,7 @@ public struct Exporter: Sendable {
             throw LarderError(.configuration, "cannot create the export folder", hint: "check --out", path: directory)
         }
         var report = Report(written: 0, invalid: 0, rejected: 0, withoutResult: 0, directory: directory)
-        var names = SafeFile.UniqueNames()
+        var names = SafeFile.UniqueNames(in: directory)
         for state in DocumentState.allCases {
             try store.forEachDocument(in: state) { document in
                 switch try exportable(document.id) {

@@ -72,7 +72,7 @@ public struct RecipeExport: Sendable {
         }
         let (all, skipped, invalid) = try recipesAndInvalid()
         var report = Report(format: format.rawValue, skippedDocuments: skipped, invalidResults: invalid, directory: directory)
-        var names = SafeFile.UniqueNames()
+        var names = SafeFile.UniqueNames(in: directory)
         func uniqueName(_ r: Recipe, ext: String) -> String {
             names.claim(stem: Self.slug(r.title), suffix: "." + ext, fallback: "recipe")
         }
@@ -101,16 +101,17 @@ public struct RecipeExport: Sendable {
             }
         case .paprika:
             var entries: [(path: String, data: Data)] = []
-            var names = Set<String>()
+            var entryNames = Set<String>()
             for (document, recipe, created) in all {
                 var index = 0
                 var name = PaprikaWriter.entryName(recipe, index: 0)
-                while names.contains(name) { index += 1; name = PaprikaWriter.entryName(recipe, index: index) }
-                names.insert(name)
+                while entryNames.contains(name) { index += 1; name = PaprikaWriter.entryName(recipe, index: index) }
+                entryNames.insert(name)
                 let photo = try photos.bytes(of: recipe, in: document)
                 entries.append((name, gzip(try PaprikaWriter.json(recipe, index: entries.count, created: created, photo: photo))))
             }
-            try write(try zip(entries), name: "recipes.paprikarecipes", in: directory, report: &report)
+            let name = names.claim(stem: "recipes", suffix: ".paprikarecipes")
+            try write(try zip(entries), name: name, in: directory, report: &report)
         }
         report.recipes = all.count
         return report

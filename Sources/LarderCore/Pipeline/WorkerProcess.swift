@@ -62,6 +62,19 @@ public struct WorkerProcess: Sendable {
         self.arguments = arguments
     }
 
+    /// The installed `larder-worker` for `store`, as `larder ingest`, `larder worker` and `larder serve` all run it:
+    /// a worker killed from outside gives its stages their attempt back; one that died at `limits.worker_memory`
+    /// (`memoryLimit` bytes) fails the document it ran alone with ``memoryLimitError(_:)``, not as a crash.
+    public static func forStore(_ store: any CheckpointStore, arguments: [String], memoryLimit: Int64) throws
+        -> WorkerProcess
+    {
+        var process = WorkerProcess(executable: try workerExecutable(), arguments: arguments)
+        process.releaseStagesAfterOutsideKill = { _ = try store.releaseInterruptedStages() }
+        let error = memoryLimitError(memoryLimit)
+        process.settleAfterMemoryLimit = { _ = try store.failAfterMemoryLimit(error: error) }
+        return process
+    }
+
     /// How the workers ended.
     public struct Outcome: Sendable, Equatable {
         /// The last child's exit status (0 = everything processed).
@@ -70,11 +83,15 @@ public struct WorkerProcess: Sendable {
         public var crashes: Int
         /// A SIGINT/SIGTERM stopped the batch.
         public var interrupted: Bool
+        /// Workers that died at their memory limit (`limits.worker_memory`, or the kernel's OOM killer) and were
+        /// settled by ``settleAfterMemoryLimit``: not crashes.
+        public var memoryDeaths: Int
 
-        public init(exitStatus: Int32, crashes: Int, interrupted: Bool) {
+        public init(exitStatus: Int32, crashes: Int, interrupted: Bool, memoryDeaths: Int = 0) {
             self.exitStatus = exitStatus
             self.crashes = crashes
             self.interrupted = interrupted
+            self.memoryDeaths = memoryDeaths
         }
     }
 
@@ -193,6 +210,7 @@ public struct WorkerProcess: Sendable {
         }
 
         var crashes = 0
+        var memoryDeaths = 0
         var outsideKills = 0
         var early = early
         DocumentCopy.removeCopiesOfDeadProcesses()
@@ -221,7 +239,7 @@ public struct WorkerProcess: Sendable {
                 // such restart settles one document, so they need no limit of their own.
                 continue
             case .exited(WorkerChild.memoryLimitExitStatus) where signalsSeen.withLock({ $0 }) == 0:
-                try afterMemoryLimit(&crashes, logger: logger, how: "passed limits.worker_memory")
+                try afterMemoryLimit(&memoryDeaths, logger: logger, how: "passed limits.worker_memory")
                 continue
             case .exited(let code) where (code == 128 + SIGINT || code == 128 + SIGTERM) && signalsSeen.withLock({ $0 }) == 0:
                 // The worker alone was stopped by a signal from outside (this process saw none): it finished its
@@ -235,14 +253,16 @@ public struct WorkerProcess: Sendable {
                 logger.warning("worker process was stopped by signal \(code - 128) from outside; restarting it")
                 continue
             case .exited(let code):
-                return Outcome(exitStatus: code, crashes: crashes, interrupted: interrupted || code == 130 || code == 143)
+                return Outcome(
+                    exitStatus: code, crashes: crashes, interrupted: interrupted || code == 130 || code == 143,
+                    memoryDeaths: memoryDeaths)
             case .signaled(let signo):
                 if interrupted {
-                    return Outcome(exitStatus: 128 + signo, crashes: crashes, interrupted: true)
+                    return Outcome(exitStatus: 128 + signo, crashes: crashes, interrupted: true, memoryDeaths: memoryDeaths)
                 }
                 let oomKilled = oomBefore.map { before in (Self.oomKillCount() ?? before) > before } ?? false
                 if signo == SIGKILL && oomKilled && settleAfterMemoryLimit != nil {
-                    try afterMemoryLimit(&crashes, logger: logger, how: "was killed by the kernel, out of memory")
+                    try afterMemoryLimit(&memoryDeaths, logger: logger, how: "was killed by the kernel, out of memory")
                     continue
                 }
                 if !Self.blamesDocuments(signal: signo, oomKilled: oomKilled) {

@@ -121,18 +121,31 @@ public enum SafeFile {
     /// ``maxNameBytes`` bytes).
     public struct UniqueNames: Sendable {
         private var used = Set<String>()
+        /// The folder the names are for: a name held there by a directory (or anything but a file or a symlink,
+        /// which the write replaces) is passed over, so one planted at an export's name does not stop the export.
+        private let folder: String?
 
-        public init() {}
+        public init(in folder: String? = nil) {
+            self.folder = folder
+        }
 
         public mutating func claim(stem: String, suffix: String, fallback: String = "document") -> String {
             var name = SafeFile.fileName(stem: stem, suffix: suffix, fallback: fallback)
             var n = 2
-            while used.contains(name) {
+            while used.contains(name) || isHeld(name) {
                 name = SafeFile.fileName(stem: stem, suffix: "-\(n)" + suffix, fallback: fallback)
                 n += 1
             }
             used.insert(name)
             return name
+        }
+
+        private func isHeld(_ name: String) -> Bool {
+            guard let folder else { return false }
+            var info = stat()
+            guard lstat(folder + "/" + name, &info) == 0 else { return false }
+            let type = info.st_mode & S_IFMT
+            return type != S_IFREG && type != S_IFLNK
         }
     }
 }
