@@ -78,9 +78,9 @@ SPECS = {
 }
 # scripts/bench/serve-result-latency.sh (JSON=1), from measure.sh: the API's hot route under wrk, per connection count.
 SERVE_METRICS = [
-    ("requests/s (median run; target ≥ 2,000)", "requests_per_second", "performance"),
-    ("p99 latency ms (median run; target ≤ 20)", "p99_ms", "performance"),
-    ("p50 latency ms (median run)", "p50_ms", "performance"),
+    ("requests/s (median of the runs; target ≥ 2,000)", "requests_per_second", "performance"),
+    ("p99 latency ms (median of the runs; target ≤ 20)", "p99_ms", "performance"),
+    ("p50 latency ms (median of the runs)", "p50_ms", "performance"),
     ("requests/s, slowest run", "lowest_requests_per_second", "performance"),
     ("p99 latency ms, worst run", "highest_p99_ms", "performance"),
     ("load average before the runs (the machine is shared)", "load_average_before", "performance"),

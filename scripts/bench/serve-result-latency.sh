@@ -8,8 +8,8 @@
 #   script serves a copy of it with --no-work and --rate-limit 0, so nothing changes the original. ID defaults to
 #   the first done recipe. Needs wrk and curl (scripts/setup.sh installs wrk). Stops the server at the end.
 #   JSON=1: the report goes to standard error and standard output gets one JSON object for figures.py (`make
-#   measure`): connections, runs, requests/s and p99 (ms) of the median run by rate, the lowest rate and highest
-#   p99 of all runs, and the load average before the first and after the last run.
+#   measure`): connections, runs, the medians over the runs of requests/s, p50 and p99 (ms), the lowest rate and
+#   highest p99 of all runs, and the load average before the first and after the last run.
 set -euo pipefail
 larder=${1:?usage: serve-result-latency.sh LARDER DATABASE [ID]}
 database=${2:?usage: serve-result-latency.sh LARDER DATABASE [ID]}
@@ -53,10 +53,13 @@ after=$(rss)
 echo "server RSS: ${before} kB before, ${after} kB after"
 if [ "${JSON:-0}" = 1 ]; then
   load_last=$(cut -d' ' -f1 /proc/loadavg)
-  sort -n "$work/runs.txt" | awk -v c="$connections" -v l1="$load_first" -v l2="$load_last" -v b="$before" -v a="$after" '
-    { rate[NR] = $1; p50[NR] = $2; p99[NR] = $3; if ($4 != "") err = 1; if (NR == 1 || $3 > worst) worst = $3 }
-    END { m = int((NR + 1) / 2)
-      printf "{\"connections\": %d, \"runs\": %d, \"requests_per_second\": %s, \"p50_ms\": %s, \"p99_ms\": %s, ", c, NR, rate[m], p50[m], p99[m]
-      printf "\"lowest_requests_per_second\": %s, \"highest_p99_ms\": %s, \"errors\": %s, ", rate[1], worst, err ? "true" : "false"
-      printf "\"load_average_before\": %s, \"load_average_after\": %s, \"rss_kb_before\": %s, \"rss_kb_after\": %s}\n", l1, l2, b, a }' >&3
+  # The median of each figure over the runs (each sorted on its own), the slowest run's rate, the worst p99.
+  awk -v c="$connections" -v l1="$load_first" -v l2="$load_last" -v b="$before" -v a="$after" '
+    function median(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t } return v[int((n + 1) / 2)] }
+    { rate[NR] = $1; p50[NR] = $2; p99[NR] = $3; if ($4 != "") err = 1
+      if (NR == 1 || $3 > worst) worst = $3; if (NR == 1 || $1 < slowest) slowest = $1 }
+    END {
+      printf "{\"connections\": %d, \"runs\": %d, \"requests_per_second\": %s, \"p50_ms\": %s, \"p99_ms\": %s, ", c, NR, median(rate, NR), median(p50, NR), median(p99, NR)
+      printf "\"lowest_requests_per_second\": %s, \"highest_p99_ms\": %s, \"errors\": %s, ", slowest, worst, err ? "true" : "false"
+      printf "\"load_average_before\": %s, \"load_average_after\": %s, \"rss_kb_before\": %s, \"rss_kb_after\": %s}\n", l1, l2, b, a }' "$work/runs.txt" >&3
 fi
