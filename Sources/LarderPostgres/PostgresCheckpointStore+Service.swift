@@ -112,6 +112,47 @@ extension PostgresCheckpointStore: ServiceStore {
         }
     }
 
+    /// One statement: the latest machine version, the review's decision and accepted version, and the stages'
+    /// versions; ``Exporter``'s rule applied to them here.
+    public func exportableVersion(of documentID: Int64) throws -> ExportableVersion? {
+        let row: ExportRow? = try read { connection, logger in
+            try await connection.rows(
+                """
+                SELECT m.number, m.json, m.violations = '[]', r.decision, r.decided_version, a.number, a.json,
+                    (SELECT array_agg(s.stage ORDER BY s.seq) FROM stage_run s WHERE s.document_id = \(documentID)),
+                    (SELECT array_agg(COALESCE(s.version, '') ORDER BY s.seq) FROM stage_run s
+                     WHERE s.document_id = \(documentID))
+                FROM (SELECT number, json, violations FROM result_version
+                      WHERE document_id = \(documentID) AND origin = 'machine' ORDER BY number DESC LIMIT 1) m
+                LEFT JOIN review r ON r.document_id = \(documentID)
+                LEFT JOIN result_version a ON a.document_id = \(documentID) AND a.number = r.accepted_version
+                """, logger
+            ).first.map { row in
+                let (number, json, valid, decision, decided, accepted, acceptedJSON, stages, versions) = try row.decode(
+                    (Int, String, Bool, String?, Int?, Int?, String?, [String]?, [String]?).self)
+                return ExportRow(
+                    number: number, json: json, valid: valid, rejected: decision == "rejected" && decided == number,
+                    accepted: accepted.flatMap { number in acceptedJSON.map { (number, $0) } },
+                    runs: zip(stages ?? [], versions ?? []).map { StageVersion(stage: $0, version: $1.isEmpty ? nil : $1) })
+            }
+        }
+        guard let row, !row.rejected else { return nil }
+        let pipelineVersion = Exporter.pipelineVersion(row.runs.map { (stage: $0.stage, version: $0.version) })
+        if let (number, json) = row.accepted {
+            return ExportableVersion(number: number, json: json, pipelineVersion: pipelineVersion)
+        }
+        return row.valid ? ExportableVersion(number: row.number, json: row.json, pipelineVersion: pipelineVersion) : nil
+    }
+
+    private struct ExportRow: Sendable {
+        var number: Int
+        var json: String
+        var valid: Bool
+        var rejected: Bool
+        var accepted: (Int, String)?
+        var runs: [StageVersion]
+    }
+
     public func cookSuggestions(_ planner: CookPlanner, limit: Int, missingAtMost: Int?) throws -> [CookPlanner.Suggestion] {
         try planner.suggestions(index: self, limit: limit, missingAtMost: missingAtMost)
     }

@@ -35,6 +35,25 @@ struct ServiceContext: Sendable {
         }
         return document
     }
+
+    /// A document's own bytes, for the review page's photo and PDF pages, checked against its SHA-256: from the
+    /// store when it keeps them (PostgreSQL's blob table: any server shows any document, whichever host took it),
+    /// else the registered file or its copy in the uploads folder. Every path is the store's, none the request's.
+    /// nil when neither holds these bytes (a file moved or changed since it was registered).
+    func sourceBytes(of document: DocumentRecord) throws -> Data? {
+        guard document.byteCount <= settings.maxUploadBytes else { return nil }
+        if let bytesStore = store as? any DocumentBytesStore, let bytes = try bytesStore.bytes(sha256: document.sha256) {
+            let data = Data(bytes)
+            return SHA256.hex(data) == document.sha256 ? data : nil
+        }
+        let ext = UploadStore.storedExtension(for: document.path).map { "." + $0 } ?? ""
+        for path in [document.path, uploads.directory + "/" + document.sha256 + ext] {
+            if let data = UploadStore.contents(path, sha256: document.sha256, byteCount: Int(document.byteCount)) {
+                return data
+            }
+        }
+        return nil
+    }
 }
 
 /// The food lexicon `cook` needs, loaded once.
@@ -206,17 +225,18 @@ enum DocumentRoutes {
 
     /// The result `larder export` would write, stamped the same way; 404 or 409 saying why there is none. It carries
     /// an ETag: with a matching If-None-Match the answer is 304 without a body. Which version leaves Larder is asked
-    /// of the store every time, so an edit changes the answer (and the ETag) at once.
+    /// of the store every time, in one read (``ServiceStore/exportableVersion(of:)``: the version and the pipeline
+    /// version together), so an edit by any process changes the answer (and the ETag) at once; the encoding is
+    /// cached against exactly what that read returned (``ResultCache``).
     static func result(_ request: Request, _ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
-        // The document's record is read only when there is no result to send (for the error's words): a document
-        // with a result exists. One store read fewer on the hot path.
+        // The document's record is read only when there is no result to send (for the error's words).
         let text = context.parameters.get("id") ?? ""
         guard let id = Int64(text), id > 0 else { throw APIError.notFound(document: String(text.prefix(40))) }
-        let exporter = Exporter(store: service.store)
-        let exportable = try exporter.exportable(id)
-        guard case .version(let version) = exportable else { throw try noResult(exportable, id, service) }
-        let encoded = try service.results.encoded(version, of: id, pipelineVersion: try exporter.pipelineVersion(of: id)) {
-            try exporter.exported(version, of: id)
+        guard let version = try service.store.exportableVersion(of: id) else {
+            throw try noResult(Exporter(store: service.store).exportable(id), id, service)
+        }
+        let encoded = try service.results.encoded(version, of: id) {
+            try Exporter.exported(version.json, pipelineVersion: version.pipelineVersion, options: [])
         }
         var response: Response
         if let header = request.headers[.ifNoneMatch], ResultCache.matches(header, encoded.etag) {

@@ -3,8 +3,9 @@ import LarderCore
 
 /// PDF pages as PNG for the review page, rendered by poppler's `pdftoppm` (Debian's poppler-utils) in a child
 /// process: no native code runs in the server, a hostile PDF can at worst kill that child, and a render that takes
-/// longer than `timeoutSeconds` is stopped. Pages are kept in `<uploads>/pages/<sha256>-<page>.png`, a name made of
-/// the document's hash and a page number, nothing from the request.
+/// longer than `timeoutSeconds` is stopped. The PDF comes from the store's bytes, so any server over a shared
+/// database shows any document. Pages are kept in `<uploads>/pages/<sha256>-<page>.png`, a name made of the
+/// document's hash and a page number, nothing from the request.
 struct PageImages: Sendable {
     let directory: String
     var timeoutSeconds: Double = 20
@@ -19,20 +20,28 @@ struct PageImages: Sendable {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    /// The page as PNG, rendered once and then read from the cache.
-    func png(of document: DocumentRecord, page: Int) async throws -> Data {
+    /// The page as PNG, rendered once and then read from the cache. `source` gives the PDF's bytes (from the
+    /// store: see ``ServiceContext/sourceBytes(of:)``); they are read only when the page is not cached, written to
+    /// a private file named by a fresh UUID for `pdftoppm`, and that file is removed after.
+    func png(of document: DocumentRecord, page: Int, source: @Sendable () async throws -> Data?) async throws -> Data {
         guard let tool = Self.tool else {
             throw APIError(.notFound, "pdftoppm is not installed here, so pages are not rendered", hint: "install poppler-utils")
         }
         let cached = directory + "/pages/\(document.sha256)-\(page).png"
         if let data = FileManager.default.contents(atPath: cached) { return data }
+        guard let pdf = try await source() else {
+            throw APIError(.notFound, "the bytes of document \(document.id) are not in the store, so its pages are not shown")
+        }
         try FileManager.default.createDirectory(atPath: directory + "/pages", withIntermediateDirectories: true)
         let prefix = directory + "/pages/.render-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: prefix + ".png") }
-        // A relative path that starts with "-" would read as an option: every path is given with a folder.
-        let input = document.path.hasPrefix("/") ? document.path : "./" + document.path
+        defer {
+            try? FileManager.default.removeItem(atPath: prefix + ".png")
+            try? FileManager.default.removeItem(atPath: prefix + ".pdf")
+        }
+        try SafeFile.write(pdf, to: prefix + ".pdf", what: "the PDF to render")
         let arguments = [
-            "-png", "-scale-to", String(longerSide), "-f", String(page), "-l", String(page), "-singlefile", input, prefix,
+            "-png", "-scale-to", String(longerSide), "-f", String(page), "-l", String(page), "-singlefile", prefix + ".pdf",
+            prefix,
         ]
         await Self.renders.acquire()
         let status = await Self.run(tool, arguments, timeout: timeoutSeconds)

@@ -5,9 +5,9 @@ import LarderCore
 /// request (Foundation's sorted-keys serialisation was 78 % of the route's time under callgrind and perf).
 ///
 /// Correct under edits: every request still asks the store which version leaves Larder (an edit, accept or reject,
-/// by this server, another one or `larder review`, changes that answer at once), and an entry is used only when that
-/// version's stored JSON and the document's pipeline version are exactly those it was made from: the exported bytes
-/// depend on nothing else. Bounded: at most `budgetBytes` of JSON held, the oldest entries dropped first.
+/// by this server, another one or `larder review`, changes that answer at once: one read, see
+/// ``ServiceStore/exportableVersion(of:)``), and an entry is used only when that version's stored JSON and the
+/// document's pipeline version are exactly those it was made from: the exported bytes depend on nothing else. Bounded: at most `budgetBytes` of JSON held, the oldest entries dropped first.
 final class ResultCache: Sendable {
     struct Encoded: Sendable {
         var data: Data
@@ -35,9 +35,8 @@ final class ResultCache: Sendable {
 
     /// The encoded result for `version` of document `id`: from the cache when it was made from exactly this JSON and
     /// pipeline version, else made by `encode` (outside the lock) and kept.
-    func encoded(
-        _ version: ResultVersion, of id: Int64, pipelineVersion: String, encode: () throws -> Data
-    ) rethrows -> Encoded {
+    func encoded(_ version: ExportableVersion, of id: Int64, encode: () throws -> Data) rethrows -> Encoded {
+        let pipelineVersion = version.pipelineVersion
         let hit = table.withLock { table -> Encoded? in
             guard let entry = table.entries[id], entry.pipelineVersion == pipelineVersion, entry.source == version.json
             else { return nil }

@@ -147,14 +147,12 @@ enum ReviewPages {
     }
 
     /// The uploaded photo itself, for the page's `<img>`: only images a browser shows (PNG, JPEG), by the type
-    /// `detect` found, never by what the request says.
+    /// `detect` found, never by what the request says; the bytes are the store's (``ServiceContext/sourceBytes(of:)``).
     static func source(_ context: LarderRequestContext, _ service: ServiceContext) throws -> Response {
         let document = try service.document(context)
         let detect = try service.store.stages(of: document.id).first { $0.stage == StandardStage.detect.rawValue }?.output
         let format = detect.flatMap { try? JSONValue(parsing: $0) }?["format"]?.stringValue.flatMap(DocumentFormat.init(rawValue:))
-        guard let format, format == .png || format == .jpeg, document.byteCount <= service.settings.maxUploadBytes,
-            let data = FileManager.default.contents(atPath: document.path), SHA256.hex(data) == document.sha256
-        else {
+        guard let format, format == .png || format == .jpeg, let data = try service.sourceBytes(of: document) else {
             throw APIError(.notFound, "document \(document.id) has no photo to show")
         }
         return Response(
@@ -174,7 +172,9 @@ enum ReviewPages {
         guard detect?["format"]?.stringValue == DocumentFormat.pdf.rawValue, let page = context.parameters.get("page", as: Int.self),
             (1...max(1, pages)).contains(page)
         else { throw APIError(.notFound, "document \(document.id) has no such PDF page") }
-        let data = try await PageImages(directory: service.settings.uploadsDirectory).png(of: document, page: page)
+        let data = try await PageImages(directory: service.settings.uploadsDirectory).png(of: document, page: page) {
+            try await service.offload { try service.sourceBytes(of: document) }
+        }
         return Response(
             status: .ok, headers: [.contentType: "image/png", .cacheControl: "private, max-age=3600"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -84,11 +84,16 @@ struct UploadStore: Sendable {
     /// Whether `path` is a regular file (not a link) of `byteCount` bytes whose SHA-256 is `sha256`: only then is a
     /// file already there trusted as the upload.
     static func holds(_ path: String, sha256: String, byteCount: Int) -> Bool {
+        contents(path, sha256: sha256, byteCount: byteCount) != nil
+    }
+
+    /// The bytes of `path` when it is a regular file (not a link) of `byteCount` bytes whose SHA-256 is `sha256`.
+    static func contents(_ path: String, sha256: String, byteCount: Int) -> Data? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) == byteCount,
-            let existing = FileManager.default.contents(atPath: path)
-        else { return false }
-        return SHA256.hex(existing) == sha256
+            let existing = FileManager.default.contents(atPath: path), SHA256.hex(existing) == sha256
+        else { return nil }
+        return existing
     }
 
     /// What the bytes are, by content, as far as the server can tell without the pipeline's libraries: nil for

@@ -11,8 +11,9 @@ struct Serve: ParsableCommand {
         discussion: """
             Listens on 127.0.0.1:8080 by default. Beyond loopback (--host) an API token is required: from \
             LARDER_API_TOKEN or --token-file, sent by clients as `Authorization: Bearer <token>`; it is never \
-            logged or stored. Uploads are kept in <database>.uploads, one file per SHA-256, and go through the \
-            same checkpointed pipeline and crash-contained worker as `larder ingest`, which may share the \
+            logged or stored. Uploads are kept in <database>.uploads, one file per SHA-256 (in ./larder.uploads \
+            with a PostgreSQL store, which also keeps their bytes, so several servers and workers can share \
+            it), and go through the same checkpointed pipeline and crash-contained worker as `larder ingest`, which may share the \
             database. SIGINT or SIGTERM stops it; the worker finishes the stages in flight. See docs/guides/service.md.
             """)
 

@@ -230,4 +230,49 @@ struct StoreConformanceTests {
         #expect(try store.documentCounts() == [.failed: 1, .pending: 2])
         #expect(try store.stages(of: ids[0])[0].status == .failed)
     }
+
+    /// `GET /v1/documents/{id}/result`'s one read agrees with ``Exporter`` (three reads) at every review state: no
+    /// result, an invalid one, valid ones, accepted, rejected, a human edit.
+    @Test(arguments: StoreKind.available) func exportableVersionAgreesWithTheExporter(kind: StoreKind) throws {
+        let store = try #require(try kind.makeStore() as? any ServiceStore)
+        let batch = try store.beginBatch(command: "ingest", inputs: [])
+        let id = try store.register([file("e.pdf", hash(8))], batchID: batch, stages: stages)[0].documentID
+        let bad = try JSONDecoder().decode(
+            SchemaViolation.self, from: Data(#"{"instanceLocation":"/v","keywordLocation":"/type","message":"bad"}"#.utf8))
+        func finish(_ output: String, _ violations: [SchemaViolation] = []) throws {
+            for (stage, version) in [("detect", "detect@2"), ("result", "result@1")] {
+                _ = try store.markRunning(documentID: id, stage: stage, version: version, at: 10)
+                try store.complete(
+                    documentID: id, stage: stage, version: version, output: output,
+                    violations: stage == "result" ? violations : [], isResult: stage == "result", startedAt: 10,
+                    finishedAt: 11, laterStages: [])
+            }
+        }
+        func check(_ expected: Int?, _ what: String) throws {
+            let exporter = Exporter(store: store)
+            let slow: ExportableVersion? =
+                switch try exporter.exportable(id) {
+                case .version(let version):
+                    ExportableVersion(number: version.number, json: version.json, pipelineVersion: try exporter.pipelineVersion(of: id))
+                default: nil
+                }
+            let fast = try store.exportableVersion(of: id)
+            #expect(fast == slow, "\(what)")
+            #expect(fast?.number == expected, "\(what)")
+        }
+        try check(nil, "no result")
+        try finish(#"{"v":0}"#, [bad])
+        try check(nil, "invalid")
+        try finish(#"{"v":1}"#)
+        try check(2, "valid")
+        #expect(try store.exportableVersion(of: id)?.pipelineVersion == "detect@2+result@1")
+        try finish(#"{"v":2}"#)
+        try check(3, "newer")
+        try store.decide(documentID: id, decision: .accepted, acceptedVersion: 2, reason: nil)
+        try check(2, "accepted")
+        try store.decide(documentID: id, decision: .rejected, acceptedVersion: nil, reason: "no")
+        try check(nil, "rejected")
+        let human = try store.addHumanVersion(documentID: id, json: #"{"v":4}"#, note: "fixed")
+        try check(human, "edited")
+    }
 }

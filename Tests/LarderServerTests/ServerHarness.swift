@@ -11,19 +11,25 @@ final class ServerProcess: @unchecked Sendable {
     private let process: Process
     private let output = Locked("")
 
-    /// Starts the server and waits for its "serving" line (at most `timeout` seconds).
-    init(arguments: [String] = [], environment: [String: String] = [:], folder: String? = nil, timeout: Double = 60) throws {
+    /// Starts the server and waits for its "serving" line (at most `timeout` seconds). With `postgres` (a URL) it
+    /// serves that database, given in `LARDER_DB` (a password stays off the command line), and runs in `folder`
+    /// (where a PostgreSQL server keeps its `larder.uploads`); else an SQLite file in `folder`, run in the repository.
+    init(
+        arguments: [String] = [], environment: [String: String] = [:], folder: String? = nil, postgres: String? = nil,
+        timeout: Double = 60
+    ) throws {
         let folder = try folder ?? Self.temporaryFolder()
         self.folder = folder
-        database = folder + "/larder.sqlite"
+        database = postgres ?? folder + "/larder.sqlite"
         process = Process()
         process.executableURL = URL(fileURLWithPath: try Self.larderExecutable)
-        process.arguments = ["serve", "--db", database, "--port", "0"] + arguments
+        process.arguments = ["serve"] + (postgres == nil ? ["--db", database] : []) + ["--port", "0"] + arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "LARDER_API_TOKEN")
+        if let postgres { env["LARDER_DB"] = postgres }
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        process.currentDirectoryURL = URL(fileURLWithPath: Repository.root)
+        process.currentDirectoryURL = URL(fileURLWithPath: postgres == nil ? Repository.root : folder)
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out

@@ -210,12 +210,8 @@ struct ServerUnitTests {
     @Test func theResultCacheIsKeyedByContentAndBounded() throws {
         let cache = ResultCache(budgetBytes: 400)
         var encodes = 0
-        func version(_ json: String) throws -> ResultVersion {
-            let record: [String: Any] = ["number": 1, "origin": "machine", "json": json, "violations": [], "createdAt": 0]
-            return try JSONDecoder().decode(ResultVersion.self, from: JSONSerialization.data(withJSONObject: record))
-        }
         func get(_ id: Int64, _ json: String, _ pipeline: String = "p1") throws -> Data {
-            try cache.encoded(try version(json), of: id, pipelineVersion: pipeline) {
+            try cache.encoded(ExportableVersion(number: 1, json: json, pipelineVersion: pipeline), of: id) {
                 encodes += 1
                 return Data((json + pipeline).utf8)
             }.data

@@ -98,6 +98,19 @@ SPECS = {
         ("machine load (1-min load average) at start, 2 cores", "load.start", "performance"),
         ("machine load (1-min load average) at end", "load.end", "performance")]),
 }
+# scripts/bench/serve-result-latency.sh (JSON=1), from measure.sh: the API's hot route under wrk, per connection count.
+SERVE_METRICS = [
+    ("requests/s (median of the runs; target ≥ 2,000)", "requests_per_second", "performance"),
+    ("p99 latency ms (median of the runs; target ≤ 20)", "p99_ms", "performance"),
+    ("p50 latency ms (median of the runs)", "p50_ms", "performance"),
+    ("requests/s, slowest run", "lowest_requests_per_second", "performance"),
+    ("p99 latency ms, worst run", "highest_p99_ms", "performance"),
+    ("load average before the runs (the machine is shared)", "load_average_before", "performance"),
+    ("server RSS kB after the runs", "rss_kb_after", "performance")]
+for _connections in (10, 50):
+    SPECS[f"serve-result-{_connections}"] = (
+        f"`GET /v1/documents/{{id}}/result` of a sample recipe: `larder serve --no-work` on SQLite, wrk -t2 "
+        f"-c{_connections} over loopback, 3 runs of 10 s", "samples/recipes (ingested by measure.sh)", SERVE_METRICS)
 # The README's "accuracy at a glance": one row per corpus, these metrics.
 GLANCE = [
     ("pages", ["title", "ingredient lines F1", "steps F1", "exact (both F1s 1)"]),

@@ -56,6 +56,25 @@ echo "measure: queue ($(date -u +%H:%M:%S))" >&2
 echo "scripts/bench/bench-queue.sh" > "$OUT/queue.cmd"
 BENCH_JSON="$OUT/queue.json" nice -n 10 bash scripts/bench/bench-queue.sh > "$OUT/queue.err" 2>&1 \
   || { echo "measure: queue failed (see $OUT/queue.err)" >&2; rm -f "$OUT/queue.json"; }
+# `larder serve`'s hot route, GET /v1/documents/{id}/result, under wrk at 10 and 50 connections
+# (scripts/bench/serve-result-latency.sh), on a database of the sample recipes ingested here. Not under nice: the
+# figure is the server's latency, and wrk runs beside it.
+serve_db="$OUT/serve-samples.sqlite"
+rm -rf "$serve_db" "$serve_db"-* "$serve_db.uploads"
+if ! command -v wrk >/dev/null; then
+  echo "measure: skipped serve-result: wrk is not installed (scripts/setup.sh installs it)" >&2
+elif $LARDER ingest --db "$serve_db" samples/recipes >"$OUT/serve-ingest.log" 2>&1; then
+  for connections in 10 50; do
+    name=serve-result-$connections
+    echo "measure: $name ($(date -u +%H:%M:%S))" >&2
+    echo "CONNECTIONS=$connections JSON=1 scripts/bench/serve-result-latency.sh larder DATABASE (larder ingest --db DATABASE samples/recipes)" >"$OUT/$name.cmd"
+    rm -f "$OUT/$name.seconds"
+    CONNECTIONS=$connections JSON=1 bash scripts/bench/serve-result-latency.sh "$LARDER" "$serve_db" >"$OUT/$name.json" 2>"$OUT/$name.err" \
+      || { echo "measure: $name failed (see $OUT/$name.err)" >&2; rm -f "$OUT/$name.json"; }
+  done
+else
+  echo "measure: serve-result: ingesting samples/recipes failed (see $OUT/serve-ingest.log)" >&2
+fi
 # Speed against recipe-scrapers and pdftotext (scripts/bench/measure-speed.sh), collected with the rest.
 MEASURE_ONLY=0 bash scripts/bench/measure-speed.sh "$SHARED"
 python3 scripts/bench/figures.py --collect "$OUT" --baseline benchmarks/baseline.json

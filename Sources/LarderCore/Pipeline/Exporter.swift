@@ -85,11 +85,18 @@ public struct Exporter: Sendable {
     /// The stage versions a document's result was made with, in pipeline order (`detect@3+extract@4+…`): what an
     /// exported result carries as `pipelineVersion`.
     public func pipelineVersion(of documentID: Int64) throws -> String {
-        let order = Dictionary(uniqueKeysWithValues: PipelineManifest.standardStageNames.enumerated().map { ($1, $0) })
-        let runs = try store.stageVersions(of: documentID).enumerated()
-            .sorted { (order[$0.element.stage] ?? .max, $0.offset) < (order[$1.element.stage] ?? .max, $1.offset) }
-        return runs.compactMap(\.element.version).joined(separator: "+")
+        Self.pipelineVersion(try store.stageVersions(of: documentID))
     }
+
+    /// The pipeline version of a document whose stages ran at `runs` (in the order they were first run).
+    package static func pipelineVersion(_ runs: [(stage: String, version: String?)]) -> String {
+        let sorted = runs.enumerated()
+            .sorted { (order[$0.element.stage] ?? .max, $0.offset) < (order[$1.element.stage] ?? .max, $1.offset) }
+        return sorted.compactMap(\.element.version).joined(separator: "+")
+    }
+
+    private static let order = Dictionary(
+        uniqueKeysWithValues: PipelineManifest.standardStageNames.enumerated().map { ($1, $0) })
 
     /// The bytes `export` writes for a stored result (``stamped(_:pipelineVersion:)``, pretty-printed): the in-memory
     /// runner (``DocumentRun``) decodes its results from these too, so an evaluation scores exactly the export.

@@ -22,6 +22,24 @@ public protocol ServiceStore: CheckpointStore {
     func searchRecipes(_ query: RecipeSearchQuery) throws -> [RecipeSearchHit]
     /// What can be cooked from the pantry, best first (`larder cook`).
     func cookSuggestions(_ planner: CookPlanner, limit: Int, missingAtMost: Int?) throws -> [CookPlanner.Suggestion]
+    /// The version `larder export` writes for a document (``Exporter``'s rule) and the pipeline version stamped on
+    /// it, in one read of the store: `GET /v1/documents/{id}/result`'s one store call. nil when no version leaves
+    /// Larder (``Exporter/exportable(_:)`` says why).
+    func exportableVersion(of documentID: Int64) throws -> ExportableVersion?
+}
+
+/// A document's result as it leaves Larder, before stamping: see ``ServiceStore/exportableVersion(of:)``.
+public struct ExportableVersion: Sendable, Equatable {
+    public var number: Int
+    public var json: String
+    /// The document's stages' versions in pipeline order (``Exporter/pipelineVersion(of:)``).
+    public var pipelineVersion: String
+
+    public init(number: Int, json: String, pipelineVersion: String) {
+        self.number = number
+        self.json = json
+        self.pipelineVersion = pipelineVersion
+    }
 }
 
 /// A document as a list shows it: the record and the kind of its latest result (nil before it has one).
@@ -79,6 +97,19 @@ extension SQLiteCheckpointStore: ServiceStore {
     private func serviceRead<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try pool.read(body) } catch let error as LarderError { throw error } catch {
             throw Self.failure(error, writing: false, path: path)
+        }
+    }
+
+    /// One read transaction: the exportable version (the recipe index's rule, the same as ``Exporter``'s) and the
+    /// stages' versions.
+    public func exportableVersion(of documentID: Int64) throws -> ExportableVersion? {
+        try serviceRead { db in
+            guard let (number, json) = try RecipeIndex.exportable(db, documentID: documentID) else { return nil }
+            let runs = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT stage, version FROM stage_run WHERE document_id = ? ORDER BY rowid"),
+                arguments: [documentID]
+            ).map { (stage: $0["stage"] as String, version: $0["version"] as String?) }
+            return ExportableVersion(number: number, json: json, pipelineVersion: Exporter.pipelineVersion(runs))
         }
     }
 
