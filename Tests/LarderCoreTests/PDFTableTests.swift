@@ -65,27 +65,47 @@ struct PDFTableTests {
         #expect(kind(["Pour in the broth and let", "it simmer; do not stir them"]) == .name, "prose is the last column")
     }
 
+    /// ``TableLayout/isWrap(_:after:record:columnEnd:)`` with the record's text so far being the line above's.
+    static func wrap(_ line: PDFLine, after previous: PDFLine, columnEnd: Double) -> Bool {
+        TableLayout.isWrap(line, after: previous, record: previous.text, columnEnd: columnEnd)
+    }
+
     @Test func nameCellWrapsAreJoinedOnlyWhenTheLineAboveWasFull() {
         let column = 100.0 + 20 * 6  // the name column ends after 20 characters
         let full = Self.cell("Tomatoes, cut in big", y: 0), short = Self.cell("Salt", y: 0)
-        #expect(TableLayout.isWrap(Self.cell("chunks", y: 13), after: full, columnEnd: column))
-        #expect(!TableLayout.isWrap(Self.cell("pepper", y: 13), after: short, columnEnd: column), "'pepper' fitted above")
-        #expect(TableLayout.isWrap(Self.cell("chopped", y: 13), after: Self.cell("Onion,", y: 0), columnEnd: column))
-        #expect(!TableLayout.isWrap(Self.cell("Salt and pepper, to taste", y: 13), after: full, columnEnd: column))
+        #expect(Self.wrap(Self.cell("chunks", y: 13), after: full, columnEnd: column))
+        #expect(!Self.wrap(Self.cell("pepper", y: 13), after: short, columnEnd: column), "'pepper' fitted above")
+        #expect(Self.wrap(Self.cell("chopped", y: 13), after: Self.cell("Onion,", y: 0), columnEnd: column))
+        #expect(!Self.wrap(Self.cell("Salt and pepper, to taste", y: 13), after: full, columnEnd: column))
     }
 
     @Test func fullLineTieIsBrokenByTitleCaseAndClosedBrackets() {
         let column = 100.0 + 20 * 6
         // A capital after a full line continues a name set in title case only.
-        #expect(TableLayout.isWrap(Self.cell("Breast, Boneless", y: 13), after: Self.cell("800g - Chicken Thigh", y: 0), columnEnd: column))
-        #expect(!TableLayout.isWrap(Self.cell("Kosher salt", y: 13), after: Self.cell("12 fresh sage leaves", y: 0), columnEnd: column))
+        #expect(Self.wrap(Self.cell("Breast, Boneless", y: 13), after: Self.cell("800g - Chicken Thigh", y: 0), columnEnd: column))
+        #expect(!Self.wrap(Self.cell("Kosher salt", y: 13), after: Self.cell("12 fresh sage leaves", y: 0), columnEnd: column))
         // A name closed by its bracket is whole, even before a lower-case line.
-        #expect(!TableLayout.isWrap(Self.cell("bbq sauce", y: 13), after: Self.cell("12 oz coke (not diet)", y: 0), columnEnd: column))
+        #expect(!Self.wrap(Self.cell("bbq sauce", y: 13), after: Self.cell("12 oz coke (not diet)", y: 0), columnEnd: column))
         // The first word's width is measured at its own line's width per character: a wide word set in small type
         // that fitted above is no wrap.
         var narrow = Self.cell("salt/pepper", y: 13)
         narrow.width = 11 * 3
-        #expect(!TableLayout.isWrap(narrow, after: Self.cell("5 large eggs", y: 0), columnEnd: column))
+        #expect(!Self.wrap(narrow, after: Self.cell("5 large eggs", y: 0), columnEnd: column))
+    }
+
+    @Test func fullLineTieIsBrokenByTheTaggersReadings() {
+        let column = 100.0 + 18 * 6  // the name column ends after 18 characters
+        // Both lines hold a name and read worse joined: an ingredient without a quantity after a full line.
+        let pepper = Self.cell("½ tsp black pepper", y: 0)
+        #expect(TableLayout.parser.joinMargin(pepper.text, "sliced lemon") < -0.2)
+        #expect(!Self.wrap(Self.cell("sliced lemon", y: 13), after: pepper, columnEnd: column))
+        // A record without a name yet is unfinished, whatever the case of the line below.
+        let grated = Self.cell("2/3 cup freshly grated", y: 0)
+        #expect(Self.wrap(Self.cell("Parmesan cheese", y: 13), after: grated, columnEnd: 100 + 22 * 6))
+        // A name wrapped mid-word-group reads better joined.
+        let olive = Self.cell("1 cup extra virgin olive", y: 0)
+        #expect(TableLayout.parser.joinMargin(olive.text, "oil") > -0.2)
+        #expect(Self.wrap(Self.cell("oil", y: 13), after: olive, columnEnd: 100 + 24 * 6))
     }
 
     /// A table whose first row has no quantity (its first piece stands in the name column), whose only step number

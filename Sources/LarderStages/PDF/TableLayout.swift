@@ -34,7 +34,7 @@ enum TableLayout {
         var taken: [PDFLine]
     }
 
-    private static let parser = IngredientParser()
+    static let parser = IngredientParser()
 
     /// The tables among `pieces`, top to bottom (empty when geometry suggests none).
     static func find(_ pieces: [PDFLine]) -> [Found] {
@@ -317,7 +317,7 @@ extension TableLayout {
             guard !cells.isEmpty else { continue }
             let opens = cells.contains { [.quantity, .amount, .unit].contains(kinds[column($0)]) }
             let name = cells.last { column($0) == nameColumn }
-            if !opens, let name, let last = records.indices.last, let previous = lastName, isWrap(name, after: previous, columnEnd: columnEnd) {
+            if !opens, let name, let last = records.indices.last, let previous = lastName, isWrap(name, after: previous, record: records[last].text, columnEnd: columnEnd) {
                 records[last].text = joinWrapped([records[last].text, name.text])
                 records[last].height = name.y + name.height - records[last].y
                 lastName = name
@@ -337,15 +337,23 @@ extension TableLayout {
     /// Whether `line`, alone in the name column, continues the name cell above. It does when that cell is left open
     /// (a comma, an open parenthesis, a joining word). It does not when the line above could have held this line's
     /// first word (it ends short of the column's end by more than that word's width). Else (the line above reached
-    /// the column's end) it does when it opens in lower case or with a bracket, or is a short capitalised phrase
-    /// ("Oil", "Cottage Cheese": a name wrapped in title case).
-    static func isWrap(_ line: PDFLine, after previous: PDFLine, columnEnd: Double) -> Bool {
+    /// the column's end) the ingredient tagger decides first: a record so far without a name continues; two lines
+    /// that each hold a name part when the tagger reads them joined worse than apart (``IngredientParser/joinMargin``
+    /// below −0.2). Then it continues when it opens in lower case or with a bracket, or in title case after a
+    /// capitalised word ("Oil", "Cottage Cheese": a name wrapped in title case).
+    static func isWrap(_ line: PDFLine, after previous: PDFLine, record: String, columnEnd: Double) -> Bool {
         if ReadingOrder.isOpen(previous.text) { return true }
         guard line.y - (previous.y + previous.height) < 0.5 * previous.height, let first = line.text.first else { return false }
         // The first word's width (and a space before it), at this line's own width per character.
         let perCharacter = line.width / Double(max(line.text.count, 1))
         let firstWord = Double((line.text.split(separator: " ").first?.count ?? 0) + 1) * perCharacter
         guard previous.x + previous.width + firstWord > columnEnd + 1 else { return false }
+        // The tagger weighs the two readings. A record whose text so far holds no ingredient name is unfinished
+        // ("2/3 cup freshly grated" / "Parmesan cheese"). When each line alone reads as an ingredient with a name,
+        // the join must read nearly as well as the two apart ("½ tsp black pepper" / "sliced lemon" reads worse
+        // joined; "1 cup extra virgin olive" / "oil" better).
+        if parser.parse(record).name.isEmpty { return true }
+        if !parser.parse(line.text).name.isEmpty, parser.joinMargin(record, line.text) < -0.2 { return false }
         // A name closed by its bracket ("12 ounces coke (not diet)") is whole: a line below it opens another.
         if previous.text.hasSuffix(")") && !"([&+–-".contains(first) { return false }
         if first.isLowercase || "([&+–-".contains(first) { return true }
