@@ -108,6 +108,33 @@ struct PDFTableTests {
         #expect(Self.wrap(Self.cell("oil", y: 13), after: olive, columnEnd: 100 + 24 * 6))
     }
 
+    /// Names that carry their own amounts ("12OZ. broccoli crowns": a unit glued to its quantity, no quantity
+    /// column) with the method beside each group: one record a name, one step a group. The same two columns without
+    /// gaps that line up (a list beside a method that flows on its own) stay with the column rules.
+    @Test func namesWithGluedAmountsAndMethodBesideAreATable() {
+        func page(grouped: Bool) -> [ReadingOrder.Glyph] {
+            var page = Self.glyphs("Casarecce Pasta", x: 60, y: 40, size: 18)
+            let names = ["12OZ. casarecce", "12OZ. broccoli crowns, trimmed", "2OZ. shallot, chopped", "wild fennel",
+                         "2SPRIG thyme", "extra-virgin olive oil"]
+            let method = ["Boil the broccoli in a pot of", "water until just tender.", "In the meantime chop the",
+                          "thyme and the fennel.", "Drain the pasta and stir in", "the sauce to coat it."]
+            for k in names.indices {
+                let y = 100 + 13 * Double(k) + 10 * Double(k / 2)  // a gap before each group of two
+                page += Self.glyphs(names[k], x: 60, y: grouped ? y : 100 + 13 * Double(k))
+                page += Self.glyphs(method[k], x: 300, y: y)
+            }
+            return page
+        }
+        let lines = ReadingOrder.lines(page(grouped: true)).map(\.text)
+        #expect(lines == [
+            "Casarecce Pasta", "12OZ. casarecce", "12OZ. broccoli crowns, trimmed", "2OZ. shallot, chopped", "wild fennel",
+            "2SPRIG thyme", "extra-virgin olive oil", "1. Boil the broccoli in a pot of water until just tender.",
+            "2. In the meantime chop the thyme and the fennel.", "3. Drain the pasta and stir in the sauce to coat it.",
+        ])
+        let names = page(grouped: false)
+        #expect(!ReadingOrder.lines(names).map(\.text).contains("1. Boil the broccoli in a pot of water until just tender."))
+    }
+
     /// A table whose first row has no quantity (its first piece stands in the name column), whose only step number
     /// stands once, and whose name wraps onto a line alone in the name column.
     @Test func nameOnlyFirstRowAndLoneStepNumberKeepTheTableWhole() {

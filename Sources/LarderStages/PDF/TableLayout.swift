@@ -177,8 +177,17 @@ extension TableLayout {
         // (Step numbers alone before the names will do when the method stands beside them.)
         guard let nameColumn = kinds.firstIndex(of: .name) else { return nil }
         var proseColumns = kinds.indices.filter { kinds[$0] == .prose && $0 > nameColumn }
+        // (Or, with the method beside, names that carry their own amounts: "12OZ. broccoli crowns", a unit glued to
+        // its quantity, set in the name column.)
+        // The method then stands right beside the names, one paragraph a group, not numbered steps (an ingredient
+        // list beside a numbered method is read by the column rules), and its paragraphs start where the groups do.
+        let amountsInNames = Double(cells[nameColumn].filter { ReadingOrder.startsWithQuantity($0.text) }.count)
+            >= 0.3 * Double(cells[nameColumn].count)
+            && proseColumns.first == nameColumn + 1
+            && !proseColumns.flatMap({ cells[$0] }).contains { ReadingOrder.isLabel(String($0.text.split(separator: " ").first ?? "")) }
+            && groupsAlign(names: cells[nameColumn], prose: cells[nameColumn + 1])
         guard kinds[..<nameColumn].contains(where: { [.quantity, .amount, .unit].contains($0) })
-            || (kinds[..<nameColumn].contains(.stepNumber) && !proseColumns.isEmpty)
+            || ((kinds[..<nameColumn].contains(.stepNumber) || amountsInNames) && !proseColumns.isEmpty)
         else { return nil }
         let top = rows.first!.map(\.y).min()!, bottom = rows.last!.map { $0.y + $0.height }.max()!
         var method: [PDFLine] = []
@@ -268,6 +277,18 @@ extension TableLayout {
             if rows[k].map(\.y).min()! - above > 0.5 * height { starts.append(rows[k].map(\.y).min()!) }
         }
         return starts
+    }
+
+    /// Whether the names fall into two groups or more (a vertical gap of half a line between two names) and each
+    /// group opens at the height where a paragraph of the prose beside it opens (after a gap in the prose too): an
+    /// ingredient group with its step beside it, not a list set beside a method that flows on its own.
+    static func groupsAlign(names: [PDFLine], prose: [PDFLine]) -> Bool {
+        func starts(_ lines: [PDFLine]) -> [Double] {
+            let sorted = lines.sorted { $0.y < $1.y }
+            return zip(sorted, sorted.dropFirst()).filter { $1.y - ($0.y + $0.height) > 0.5 * $0.height }.map { $1.y }
+        }
+        let nameStarts = starts(names), proseStarts = starts(prose)
+        return !nameStarts.isEmpty && nameStarts.allSatisfy { y in proseStarts.contains { abs($0 - y) <= 2 } }
     }
 
     /// The method: the prose lines cut into one step per group (at each group start's height), each numbered.
