@@ -13,7 +13,8 @@ import LarderIngredients
 ///    an amount), ingredient names (the tagger's confidence), prose (sentences: many words a line, lines that continue
 ///    a sentence). A table without a quantity or unit column beside names is left to the rest of the layout.
 /// 5. Ingredient records are rebuilt from cells: a name cell's wrapped lines are joined (a line is a wrap when the
-///    line above could not have held its first word, or the line above is left open); "1 1/2 | tbsp | Ginger Paste"
+///    line above is left open, or could not have held its first word and the tagger does not read the two lines
+///    better apart than joined); "1 1/2 | tbsp | Ginger Paste"
 ///    → "1 1/2 tbsp Ginger Paste". A prose column beside the groups is their method: one step per group (a group
 ///    starts at a step number or after a gap), hyphenated line ends joined. A short prose column at the table's top
 ///    in a smaller size is a side box, not method.
