@@ -135,6 +135,23 @@ struct PDFTableTests {
         #expect(!ReadingOrder.lines(names).map(\.text).contains("1. Boil the broccoli in a pot of water until just tender."))
     }
 
+    /// An ingredient list beside a method at the same leading, the method's steps wrapped with a hanging indent: two
+    /// columns read one after the other, not a table's rows (which glued "2 teaspoons baking soda" to the method).
+    @Test func listBesideRunningTextAtTheSameLeadingIsTwoColumns() {
+        let left = ["2 cups all-purpose flour", "1 1/2 cups sugar", "2 teaspoons baking soda", "1/2 teaspoon salt",
+                    "1 cup shredded coconut flakes"].enumerated().map { Self.cell($1, x: 60, y: 100 + 13 * Double($0)) }
+        let method = ["1. Preheat the oven to 190C/375F.", "2. In a mixing bowl, whisk together the flour,",
+                      "sugar, baking soda, and salt. Add the water,", "oil, vanilla, and vinegar and whisk until",
+                      "smooth and fold through the coconut flakes."]
+        let right = method.enumerated().map { Self.cell($1, x: 300, y: 100 + 13 * Double($0)) }
+        #expect(ReadingOrder.isRunningText(right))
+        #expect(!ReadingOrder.isRunningText(left))
+        #expect(!ReadingOrder.isTable(left: left, right: right))
+        // Short cells on the right still pair up with the left as a table's rows.
+        let amounts = ["200 g", "300 g", "2 tsp", "1/2 tsp", "360 ml"].enumerated().map { Self.cell($1, x: 300, y: 100 + 13 * Double($0)) }
+        #expect(!ReadingOrder.isRunningText(amounts))
+    }
+
     /// A table whose first row has no quantity (its first piece stands in the name column), whose only step number
     /// stands once, and whose name wraps onto a line alone in the name column.
     @Test func nameOnlyFirstRowAndLoneStepNumberKeepTheTableWhole() {
