@@ -46,6 +46,15 @@ public struct IngredientParser: Sendable {
         return assemble(line, s)
     }
 
+    /// How much better the tagger reads `first` and `second` as one ingredient sentence ("1 cup extra virgin
+    /// olive" + "oil") than as two ("½ tsp black pepper" + "sliced lemon"): the best path score of the joined
+    /// sentence minus those of the two alone. Positive when the join reads better.
+    package func joinMargin(_ first: String, _ second: String) -> Double {
+        let joined = tagger.bestScore(Tokenizer.tokenize(first + " " + second))
+        let apart = tagger.bestScore(Tokenizer.tokenize(first)) + tagger.bestScore(Tokenizer.tokenize(second))
+        return Double(joined - apart)
+    }
+
     static func unitCanonical(_ text: String) -> String? {
         if let u = Lexicon.caseSensitiveUnits[text] { return u }
         let l = text.lowercased()

@@ -109,6 +109,17 @@ struct SequenceTagger: Sendable {
         }
     }
 
+    /// The score of the best label path of `tokens` (see ``scoredViterbi(_:_:_:_:)``): how well the tagger can
+    /// read them as one ingredient sentence, comparable between readings of the same words.
+    func bestScore(_ tokens: [Token]) -> Float {
+        guard !tokens.isEmpty else { return 0 }
+        return quantized.withUnsafeBufferPointer { rows in
+            var sink = EmissionSink(rows: rows, tokens: tokens, scale: scale)
+            TaggerFeatures.extract(tokens, bits: bits, table: wordTable, into: &sink)
+            return scoredViterbi(sink.emit, sink.pairEmit, tokens, transitionRows).score
+        }
+    }
+
     /// Sums the quantised weight rows of each token's features into its emission scores.
     struct EmissionSink: TaggerFeatures.Sink {
         let rows: UnsafeBufferPointer<SIMD8<Int16>>
@@ -193,10 +204,18 @@ struct SequenceTagger: Sendable {
     /// punctuation tokens are PUNC, the words' labels come from second-order Viterbi over the chain of words (the
     /// state is the (previous, current) label pair; a step adds the gap-keyed first-order and the second-order rows).
     func viterbi(_ emit: [SIMD8<Float>], _ pairEmit: [SIMD8<Float>], _ tokens: [Token], _ trans: [SIMD8<Float>]) -> [Int] {
+        scoredViterbi(emit, pairEmit, tokens, trans).path
+    }
+
+    /// ``viterbi(_:_:_:_:)``'s best path and its score (the sum of its emission and transition weights; 0 for a
+    /// sentence without words).
+    func scoredViterbi(_ emit: [SIMD8<Float>], _ pairEmit: [SIMD8<Float>], _ tokens: [Token], _ trans: [SIMD8<Float>])
+        -> (path: [Int], score: Float)
+    {
         let L = Self.labelCount, P = TaggerFeatures.pairSlots, T2 = Self.secondOrderRow
         var path = [Int](repeating: Self.puncIndex, count: tokens.count)
         let (words, gaps) = Self.chain(tokens)
-        guard let first = words.first else { return path }
+        guard let first = words.first else { return (path, 0) }
         // score[p]: the best score of a path whose last two labels are p (row; `L` = the start) and y (lane).
         var score = [SIMD8<Float>](repeating: SIMD8(repeating: -.infinity), count: L + 1)
         score[L] = trans[gaps[0] * (L + 1) + L] + emit[first] + pairEmit[first * P + L]
@@ -229,7 +248,7 @@ struct SequenceTagger: Sendable {
             y = bp
             bp = q
         }
-        return path
+        return (path, top)
     }
 
     // MARK: Training

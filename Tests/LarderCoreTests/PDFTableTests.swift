@@ -65,27 +65,91 @@ struct PDFTableTests {
         #expect(kind(["Pour in the broth and let", "it simmer; do not stir them"]) == .name, "prose is the last column")
     }
 
+    /// ``TableLayout/isWrap(_:after:record:columnEnd:)`` with the record's text so far being the line above's.
+    static func wrap(_ line: PDFLine, after previous: PDFLine, columnEnd: Double) -> Bool {
+        TableLayout.isWrap(line, after: previous, record: previous.text, columnEnd: columnEnd)
+    }
+
     @Test func nameCellWrapsAreJoinedOnlyWhenTheLineAboveWasFull() {
         let column = 100.0 + 20 * 6  // the name column ends after 20 characters
         let full = Self.cell("Tomatoes, cut in big", y: 0), short = Self.cell("Salt", y: 0)
-        #expect(TableLayout.isWrap(Self.cell("chunks", y: 13), after: full, columnEnd: column))
-        #expect(!TableLayout.isWrap(Self.cell("pepper", y: 13), after: short, columnEnd: column), "'pepper' fitted above")
-        #expect(TableLayout.isWrap(Self.cell("chopped", y: 13), after: Self.cell("Onion,", y: 0), columnEnd: column))
-        #expect(!TableLayout.isWrap(Self.cell("Salt and pepper, to taste", y: 13), after: full, columnEnd: column))
+        #expect(Self.wrap(Self.cell("chunks", y: 13), after: full, columnEnd: column))
+        #expect(!Self.wrap(Self.cell("pepper", y: 13), after: short, columnEnd: column), "'pepper' fitted above")
+        #expect(Self.wrap(Self.cell("chopped", y: 13), after: Self.cell("Onion,", y: 0), columnEnd: column))
+        #expect(!Self.wrap(Self.cell("Salt and pepper, to taste", y: 13), after: full, columnEnd: column))
     }
 
     @Test func fullLineTieIsBrokenByTitleCaseAndClosedBrackets() {
         let column = 100.0 + 20 * 6
         // A capital after a full line continues a name set in title case only.
-        #expect(TableLayout.isWrap(Self.cell("Breast, Boneless", y: 13), after: Self.cell("800g - Chicken Thigh", y: 0), columnEnd: column))
-        #expect(!TableLayout.isWrap(Self.cell("Kosher salt", y: 13), after: Self.cell("12 fresh sage leaves", y: 0), columnEnd: column))
+        #expect(Self.wrap(Self.cell("Breast, Boneless", y: 13), after: Self.cell("800g - Chicken Thigh", y: 0), columnEnd: column))
+        #expect(!Self.wrap(Self.cell("Kosher salt", y: 13), after: Self.cell("12 fresh sage leaves", y: 0), columnEnd: column))
         // A name closed by its bracket is whole, even before a lower-case line.
-        #expect(!TableLayout.isWrap(Self.cell("bbq sauce", y: 13), after: Self.cell("12 oz coke (not diet)", y: 0), columnEnd: column))
+        #expect(!Self.wrap(Self.cell("bbq sauce", y: 13), after: Self.cell("12 oz coke (not diet)", y: 0), columnEnd: column))
         // The first word's width is measured at its own line's width per character: a wide word set in small type
         // that fitted above is no wrap.
         var narrow = Self.cell("salt/pepper", y: 13)
         narrow.width = 11 * 3
-        #expect(!TableLayout.isWrap(narrow, after: Self.cell("5 large eggs", y: 0), columnEnd: column))
+        #expect(!Self.wrap(narrow, after: Self.cell("5 large eggs", y: 0), columnEnd: column))
+    }
+
+    @Test func fullLineTieIsBrokenByTheTaggersReadings() {
+        let column = 100.0 + 18 * 6  // the name column ends after 18 characters
+        // Both lines hold a name and read worse joined: an ingredient without a quantity after a full line.
+        let pepper = Self.cell("½ tsp black pepper", y: 0)
+        #expect(TableLayout.parser.joinMargin(pepper.text, "sliced lemon") < -0.2)
+        #expect(!Self.wrap(Self.cell("sliced lemon", y: 13), after: pepper, columnEnd: column))
+        // A record without a name yet is unfinished, whatever the case of the line below.
+        let grated = Self.cell("2/3 cup freshly grated", y: 0)
+        #expect(Self.wrap(Self.cell("Parmesan cheese", y: 13), after: grated, columnEnd: 100 + 22 * 6))
+        // A name wrapped mid-word-group reads better joined.
+        let olive = Self.cell("1 cup extra virgin olive", y: 0)
+        #expect(TableLayout.parser.joinMargin(olive.text, "oil") > -0.2)
+        #expect(Self.wrap(Self.cell("oil", y: 13), after: olive, columnEnd: 100 + 24 * 6))
+    }
+
+    /// Names that carry their own amounts ("12OZ. broccoli crowns": a unit glued to its quantity, no quantity
+    /// column) with the method beside each group: one record a name, one step a group. The same two columns without
+    /// gaps that line up (a list beside a method that flows on its own) stay with the column rules.
+    @Test func namesWithGluedAmountsAndMethodBesideAreATable() {
+        func page(grouped: Bool) -> [ReadingOrder.Glyph] {
+            var page = Self.glyphs("Casarecce Pasta", x: 60, y: 40, size: 18)
+            let names = ["12OZ. casarecce", "12OZ. broccoli crowns, trimmed", "2OZ. shallot, chopped", "wild fennel",
+                         "2SPRIG thyme", "extra-virgin olive oil"]
+            let method = ["Boil the broccoli in a pot of", "water until just tender.", "In the meantime chop the",
+                          "thyme and the fennel.", "Drain the pasta and stir in", "the sauce to coat it."]
+            for k in names.indices {
+                let y = 100 + 13 * Double(k) + 10 * Double(k / 2)  // a gap before each group of two
+                page += Self.glyphs(names[k], x: 60, y: grouped ? y : 100 + 13 * Double(k))
+                page += Self.glyphs(method[k], x: 300, y: y)
+            }
+            return page
+        }
+        let lines = ReadingOrder.lines(page(grouped: true)).map(\.text)
+        #expect(lines == [
+            "Casarecce Pasta", "12OZ. casarecce", "12OZ. broccoli crowns, trimmed", "2OZ. shallot, chopped", "wild fennel",
+            "2SPRIG thyme", "extra-virgin olive oil", "1. Boil the broccoli in a pot of water until just tender.",
+            "2. In the meantime chop the thyme and the fennel.", "3. Drain the pasta and stir in the sauce to coat it.",
+        ])
+        let names = page(grouped: false)
+        #expect(!ReadingOrder.lines(names).map(\.text).contains("1. Boil the broccoli in a pot of water until just tender."))
+    }
+
+    /// An ingredient list beside a method at the same leading, the method's steps wrapped with a hanging indent: two
+    /// columns read one after the other, not a table's rows (which glued "2 teaspoons baking soda" to the method).
+    @Test func listBesideRunningTextAtTheSameLeadingIsTwoColumns() {
+        let left = ["2 cups all-purpose flour", "1 1/2 cups sugar", "2 teaspoons baking soda", "1/2 teaspoon salt",
+                    "1 cup shredded coconut flakes"].enumerated().map { Self.cell($1, x: 60, y: 100 + 13 * Double($0)) }
+        let method = ["1. Preheat the oven to 190C/375F.", "2. In a mixing bowl, whisk together the flour,",
+                      "sugar, baking soda, and salt. Add the water,", "oil, vanilla, and vinegar and whisk until",
+                      "smooth and fold through the coconut flakes."]
+        let right = method.enumerated().map { Self.cell($1, x: 300, y: 100 + 13 * Double($0)) }
+        #expect(ReadingOrder.isRunningText(right))
+        #expect(!ReadingOrder.isRunningText(left))
+        #expect(!ReadingOrder.isTable(left: left, right: right))
+        // Short cells on the right still pair up with the left as a table's rows.
+        let amounts = ["200 g", "300 g", "2 tsp", "1/2 tsp", "360 ml"].enumerated().map { Self.cell($1, x: 300, y: 100 + 13 * Double($0)) }
+        #expect(!ReadingOrder.isRunningText(amounts))
     }
 
     /// A table whose first row has no quantity (its first piece stands in the name column), whose only step number

@@ -20,6 +20,10 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 
 # name -> (corpus label, split, [(metric label, path into the JSON, kind)])   kind: accuracy | performance
 DEV = "development (looked at while the rules were written)"
+# The families of scripts/data/make-layouts.py; `larder eval pdfs --leave-one-source-out` names each fold by its truth
+# source, "larder-layouts/<family>".
+LAYOUT_FAMILIES = ["list-one-column", "list-side-by-side", "table-qty-unit", "table-step-beside", "table-amount-box",
+                   "two-column-page"]
 SPECS = {
     "pages": ("recipes-scraped: 302 saved pages", DEV, [
         ("title", "title", "accuracy"), ("ingredient lines F1", "ingredients_f1", "accuracy"),
@@ -34,6 +38,13 @@ SPECS = {
         ("steps F1 (mean held-out)", "mean.steps_f1", "accuracy"), ("title (worst held-out)", "worst.title", "accuracy"),
         ("ingredient lines F1 (worst held-out)", "worst.ingredients_f1", "accuracy"),
         ("steps F1 (worst held-out)", "worst.steps_f1", "accuracy")]),
+    "layouts": ("generated layout families: scripts/data/make-layouts.py, 6 families x 12 PDFs, leave one family out",
+                "generated, held-out seed 8 (never looked at)",
+                [(f"{family}: ingredient lines F1 (held out)", f"folds.{family}.held_out.ingredients_f1", "accuracy")
+                 for family in LAYOUT_FAMILIES]
+                + [("ingredient lines F1 (mean held-out)", "mean.ingredients_f1", "accuracy"),
+                   ("ingredient lines F1 (worst held-out)", "worst.ingredients_f1", "accuracy"),
+                   ("title (mean held-out)", "mean.title", "accuracy"), ("steps F1 (mean held-out)", "mean.steps_f1", "accuracy")]),
     "formats": ("recipe-app-exports: app export samples, scored on what `larder export` writes", DEV, [
         ("recipes found (fraction of the README's count)", "recipes_found", "accuracy"),
         ("recipes found", "recipes", "accuracy"),
@@ -126,7 +137,13 @@ GLANCE = [
 
 
 def lookup(obj, path):
+    """The number at a dotted path; a list of folds is entered by the last part of a fold's `source`."""
     for part in path.split("."):
+        if isinstance(obj, list):
+            obj = next((x for x in obj if isinstance(x, dict) and str(x.get("source", "")).split("/")[-1] == part), None)
+            if obj is None:
+                return None
+            continue
         if not isinstance(obj, dict) or part not in obj:
             return None
         obj = obj[part]

@@ -40,7 +40,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
     public var codeVersion: String {
         switch self {
         case .detect: "detect@6"
-        case .extract: "extract@13"
+        case .extract: "extract@14"
         case .ocr: "ocr@26"
         case .route: "route@6"
         case .recipe: "recipe@20"

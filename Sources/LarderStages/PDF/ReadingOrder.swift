@@ -383,10 +383,20 @@ enum ReadingOrder {
         let narrowSide = leftWidest < 0.6 * rightWidest || rightWidest < 0.6 * leftWidest
         if quantityLed(left) && quantityLed(right) && !narrowSide { return false }
         // Two columns of running text also share baselines; a table has a narrow side.
+        // (Running text on the right, a method beside an ingredient list at the same leading, is a column.)
         return narrowSide
-            || (pairedRight * 10 >= right.count * 9 && pairedLeft * 10 >= left.count * 9 && leftWidest < 200)
+            || (pairedRight * 10 >= right.count * 9 && pairedLeft * 10 >= left.count * 9 && leftWidest < 200 && !isRunningText(right))
             // A column of quantities (a raised fraction lifts a cell) beside the names.
             || (loosePairs(right, left) * 10 >= right.count * 9 && loosePairs(left, right) * 10 >= left.count * 9 && leftWidest < 60)
+    }
+
+    /// Sentences set in lines: 4.5 words a line or more, and a quarter of the lines carrying on a sentence (a
+    /// lower-case start), as ``TableLayout``'s prose column.
+    static func isRunningText(_ lines: [PDFLine]) -> Bool {
+        guard lines.count >= 3 else { return false }
+        let words = lines.reduce(0) { $0 + $1.text.split(separator: " ").count }
+        let continuing = lines.filter { $0.text.first?.isLowercase == true }.count
+        return Double(words) >= 4.5 * Double(lines.count) && continuing * 4 >= lines.count
     }
 
     private struct PieceKey: Hashable {

@@ -13,7 +13,8 @@ import LarderIngredients
 ///    an amount), ingredient names (the tagger's confidence), prose (sentences: many words a line, lines that continue
 ///    a sentence). A table without a quantity or unit column beside names is left to the rest of the layout.
 /// 5. Ingredient records are rebuilt from cells: a name cell's wrapped lines are joined (a line is a wrap when the
-///    line above could not have held its first word, or the line above is left open); "1 1/2 | tbsp | Ginger Paste"
+///    line above is left open, or could not have held its first word and the tagger does not read the two lines
+///    better apart than joined); "1 1/2 | tbsp | Ginger Paste"
 ///    → "1 1/2 tbsp Ginger Paste". A prose column beside the groups is their method: one step per group (a group
 ///    starts at a step number or after a gap), hyphenated line ends joined. A short prose column at the table's top
 ///    in a smaller size is a side box, not method.
@@ -34,7 +35,7 @@ enum TableLayout {
         var taken: [PDFLine]
     }
 
-    private static let parser = IngredientParser()
+    static let parser = IngredientParser()
 
     /// The tables among `pieces`, top to bottom (empty when geometry suggests none).
     static func find(_ pieces: [PDFLine]) -> [Found] {
@@ -177,8 +178,17 @@ extension TableLayout {
         // (Step numbers alone before the names will do when the method stands beside them.)
         guard let nameColumn = kinds.firstIndex(of: .name) else { return nil }
         var proseColumns = kinds.indices.filter { kinds[$0] == .prose && $0 > nameColumn }
+        // (Or, with the method beside, names that carry their own amounts: "12OZ. broccoli crowns", a unit glued to
+        // its quantity, set in the name column.)
+        // The method then stands right beside the names, one paragraph a group, not numbered steps (an ingredient
+        // list beside a numbered method is read by the column rules), and its paragraphs start where the groups do.
+        let amountsInNames = Double(cells[nameColumn].filter { ReadingOrder.startsWithQuantity($0.text) }.count)
+            >= 0.3 * Double(cells[nameColumn].count)
+            && proseColumns.first == nameColumn + 1
+            && !proseColumns.flatMap({ cells[$0] }).contains { ReadingOrder.isLabel(String($0.text.split(separator: " ").first ?? "")) }
+            && groupsAlign(names: cells[nameColumn], prose: cells[nameColumn + 1])
         guard kinds[..<nameColumn].contains(where: { [.quantity, .amount, .unit].contains($0) })
-            || (kinds[..<nameColumn].contains(.stepNumber) && !proseColumns.isEmpty)
+            || ((kinds[..<nameColumn].contains(.stepNumber) || amountsInNames) && !proseColumns.isEmpty)
         else { return nil }
         let top = rows.first!.map(\.y).min()!, bottom = rows.last!.map { $0.y + $0.height }.max()!
         var method: [PDFLine] = []
@@ -270,6 +280,18 @@ extension TableLayout {
         return starts
     }
 
+    /// Whether the names fall into two groups or more (a vertical gap of half a line between two names) and each
+    /// group opens at the height where a paragraph of the prose beside it opens (after a gap in the prose too): an
+    /// ingredient group with its step beside it, not a list set beside a method that flows on its own.
+    static func groupsAlign(names: [PDFLine], prose: [PDFLine]) -> Bool {
+        func starts(_ lines: [PDFLine]) -> [Double] {
+            let sorted = lines.sorted { $0.y < $1.y }
+            return zip(sorted, sorted.dropFirst()).filter { $1.y - ($0.y + $0.height) > 0.5 * $0.height }.map { $1.y }
+        }
+        let nameStarts = starts(names), proseStarts = starts(prose)
+        return !nameStarts.isEmpty && nameStarts.allSatisfy { y in proseStarts.contains { abs($0 - y) <= 2 } }
+    }
+
     /// The method: the prose lines cut into one step per group (at each group start's height), each numbered.
     static func steps(_ prose: [PDFLine], groupStarts: [Double]) -> [PDFLine] {
         let lines = prose.sorted { $0.y < $1.y }
@@ -317,7 +339,7 @@ extension TableLayout {
             guard !cells.isEmpty else { continue }
             let opens = cells.contains { [.quantity, .amount, .unit].contains(kinds[column($0)]) }
             let name = cells.last { column($0) == nameColumn }
-            if !opens, let name, let last = records.indices.last, let previous = lastName, isWrap(name, after: previous, columnEnd: columnEnd) {
+            if !opens, let name, let last = records.indices.last, let previous = lastName, isWrap(name, after: previous, record: records[last].text, columnEnd: columnEnd) {
                 records[last].text = joinWrapped([records[last].text, name.text])
                 records[last].height = name.y + name.height - records[last].y
                 lastName = name
@@ -337,15 +359,23 @@ extension TableLayout {
     /// Whether `line`, alone in the name column, continues the name cell above. It does when that cell is left open
     /// (a comma, an open parenthesis, a joining word). It does not when the line above could have held this line's
     /// first word (it ends short of the column's end by more than that word's width). Else (the line above reached
-    /// the column's end) it does when it opens in lower case or with a bracket, or is a short capitalised phrase
-    /// ("Oil", "Cottage Cheese": a name wrapped in title case).
-    static func isWrap(_ line: PDFLine, after previous: PDFLine, columnEnd: Double) -> Bool {
+    /// the column's end) the ingredient tagger decides first: a record so far without a name continues; two lines
+    /// that each hold a name part when the tagger reads them joined worse than apart (``IngredientParser/joinMargin``
+    /// below −0.2). Then it continues when it opens in lower case or with a bracket, or in title case after a
+    /// capitalised word ("Oil", "Cottage Cheese": a name wrapped in title case).
+    static func isWrap(_ line: PDFLine, after previous: PDFLine, record: String, columnEnd: Double) -> Bool {
         if ReadingOrder.isOpen(previous.text) { return true }
         guard line.y - (previous.y + previous.height) < 0.5 * previous.height, let first = line.text.first else { return false }
         // The first word's width (and a space before it), at this line's own width per character.
         let perCharacter = line.width / Double(max(line.text.count, 1))
         let firstWord = Double((line.text.split(separator: " ").first?.count ?? 0) + 1) * perCharacter
         guard previous.x + previous.width + firstWord > columnEnd + 1 else { return false }
+        // The tagger weighs the two readings. A record whose text so far holds no ingredient name is unfinished
+        // ("2/3 cup freshly grated" / "Parmesan cheese"). When each line alone reads as an ingredient with a name,
+        // the join must read nearly as well as the two apart ("½ tsp black pepper" / "sliced lemon" reads worse
+        // joined; "1 cup extra virgin olive" / "oil" better).
+        if parser.parse(record).name.isEmpty { return true }
+        if !parser.parse(line.text).name.isEmpty, parser.joinMargin(record, line.text) < -0.2 { return false }
         // A name closed by its bracket ("12 ounces coke (not diet)") is whole: a line below it opens another.
         if previous.text.hasSuffix(")") && !"([&+–-".contains(first) { return false }
         if first.isLowercase || "([&+–-".contains(first) { return true }
