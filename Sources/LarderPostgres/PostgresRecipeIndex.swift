@@ -149,6 +149,9 @@ enum PostgresRecipeIndex {
     static func update(
         _ connection: PostgresConnection, _ logger: Logger, documentID: Int64, stored: Stored? = nil
     ) async throws {
+        // The document's row lock (a worker's fenced commit holds it already) orders two rewrites of one document:
+        // a review decision, a reindex and a commit at once would otherwise each keep their rows (READ COMMITTED).
+        try await connection.run("SELECT id FROM document WHERE id = \(documentID) FOR UPDATE", logger)
         try await connection.run("DELETE FROM recipe_entry WHERE document_id = \(documentID)", logger)
         try await connection.run("DELETE FROM pantry_entry WHERE document_id = \(documentID)", logger)
         guard let (version, json) = try await exportable(connection, logger, documentID: documentID, latest: stored)
