@@ -131,17 +131,16 @@ extension PostgresCheckpointStore: ServiceStore {
                 let (number, json, valid, decision, decided, accepted, acceptedJSON, stages, versions) = try row.decode(
                     (Int, String, Bool, String?, Int?, Int?, String?, [String]?, [String]?).self)
                 return ExportRow(
-                    number: number, json: json, valid: valid, rejected: decision == "rejected" && decided == number,
+                    number: number, json: json, valid: valid,
+                    rejected: PostgresRecipeIndex.rejects(decision: decision, decided: decided, latest: number),
                     accepted: accepted.flatMap { number in acceptedJSON.map { (number, $0) } },
                     runs: zip(stages ?? [], versions ?? []).map { StageVersion(stage: $0, version: $1.isEmpty ? nil : $1) })
             }
         }
         guard let row, !row.rejected else { return nil }
         let pipelineVersion = Exporter.pipelineVersion(row.runs.map { (stage: $0.stage, version: $0.version) })
-        if let (number, json) = row.accepted {
-            return ExportableVersion(number: number, json: json, pipelineVersion: pipelineVersion)
-        }
-        return row.valid ? ExportableVersion(number: row.number, json: row.json, pipelineVersion: pipelineVersion) : nil
+        let chosen = PostgresRecipeIndex.choose(latest: (row.number, row.json, row.valid), accepted: row.accepted)
+        return chosen.map { ExportableVersion(number: $0.0, json: $0.1, pipelineVersion: pipelineVersion) }
     }
 
     private struct ExportRow: Sendable {

@@ -233,15 +233,27 @@ enum PostgresRecipeIndex {
         let review = try await connection.rows(
             "SELECT accepted_version, decision, decided_version FROM review WHERE document_id = \(documentID)", logger
         ).first?.decode((Int?, String?, Int?).self)
-        if let review, review.1 == "rejected", review.2 == latest.number { return nil }
-        if let accepted = review?.0,
+        if rejects(decision: review?.1, decided: review?.2, latest: latest.number) { return nil }
+        var accepted: (Int, String)?
+        if let number = review?.0,
             let json = try await connection.rows(
-                "SELECT json FROM result_version WHERE document_id = \(documentID) AND number = \(accepted)", logger
+                "SELECT json FROM result_version WHERE document_id = \(documentID) AND number = \(number)", logger
             ).first?.decode(String.self)
         {
-            return (accepted, json)
+            accepted = (number, json)
         }
-        return latest.isValid ? (latest.number, latest.json) : nil
+        return choose(latest: latest, accepted: accepted)
+    }
+
+    /// ``Exporter``'s rule, for both readers of it here (the index and `/result`'s one-statement read): a review that
+    /// rejected the latest machine version lets nothing out.
+    static func rejects(decision: String?, decided: Int?, latest: Int) -> Bool {
+        decision == "rejected" && decided == latest
+    }
+
+    /// ``Exporter``'s rule past a rejection: the accepted version when there is one, else the latest when valid.
+    static func choose(latest: (number: Int, json: String, isValid: Bool), accepted: (Int, String)?) -> (Int, String)? {
+        accepted ?? (latest.isValid ? (latest.number, latest.json) : nil)
     }
 
     /// Rewrites every document's rows; returns the number of recipes indexed.
