@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // The PostgreSQL store (LarderPostgres): only `larder`, `larder-worker` and its tests link it.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // SHA-256 (LarderCore's `SHA256`: BoringSSL's rounds, on the CPU's SHA extensions where it has them). Already in
+        // the graph through postgres-nio, whose SCRAM authentication uses it: no new fetch, no new compile.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.9.0"..<"5.0.0"),
     ],
     targets: [
         // MARK: C libraries, one system-library target each, with a minimal shim header.
@@ -92,7 +95,7 @@ let package = Package(
 
         // MARK: Library: model, configuration, the stage contract and the stages' outputs the command reads (Contracts/),
         // the stage list, checkpoint store, work queue, schemas, review.
-        // Links no C library, so the `larder` command starts fast.
+        // Links no system C library (swift-crypto compiles its BoringSSL in), so the `larder` command starts fast.
         .target(
             name: "LarderCore",
             dependencies: [
@@ -100,6 +103,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // MARK: The PostgreSQL checkpoint store behind `CheckpointStore`/`ServiceStore` (`--db postgres://…`): many
