@@ -64,6 +64,13 @@ public struct Intake: Sendable {
     }
 
     private static let chunkSize = 128
+    /// With a store that keeps the bytes, a chunk's files are held in memory from their hash to their store: a chunk
+    /// ends once its files reach this many bytes (so memory holds at most this plus one file).
+    private static let chunkBytes: Int64 = 256 << 20
+
+    /// Whether the store keeps documents' bytes (PostgreSQL): then each file is read once, whole, and the bytes
+    /// hashed are the bytes stored.
+    private var keepsBytes: Bool { store is any DocumentBytesStore }
 
     /// The folder `larder serve` keeps uploads and rendered pages in: `<database>.uploads` beside the database.
     /// Intake never registers it nor anything in it. With a PostgreSQL store (a URL, not a file): `larder.uploads`
@@ -86,6 +93,7 @@ public struct Intake: Sendable {
     public func ingest(paths: [String], batchID: Int64, firstNew: () -> Void = {}) throws -> Report {
         var report = Report()
         var pending: [FileIdentity] = []
+        var pendingBytes: Int64 = 0
         var walker = Walker(
             maxFileBytes: config.limits.maxFileBytes, ownFiles: OwnFiles(config: config),
             roots: followSymlinks ? nil : paths.compactMap(Walker.realPath))
@@ -93,6 +101,7 @@ public struct Intake: Sendable {
         func registerPending() throws {
             try register(pending, batchID: batchID, into: &report)
             pending.removeAll(keepingCapacity: true)
+            pendingBytes = 0
             if !announced && report.new > 0 {
                 announced = true
                 firstNew()
@@ -103,7 +112,10 @@ public struct Intake: Sendable {
                 switch event {
                 case .file(let file):
                     pending.append(file)
-                    if pending.count >= Self.chunkSize { try registerPending() }
+                    pendingBytes += file.byteCount
+                    if pending.count >= Self.chunkSize || (keepsBytes && pendingBytes >= Self.chunkBytes) {
+                        try registerPending()
+                    }
                 case .error(let error):
                     try store.recordInputError(batchID: batchID, path: error.path ?? path, error: error)
                     report.errors.append(error.record)
@@ -116,32 +128,42 @@ public struct Intake: Sendable {
         return report
     }
 
-    /// Hashes a chunk in parallel (skipping unchanged known files), then registers it in one transaction.
+    /// Hashes a chunk in parallel (skipping unchanged known files), then registers it in one transaction. With a
+    /// store that keeps the bytes, each file hashed is read whole once and those bytes are the ones stored.
     private func register(_ files: [FileIdentity], batchID: Int64, into report: inout Report) throws {
         guard !files.isEmpty else { return }
         let known = try store.knownHashes(of: files)
-        let results = Locked([Result<RegisteredFile, LarderError>?](repeating: nil, count: files.count))
+        let keepsBytes = keepsBytes
+        let results = Locked([Result<Hashed, LarderError>?](repeating: nil, count: files.count))
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
-            let result = Result { () throws(LarderError) -> RegisteredFile in
-                let sha: String
-                if let knownSHA = known[file.path] { sha = knownSHA } else { sha = try Self.hash(file.path) }
-                return RegisteredFile(
-                    path: file.path, sha256: sha, byteCount: file.byteCount, modifiedAt: file.modifiedAt)
+            let result = Result { () throws(LarderError) -> Hashed in
+                var hashed = Hashed(file: RegisteredFile(
+                    path: file.path, sha256: known[file.path] ?? "", byteCount: file.byteCount, modifiedAt: file.modifiedAt))
+                guard known[file.path] == nil else { return hashed }
+                if keepsBytes {
+                    let data = try Self.read(file.path)
+                    hashed.file.sha256 = SHA256.hex(data)
+                    hashed.bytes = data
+                } else {
+                    hashed.file.sha256 = try Self.hash(file.path)
+                }
+                return hashed
             }
             results.withLock { $0[index] = result }
         }
-        var files: [RegisteredFile] = []
+        var hashed: [Hashed] = []
         for result in results.withLock({ $0 }) {
             switch result! {
-            case .success(let file): files.append(file)
+            case .success(let file): hashed.append(file)
             case .failure(let error):
                 try store.recordInputError(batchID: batchID, path: error.path ?? "", error: error)
                 report.errors.append(error.record)
             }
         }
+        var files = hashed.map(\.file)
         if let bytesStore = store as? any DocumentBytesStore {
-            files = try storeBytes(of: files, in: bytesStore, batchID: batchID, into: &report)
+            files = try storeBytes(of: hashed, in: bytesStore, batchID: batchID, into: &report)
         }
         let registrations = try store.register(files, batchID: batchID, stages: stages)
         report.files += files.count
@@ -154,42 +176,61 @@ public struct Intake: Sendable {
         }
     }
 
+    /// A file of a chunk with its hash, and (with a store that keeps the bytes) the very bytes that were hashed.
+    private struct Hashed: Sendable {
+        var file: RegisteredFile
+        var bytes: Data?
+    }
+
     /// With a store that keeps the bytes (PostgreSQL): stores each file's bytes whose hash the store lacks, once
     /// per hash, before the file is registered, so no worker ever claims a document whose bytes are not there yet.
-    /// A file that cannot be read again, or whose bytes changed since they were hashed, becomes an input error.
-    /// Returns the files to register.
+    /// The bytes stored are those that were hashed; a file known by its path, size and time (not hashed in this run)
+    /// whose bytes are missing is read and hashed here, and becomes an input error if it cannot be read or its bytes
+    /// are no longer the registered ones. Returns the files to register.
     private func storeBytes(
-        of files: [RegisteredFile], in bytesStore: any DocumentBytesStore, batchID: Int64, into report: inout Report
+        of files: [Hashed], in bytesStore: any DocumentBytesStore, batchID: Int64, into report: inout Report
     ) throws -> [RegisteredFile] {
-        var missing = try bytesStore.missingBytes(Array(Set(files.map(\.sha256))))
+        var missing = try bytesStore.missingBytes(Array(Set(files.map(\.file.sha256))))
         var kept: [RegisteredFile] = []
-        for file in files {
+        for item in files {
+            let file = item.file
             guard missing.contains(file.sha256) else {
                 kept.append(file)
                 continue
             }
             let data: Data
-            do {
-                data = try FilePath.readAll(file.path)
-            } catch {
-                let failure = LarderError.wrap(error, kind: .unreadable, path: file.path)
-                try store.recordInputError(batchID: batchID, path: file.path, error: failure)
-                report.errors.append(failure.record)
-                continue
-            }
-            guard SHA256.hex(data) == file.sha256 else {
-                let changed = LarderError(
-                    .badInput, "the file changed while it was being registered",
-                    hint: "ingest it again once nothing is writing to it", path: file.path)
-                try store.recordInputError(batchID: batchID, path: file.path, error: changed)
-                report.errors.append(changed.record)
-                continue
+            if let hashedBytes = item.bytes {
+                data = hashedBytes
+            } else {
+                do {
+                    data = try Self.read(file.path)
+                } catch {
+                    try store.recordInputError(batchID: batchID, path: file.path, error: error)
+                    report.errors.append(error.record)
+                    continue
+                }
+                guard SHA256.hex(data) == file.sha256 else {
+                    let changed = LarderError(
+                        .badInput, "the file changed while it was being registered",
+                        hint: "ingest it again once nothing is writing to it", path: file.path)
+                    try store.recordInputError(batchID: batchID, path: file.path, error: changed)
+                    report.errors.append(changed.record)
+                    continue
+                }
             }
             try bytesStore.storeBytes([UInt8](data), sha256: file.sha256)
             missing.remove(file.sha256)
             kept.append(file)
         }
         return kept
+    }
+
+    private static func read(_ path: String) throws(LarderError) -> Data {
+        do {
+            return try FilePath.readAll(path)
+        } catch {
+            throw LarderError.wrap(error, kind: .unreadable, path: path)
+        }
     }
 
     private static func hash(_ path: String) throws(LarderError) -> String {
