@@ -92,7 +92,7 @@ public struct DetectStage: Stage {
             output.height = image.height
             return output
         }
-        guard let decoded = TextDecoding.decode(data) else {
+        guard let decoded = TextDecoding.decodePageHead(data) ?? TextDecoding.decode(data) else {
             let what = claimed.map { "named .\($0) but its content is not a \($0.uppercased()) file" }
                 ?? "unrecognised binary content: not PDF, PNG, JPEG, TIFF or text"
             throw LarderError(
@@ -184,6 +184,66 @@ enum TextDecoding {
             return Decoded(text: text, encoding: "latin-1")
         }
         return nil
+    }
+
+    /// How many bytes of a large UTF-8 page ``decodePageHead(_:)`` makes into text.
+    static let headBytes = 16 * 1024
+
+    /// What `detect` needs of a large saved page, without making its whole text: a page without a BOM that is not
+    /// binary and is valid UTF-8 (``isValidUTF8(_:)``, the same answer as `String(validating:)`) is classified, and
+    /// its charset read, from its first ``headBytes`` bytes as text. Both look only at the first 2,048 characters
+    /// after leading whitespace and the first 4,096 characters, so the head gives the same answers as the whole text
+    /// when it holds more than that; nil otherwise (and for a text that is not HTML), and ``decode(_:)`` decides.
+    /// (`String(validating:)` over a 300 KB page cost more than 3 M instructions.)
+    static func decodePageHead(_ data: Data) -> Decoded? {
+        guard data.count > headBytes, let first = data.first, first < 0x80, !looksBinary(data), isValidUTF8(data) else {
+            return nil
+        }
+        var cut = data.startIndex + headBytes
+        while cut > data.startIndex, data[cut] & 0xC0 == 0x80 { cut -= 1 }  // not inside a character's bytes
+        let head = String(decoding: data[data.startIndex..<cut], as: UTF8.self)
+        let trimmed = head.drop { $0.isWhitespace }
+        // One character more than each look needs: the last character of a cut text may be cut short.
+        guard head.index(head.startIndex, offsetBy: 4097, limitedBy: head.endIndex) != nil,
+            trimmed.index(trimmed.startIndex, offsetBy: 2049, limitedBy: trimmed.endIndex) != nil,
+            classify(head, fileName: "") == .html
+        else { return nil }
+        return Decoded(text: head, encoding: "utf-8")
+    }
+
+    /// Whether `data` is well-formed UTF-8 (Unicode's table 3-7: no overlong forms, no surrogates, nothing past
+    /// U+10FFFF), eight ASCII bytes at a time.
+    static func isValidUTF8(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            let n = raw.count
+            guard let base = raw.baseAddress else { return true }
+            let p = base.assumingMemoryBound(to: UInt8.self)
+            func continues(_ k: Int) -> Bool { k < n && p[k] & 0xC0 == 0x80 }
+            func within(_ k: Int, _ range: ClosedRange<UInt8>) -> Bool { k < n && range.contains(p[k]) }
+            var i = 0
+            while i < n {
+                if i + 8 <= n, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+                let valid: Bool
+                var length = 1
+                switch p[i] {
+                case 0x00...0x7F: valid = true
+                case 0xC2...0xDF: (valid, length) = (continues(i + 1), 2)
+                case 0xE0: (valid, length) = (within(i + 1, 0xA0...0xBF) && continues(i + 2), 3)
+                case 0xE1...0xEC, 0xEE...0xEF: (valid, length) = (continues(i + 1) && continues(i + 2), 3)
+                case 0xED: (valid, length) = (within(i + 1, 0x80...0x9F) && continues(i + 2), 3)
+                case 0xF0: (valid, length) = (within(i + 1, 0x90...0xBF) && continues(i + 2) && continues(i + 3), 4)
+                case 0xF1...0xF3: (valid, length) = (continues(i + 1) && continues(i + 2) && continues(i + 3), 4)
+                case 0xF4: (valid, length) = (within(i + 1, 0x80...0x8F) && continues(i + 2) && continues(i + 3), 4)
+                default: valid = false
+                }
+                guard valid else { return false }
+                i += length
+            }
+            return true
+        }
     }
 
     /// More than 1 in 100 control characters other than tab, CR, LF and form feed (NUL counted among them), or NUL

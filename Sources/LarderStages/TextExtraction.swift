@@ -26,17 +26,20 @@ public enum TextNormalizer {
             text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         }
         if !isNFC(text) { text = text.precomposedStringWithCanonicalMapping }
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0xFEFF, 0x200B, 0x200C, 0x200D, 0x2060: continue  // BOM and zero-width characters
-            case 0x00A0, 0x2007, 0x202F, 0x2000...0x200A: scalars.append(" ")
-            default: scalars.append(scalar)
+        if hasOddSpaces(text) {  // rebuilt scalar by scalar only when there is something to drop or replace
+            var scalars = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0xFEFF, 0x200B, 0x200C, 0x200D, 0x2060: continue  // BOM and zero-width characters
+                case 0x00A0, 0x2007, 0x202F, 0x2000...0x200A: scalars.append(" ")
+                default: scalars.append(scalar)
+                }
             }
+            text = String(scalars)
         }
         var lines: [Substring] = []
         var blank = 0
-        for line in String(scalars).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var end = line.endIndex
             while end > line.startIndex, line[line.index(before: end)].isWhitespace { end = line.index(before: end) }
             let trimmed = line[line.startIndex..<end]
@@ -55,6 +58,32 @@ public enum TextNormalizer {
 }
 
 extension TextNormalizer {
+    /// Whether `text` holds a scalar ``normalize(_:)`` drops or replaces by a space: U+00A0, U+2000–U+200D, U+202F,
+    /// U+2060 or U+FEFF. Tested on the UTF-8 bytes (their lead bytes C2, E2 and EF never continue a sequence).
+    static func hasOddSpaces(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { b in
+            let n = b.count
+            var i = 0
+            while i < n {
+                switch b[i] {
+                case 0xC2:
+                    if i + 1 < n, b[i + 1] == 0xA0 { return true }  // U+00A0
+                case 0xE2:
+                    if i + 2 < n {
+                        let (b1, b2) = (b[i + 1], b[i + 2])
+                        if b1 == 0x80, b2 <= 0x8D || b2 == 0xAF { return true }  // U+2000–U+200D, U+202F
+                        if b1 == 0x81, b2 == 0xA0 { return true }  // U+2060
+                    }
+                case 0xEF:
+                    if i + 2 < n, b[i + 1] == 0xBB, b[i + 2] == 0xBF { return true }  // U+FEFF
+                default: break
+                }
+                i += 1
+            }
+            return false
+        } ?? true
+    }
+
     /// True when `text` is certainly in NFC already, so Foundation's normalisation (which copies the text through
     /// UTF-16) would return it unchanged: every scalar is below U+0300 (Latin letters, no combining marks) or a
     /// general punctuation or currency sign from U+2002 (quotes, dashes, ellipsis…), none of which NFC changes

@@ -254,6 +254,46 @@ struct DetectTests {
         #expect(try detect(Data("\u{FEFF}plain".utf8)).encoding == "utf-8")
     }
 
+    @Test func utf8ValidationAgreesWithTheStandardLibrary() {
+        func agrees(_ bytes: [UInt8]) -> Bool {
+            TextDecoding.isValidUTF8(Data(bytes)) == (String(validating: bytes, as: UTF8.self) != nil)
+        }
+        // Every lead byte with every second byte, then a continuation byte or not: overlongs (C0, C1, E0 80, F0 80),
+        // surrogates (ED A0), past U+10FFFF (F4 90, F5), truncated sequences, stray continuations.
+        for lead in UInt8(0x80)...0xFF {
+            for second in [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF] as [UInt8] {
+                for tail in [[], [0x80], [0x80, 0x80], [0x41, 0x80]] as [[UInt8]] {
+                    let bytes = [lead, second] + tail
+                    #expect(agrees(bytes), "\(bytes)")
+                    #expect(agrees(Array("12345678".utf8) + bytes + Array("abcdefgh".utf8)), "\(bytes) in ASCII")
+                }
+            }
+        }
+        var random = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = ["a", "é", "€", "😀", "abcdefghij"].map { Array($0.utf8) } + [[0x80], [0xC3], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80]]
+        for _ in 0..<2000 {
+            let bytes = (0..<Int.random(in: 1...24, using: &random)).flatMap { _ in pieces.randomElement(using: &random)! }
+            #expect(agrees(bytes), "\(bytes)")
+        }
+    }
+
+    @Test func aLargePageIsClassifiedFromItsHeadAsFromItsWholeText() throws {
+        let body = String(repeating: "<p>Crème brûlée, 2 cups of sugar — stir.</p>\n", count: 2000)
+        let page = Data(("  \n<!doctype html><html><head><meta charset=\"windows-1252\"></head><body>" + body + "</body></html>").utf8)
+        let head = try #require(TextDecoding.decodePageHead(page))
+        let whole = try #require(TextDecoding.decode(page))
+        #expect(head.encoding == whole.encoding)
+        #expect(head.text.utf8.count <= TextDecoding.headBytes && whole.text.hasPrefix(head.text))
+        #expect(TextDecoding.classify(head.text, fileName: "p.html") == TextDecoding.classify(whole.text, fileName: "p.html"))
+        #expect(TextDecoding.declaredCharset(head.text) == "windows-1252")
+        #expect(try detect(page, "p.html").encoding == "windows-1252")
+        // Not HTML, too short, not UTF-8: the whole text decides.
+        #expect(TextDecoding.decodePageHead(Data(body.replacingOccurrences(of: "<", with: "(").utf8)) == nil)
+        #expect(TextDecoding.decodePageHead(Data("<html><body>short</body></html>".utf8)) == nil)
+        #expect(TextDecoding.decodePageHead(page + Data([0xFF])) == nil)
+        #expect(try detect(page + Data([0xC3]), "p.html").encoding == "windows-1252")  // the declared charset wins
+    }
+
     @Test func badInputsSayWhatToDo() throws {
         let empty = #expect(throws: LarderError.self) { try detect(Data(), "e.txt") }
         #expect(empty?.kind == .badInput)
@@ -275,6 +315,20 @@ struct NormalizerTests {
     @Test func oneFormForLaterStages() {
         let text = "\u{FEFF}Title  \r\n\r\n\r\n\r\nline\u{00A0}one\rcafe\u{0301}\n\n"
         #expect(TextNormalizer.normalize(text) == "Title\n\nline one\ncafé")
+    }
+
+    @Test func oddSpacesAreFoundByTheirBytes() {
+        for scalar in [0x00A0, 0x2000, 0x2007, 0x200A, 0x200B, 0x200D, 0x202F, 0x2060, 0xFEFF] {
+            let text = "a" + String(Unicode.Scalar(UInt32(scalar))!) + "b"
+            #expect(TextNormalizer.hasOddSpaces(text), "U+\(String(scalar, radix: 16))")
+        }
+        // Their neighbours stay as they are (the rebuild is skipped for them).
+        for scalar in [0x00A1, 0x00C0, 0x1FFF, 0x200E, 0x2010, 0x2019, 0x202E, 0x2030, 0x205F, 0x2061, 0xFEFE, 0xFF00, 0x1F600] {
+            let text = "a" + String(Unicode.Scalar(UInt32(scalar))!) + "b"
+            #expect(!TextNormalizer.hasOddSpaces(text), "U+\(String(scalar, radix: 16))")
+            #expect(TextNormalizer.normalize(text) == text)
+        }
+        #expect(TextNormalizer.normalize("x\u{200B}y\u{2009}z") == "xy z")
     }
 
     @Test func htmlVisibleText() {
