@@ -39,9 +39,14 @@ public enum TextNormalizer {
         }
         var lines: [Substring] = []
         var blank = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split on the byte 0x0A: a line feed is always a character of its own (no character spans it).
+        for bytes in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let line = Substring(bytes)
             var end = line.endIndex
-            while end > line.startIndex, line[line.index(before: end)].isWhitespace { end = line.index(before: end) }
+            // A line ending in an ASCII byte other than white space ends in a character that is not white space.
+            if let last = bytes.last, last >= 0x80 || last == 0x20 || (0x09...0x0D).contains(last) {
+                while end > line.startIndex, line[line.index(before: end)].isWhitespace { end = line.index(before: end) }
+            }
             let trimmed = line[line.startIndex..<end]
             if trimmed.isEmpty {
                 blank += 1

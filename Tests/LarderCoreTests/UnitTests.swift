@@ -331,6 +331,26 @@ struct NormalizerTests {
         #expect(TextNormalizer.normalize("x\u{200B}y\u{2009}z") == "xy z")
     }
 
+    @Test func linesAreTrimmedAsCharactersAre() {
+        // The trim by characters, as the normaliser did it on every line: its byte-level shortcut must agree.
+        func reference(_ text: String) -> [Substring] {
+            text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                var end = line.endIndex
+                while end > line.startIndex, line[line.index(before: end)].isWhitespace { end = line.index(before: end) }
+                return line[line.startIndex..<end]
+            }
+        }
+        let endings = ["", " ", "\t", "\u{0B}", "\u{0C}", "\u{3000}", "\u{2028}", "\u{85}", "\u{1680}", "\u{205F}", "e\u{301}",
+            " \u{301}", "x", "\u{600}1", "é", "😀", "\u{200E}"]
+        for ending in endings {
+            let text = "a\(ending)\nb \(ending)\n\n\(ending)\n  c\(ending)"
+            #expect(TextNormalizer.normalize(text).split(separator: "\n", omittingEmptySubsequences: false)
+                == TextNormalizer.normalize(reference(text).joined(separator: "\n")).split(separator: "\n", omittingEmptySubsequences: false),
+                "\(Array(ending.unicodeScalars))")
+        }
+        #expect(TextNormalizer.normalize("one \t\ntwo\u{3000}\n\n\n\nthree") == "one\ntwo\n\nthree")
+    }
+
     @Test func htmlVisibleText() {
         let html = "<html><head><style>p{}</style><script>var a=1;</script></head><body><h1>Soup &amp; Bread</h1><ul><li>1&frac12; cups</li><li>salt</li></ul></body></html>"
         let text = TextNormalizer.normalize(HTMLText.visibleText(of: html))
