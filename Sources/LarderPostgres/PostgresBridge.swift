@@ -80,8 +80,8 @@ final class PostgresBridge: Sendable {
                 return try outcome.withLock { $0! }.get()
             }
             // The body took its connection meanwhile: it has until the call's deadline.
-            if waitingForConnection && Date() < deadline && !call.isWaitingForConnection { continue }
-            let given = call.abandon()
+            let given = call.abandon(onlyWhileWaiting: waitingForConnection && Date() < deadline)
+            guard let given else { continue }
             // It ended just now: its outcome stands.
             if let result = outcome.withLock({ $0 }), case .success = result { return try result.get() }
             task.cancel()  // a request still queued in the pool is withdrawn
@@ -155,13 +155,16 @@ final class CallState: Sendable {
             if case .committing = self { return true }
             return false
         }
+
+        var isWaitingForConnection: Bool {
+            if case .waitingForConnection = self { return true }
+            return false
+        }
     }
 
     private let phase = Locked(Phase.waitingForConnection)
 
-    var isWaitingForConnection: Bool {
-        phase.withLock { if case .waitingForConnection = $0 { true } else { false } }
-    }
+    var isWaitingForConnection: Bool { phase.withLock { $0.isWaitingForConnection } }
 
     /// The body got `connection`: false when the caller gave up already (the body must then do nothing).
     func start(on connection: PostgresConnection) -> Bool {
@@ -181,9 +184,11 @@ final class CallState: Sendable {
         }
     }
 
-    /// The caller gives up: returns where the call stood.
-    func abandon() -> Phase {
+    /// The caller gives up: returns where the call stood. `onlyWhileWaiting`: only if the body is still waiting
+    /// for a connection (nil, and nothing changes, when it has one).
+    func abandon(onlyWhileWaiting: Bool = false) -> Phase? {
         phase.withLock { phase in
+            if onlyWhileWaiting && !phase.isWaitingForConnection { return nil }
             defer { phase = .abandoned }
             return phase
         }
