@@ -34,10 +34,12 @@ final class ConnectionRetry: Sendable {
     var callSeconds: Double { max(budgetSeconds, PostgresBridge.connectionWait) }
 
     /// Runs `attempt` (given the call's deadline), again while it fails with a transient error and the budget
-    /// lasts.
-    func run<T>(_ call: String, location: PostgresLocation, _ attempt: (Date) throws -> T) throws -> T {
+    /// lasts. `seconds`: a longer bound for this call (a search reindex), not below ``callSeconds``.
+    func run<T>(_ call: String, location: PostgresLocation, seconds: Double? = nil, _ attempt: (Date) throws -> T)
+        throws -> T
+    {
         let called = Date()
-        let deadline = called.addingTimeInterval(callSeconds)
+        let deadline = called.addingTimeInterval(max(callSeconds, seconds ?? 0))
         var started: Date?
         var delay = Self.firstDelay
         defer { if started != nil { retrying.withLock { $0 -= 1 } } }

@@ -143,13 +143,15 @@ public final class PostgresCheckpointStore: CheckpointStore {
     /// it settled gone (``LeaseLost``), a result that did not change adds no version, registration finds its
     /// documents known, and the writes that would add a row or count twice recognise their first run (see
     /// docs/scale-out.md, "A retried write").
+    /// `seconds`: a longer deadline for a call that rightly takes long (``reindexRecipes()``).
     func write<T: Sendable>(
-        _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+        _ call: String = #function, seconds: Double? = nil,
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {
         let logger = logger, bridge = bridge
         let name = "write (\(call.prefix { $0 != "(" }))"
         do {
-            return try retry.run(name, location: location) { deadline in
+            return try retry.run(name, location: location, seconds: seconds) { deadline in
                 try bridge.transaction(until: deadline) { try await body($0, logger) }
             }
         } catch let lost as LeaseLost {
