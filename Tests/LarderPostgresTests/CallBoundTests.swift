@@ -24,6 +24,10 @@ import Testing
         return (cluster, location)
     }
 
+    /// Where ``bounded(_:_:)`` runs its tasks: not Swift's cooperative pool, whose few threads other tests (and
+    /// this one, waiting) may all be blocking.
+    private static let executor = BridgeExecutor()
+
     /// Runs `body` in a task and waits at most `seconds` for it: nil when it did not end (the test then fails
     /// instead of hanging).
     private func bounded<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) -> Result<
@@ -31,7 +35,7 @@ import Testing
     >? {
         let outcome = Locked<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task(executorPreference: Self.executor) {
             let result: Result<T, any Error>
             do { result = .success(try await body()) } catch { result = .failure(error) }
             outcome.withLock { $0 = result }
@@ -66,12 +70,15 @@ import Testing
         #expect(how == "ConnectionClosed")
         // Why `rows` does not call the driver's async `query` from here: that one is never answered (this fails,
         // telling us the workaround can go, once postgres-nio passes a write promise).
-        let driver = bounded(3) {
+        let sent = Locked(false)
+        let driver = bounded(5) {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 10, logger: logger)
             try await connection.close()
+            sent.withLock { $0 = true }
             _ = try await connection.query("SELECT 1", logger: logger)
             return "answered"
         }
+        #expect(sent.withLock { $0 }, "the driver's query was sent on the closed connection")
         #expect(driver == nil, "postgres-nio's query on a closed connection ended: \(String(describing: driver))")
     }
 

@@ -245,7 +245,11 @@ import Testing
     /// host address) is cut off past its 3 s ttl while it runs a document: a worker on loopback takes the document
     /// and commits it; the link heals; the cut worker's late commit is refused by the fencing token, and it
     /// carries on with the next document. Each document is committed once; the export equals SQLite's.
-    @Test(.slow, .networkNamespaces) func aWorkerCutOffPastItsTTLIsFencedAndCarriesOnAfterHealing() throws {
+    ///
+    /// `cut`: `.link` takes the pair's host end down (nothing passes); `.replies` drops only the host's packets to
+    /// the namespace (a one-way partition: A's statements reach the server, the answers never reach A).
+    @Test(.slow, .networkNamespaces, arguments: [Cut.link, .replies])
+    func aWorkerCutOffPastItsTTLIsFencedAndCarriesOnAfterHealing(cut: Cut) throws {
         guard PostgresCluster.shared != nil else {
             throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
         }
@@ -275,7 +279,10 @@ import Testing
                 "LARDER_FAULT_STALL": "detect:slow:15", "LARDER_EXECUTION_LOG": folder + "/a.executions",
             ]) { a, _ in a }, inside: namespace)
         #expect(Self.await(cluster, "SELECT claim_owner FROM \(schema).document") { $0 == "hostA" }, "A claimed it")
-        try namespace.cut()
+        switch cut {
+        case .link: try namespace.cut()
+        case .replies: try namespace.dropReplies()
+        }
         Thread.sleep(forTimeInterval: 4.5)  // past the ttl: A's heartbeat cannot reach the server
         let expired = try cluster.psql("SELECT claim_expires < now() FROM \(schema).document")
         #expect(expired.trimmingCharacters(in: .whitespacesAndNewlines) == "t", "A's lease expired while cut off")
@@ -288,7 +295,10 @@ import Testing
             ]) { a, _ in a })
         #expect(b.status == 0, "\(b.output)")
         #expect(try cluster.psql("SELECT state FROM \(schema).document").hasPrefix("done"), "B committed it")
-        try namespace.heal()
+        switch cut {
+        case .link: try namespace.heal()
+        case .replies: try namespace.restoreReplies()
+        }
         // New work while A is still in its stalled stage: after its refused commit it carries on with this one.
         try FileManager.default.copyItem(
             atPath: Repository.path("samples/recipes/tomato-soup.txt"), toPath: folder + "/in/tomato-soup.txt")
@@ -399,6 +409,12 @@ import Testing
         #expect(run.output.contains("PostgreSQL"), "A says what failed: \(run.output)")
         #expect(!run.output.contains(PostgresCluster.password))
         try Self.expectOneResultEachAndTheSQLiteExport(cluster, url: url, documents: 1, in: folder)
+    }
+
+    /// How a test cuts a namespace host off.
+    enum Cut: String, CustomTestStringConvertible, Sendable {
+        case link, replies
+        var testDescription: String { rawValue }
     }
 
     /// An idle `larder worker --poll 60` listening for wake-ups; PostgreSQL restarts (immediate stop, start on the
