@@ -52,7 +52,7 @@ public final class PostgresCheckpointStore: CheckpointStore {
         var configuration = PostgresConnection.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: try tls(location.sslMode))
-        configuration.options.additionalStartupParameters = [("search_path", location.schema)] + serverKeepalive
+        configuration.options.additionalStartupParameters = [("search_path", location.schema)]
         return configuration
     }
 
@@ -88,9 +88,11 @@ public final class PostgresCheckpointStore: CheckpointStore {
     /// Seconds a statement waits for a row or table lock before it fails (and is retried within the call's time).
     static let lockTimeout = 10.0
 
-    /// TCP keepalive from the server's side on every Larder session: a session whose host was cut off or switched
+    /// TCP keepalive from the server's side on every pooled session: a session whose host was cut off or switched
     /// off is closed by the server about a minute after it went quiet (30 s, then 3 probes 10 s apart), not after
-    /// the system default (two hours), so it does not keep a connection slot.
+    /// the system default (two hours), so it does not keep a connection slot. (A pooled connection the server
+    /// closed so fails on its next statement, which is retried on a new one. Not on the wake-up listener's: it
+    /// only reads, and would not notice that the server had closed it after a cut healed.)
     static let serverKeepalive = [
         ("tcp_keepalives_idle", "30"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "3"),
     ]
