@@ -258,6 +258,9 @@ extension PostgresCheckpointStore {
         }
     }
 
+    /// Counts an attempt, once per run: `time` (the caller's clock, new for each run) tells a retry of the same
+    /// call, whose first COMMIT reached the server unseen, from a new run; the retry finds the stage running since
+    /// `time` and counts nothing.
     static func markRunning(
         _ connection: PostgresConnection, _ logger: Logger, documentID: Int64, stage: String, version: String,
         at time: Double
@@ -268,7 +271,9 @@ extension PostgresCheckpointStore {
             VALUES (\(documentID), \(stage), 'running', 1, \(version), \(time))
             ON CONFLICT (document_id, stage) DO UPDATE SET
                 status = 'running',
-                attempts = CASE WHEN s.version IS NOT DISTINCT FROM excluded.version THEN s.attempts + 1 ELSE 1 END,
+                attempts = CASE WHEN s.version IS DISTINCT FROM excluded.version THEN 1
+                    WHEN s.status = 'running' AND s.started_at = excluded.started_at THEN s.attempts
+                    ELSE s.attempts + 1 END,
                 version = excluded.version, started_at = excluded.started_at
             RETURNING attempts
             """, logger)[0].decode(Int.self)

@@ -103,9 +103,10 @@ extension PostgresCheckpointStore: RecipeIndexReader {
     }
 
     /// Rebuilds the search index from every document's exportable result (`larder search --reindex`); returns
-    /// the number of recipes indexed.
+    /// the number of recipes indexed. One transaction over every document: its deadline is an hour (or
+    /// `LARDER_PG_RETRY_SECONDS` when longer), not a call's usual bound.
     public func reindexRecipes() throws -> Int {
-        try write { connection, logger in try await PostgresRecipeIndex.rebuild(connection, logger) }
+        try write(seconds: 3600) { connection, logger in try await PostgresRecipeIndex.rebuild(connection, logger) }
     }
 
     package func indexedPantry() throws -> [CookPlanner.PantryEntry] {

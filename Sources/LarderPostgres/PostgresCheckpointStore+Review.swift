@@ -74,6 +74,15 @@ extension PostgresCheckpointStore: DocumentBytesStore {
         return try write { connection, logger in
             // The document's row lock orders two people saving versions of one document at once.
             try await connection.run("SELECT id FROM document WHERE id = \(documentID) FOR UPDATE", logger)
+            // A retry whose first COMMIT reached the server unseen finds the version it added (same JSON, note and
+            // time to the microsecond) rather than adding an identical second one.
+            let saved = try await connection.rows(
+                """
+                SELECT number FROM result_version WHERE document_id = \(documentID) AND origin = 'human'
+                  AND created_at = \(time) AND json = \(json) AND note IS NOT DISTINCT FROM \(note)
+                ORDER BY number DESC LIMIT 1
+                """, logger)
+            if let number = try saved.first?.decode(Int.self) { return number }
             let number = try await connection.rows(
                 """
                 INSERT INTO result_version (document_id, number, origin, json, violations, created_at, note)

@@ -11,7 +11,7 @@ public final class PostgresCheckpointStore: CheckpointStore {
     public let location: PostgresLocation
     let bridge: PostgresBridge
     let claims: ClaimState
-    let retry = ConnectionRetry()
+    let retry: ConnectionRetry
     var logger: Logger { bridge.logger }
 
     /// Connects, creates or migrates Larder's schema, and refuses a schema holding other applications' tables.
@@ -19,7 +19,9 @@ public final class PostgresCheckpointStore: CheckpointStore {
     public init(location: PostgresLocation, workerID: String? = nil) throws {
         self.location = location
         claims = ClaimState(workerID: workerID)
-        let configuration = try Self.clientConfiguration(location)
+        let retry = ConnectionRetry()
+        self.retry = retry
+        let configuration = try Self.clientConfiguration(location, callSeconds: retry.callSeconds)
         let logger = Logger(label: "larder.postgres") { _ in SwiftLogNoOpLogHandler() }
         let schema = location.schema
         let bridge = PostgresBridge(configuration: configuration)
@@ -54,14 +56,46 @@ public final class PostgresCheckpointStore: CheckpointStore {
         return configuration
     }
 
-    static func clientConfiguration(_ location: PostgresLocation) throws -> PostgresClient.Configuration {
+    /// The pool's connections: ``serverTimeouts(callSeconds:)`` on each (the migration's and the wake-up
+    /// listener's connections have none: a migration may take long, a listener idles by design).
+    static func clientConfiguration(_ location: PostgresLocation, callSeconds: Double) throws
+        -> PostgresClient.Configuration
+    {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.user, password: location.password,
             database: location.database, tls: try clientTLS(location.sslMode))
-        configuration.options.additionalStartupParameters = [("search_path", location.schema)]
+        configuration.options.additionalStartupParameters =
+            [("search_path", location.schema)] + serverTimeouts(callSeconds: callSeconds) + serverKeepalive
         configuration.options.maximumConnections = 8
         return configuration
     }
+
+    /// The server's side of a call's bound, set on every pooled session at its start: a statement runs at most
+    /// as long as its caller waits for it (`statement_timeout`, the call's deadline), a lock is waited for at most
+    /// 10 s (`lock_timeout`; ``ConnectionRetry`` tries again within the call's time), and a session left idle inside
+    /// a transaction — its host cut off or paused mid-call — is ended by the server after the same bound
+    /// (`idle_in_transaction_session_timeout`), which rolls it back and frees the rows it locked (a claimed
+    /// document's, say). Larder never leaves a transaction idle on purpose: its transactions only run statements.
+    static func serverTimeouts(callSeconds: Double) -> [(String, String)] {
+        let milliseconds = String(Int((callSeconds * 1000).rounded(.up)))
+        let lock = String(Int((min(callSeconds, lockTimeout) * 1000).rounded(.up)))
+        return [
+            ("statement_timeout", milliseconds), ("lock_timeout", lock),
+            ("idle_in_transaction_session_timeout", milliseconds),
+        ]
+    }
+
+    /// Seconds a statement waits for a row or table lock before it fails (and is retried within the call's time).
+    static let lockTimeout = 10.0
+
+    /// TCP keepalive from the server's side on every pooled session: a session whose host was cut off or switched
+    /// off is closed by the server about a minute after it went quiet (30 s, then 3 probes 10 s apart), not after
+    /// the system default (two hours), so it does not keep a connection slot. (A pooled connection the server
+    /// closed so fails on its next statement, which is retried on a new one. Not on the wake-up listener's: it
+    /// only reads, and would not notice that the server had closed it after a cut healed.)
+    static let serverKeepalive = [
+        ("tcp_keepalives_idle", "30"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "3"),
+    ]
 
     private static func tlsConfiguration(_ mode: PostgresLocation.SSLMode) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -106,16 +140,22 @@ public final class PostgresCheckpointStore: CheckpointStore {
         return "\(error.code)"
     }
 
-    /// One transaction, retried while the server is away (``ConnectionRetry``). A retried write whose first
-    /// COMMIT did reach the server is harmless: a fenced write then finds the claim it settled gone (``LeaseLost``),
-    /// a result that did not change adds no version, registration finds its documents known.
+    /// One transaction, retried while the server is away (``ConnectionRetry``), ended by the call's deadline. A
+    /// retried write whose first COMMIT did reach the server unseen is harmless: a fenced write then finds the claim
+    /// it settled gone (``LeaseLost``), a result that did not change adds no version, registration finds its
+    /// documents known, and the writes that would add a row or count twice recognise their first run (see
+    /// docs/scale-out.md, "A retried write").
+    /// `seconds`: a longer deadline for a call that rightly takes long (``reindexRecipes()``).
     func write<T: Sendable>(
-        _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+        _ call: String = #function, seconds: Double? = nil,
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {
         let logger = logger, bridge = bridge
         let name = "write (\(call.prefix { $0 != "(" }))"
         do {
-            return try retry.run(name, location: location) { try bridge.transaction { try await body($0, logger) } }
+            return try retry.run(name, location: location, seconds: seconds) { deadline in
+                try bridge.transaction(until: deadline) { try await body($0, logger) }
+            }
         } catch let lost as LeaseLost {
             throw lost
         } catch {
@@ -128,7 +168,11 @@ public final class PostgresCheckpointStore: CheckpointStore {
     ) throws -> T {
         let logger = logger, bridge = bridge
         let name = "read (\(call.prefix { $0 != "(" }))"
-        do { return try retry.run(name, location: location) { try bridge.read { try await body($0, logger) } } } catch {
+        do {
+            return try retry.run(name, location: location) { deadline in
+                try bridge.read(until: deadline) { try await body($0, logger) }
+            }
+        } catch {
             throw Self.failure(error, doing: name, location: location)
         }
     }
@@ -140,8 +184,19 @@ public final class PostgresCheckpointStore: CheckpointStore {
     public func beginBatch(command: String, inputs: [String]) throws -> Int64 {
         let inputsJSON = String(decoding: try JSONEncoder().encode(inputs), as: UTF8.self)
         let time = Self.now()
+        // A retry whose first COMMIT reached the server unseen finds the row it added (same command, inputs and
+        // start time to the microsecond) rather than adding a second.
+        let attempts = Attempts()
         return try write { connection, logger in
-            try await connection.rows(
+            if attempts.next() {
+                let found = try await connection.rows(
+                    """
+                    SELECT id FROM batch WHERE started_at = \(time) AND command = \(command) AND inputs = \(inputsJSON)
+                    ORDER BY id LIMIT 1
+                    """, logger)
+                if let id = try found.first?.decode(Int64.self) { return id }
+            }
+            return try await connection.rows(
                 "INSERT INTO batch (command, inputs, started_at) VALUES (\(command), \(inputsJSON), \(time)) RETURNING id",
                 logger)[0].decode(Int64.self)
         }
@@ -245,9 +300,16 @@ public final class PostgresCheckpointStore: CheckpointStore {
 
     public func recordInputError(batchID: Int64, path: String, error: LarderError) throws {
         let json = try Self.encode(error.record)
+        // A retry after an unseen COMMIT finds the row its first attempt added rather than adding a second.
+        let attempts = Attempts()
         _ = try write { connection, logger in
+            let retry = attempts.next()
             try await connection.run(
-                "INSERT INTO input_error (batch_id, path, error) VALUES (\(batchID), \(path), \(json))", logger)
+                """
+                INSERT INTO input_error (batch_id, path, error) SELECT \(batchID), \(path), \(json)
+                WHERE NOT \(retry) OR NOT EXISTS (
+                    SELECT 1 FROM input_error WHERE batch_id = \(batchID) AND path = \(path) AND error = \(json))
+                """, logger)
         }
     }
 
@@ -282,5 +344,19 @@ public final class PostgresCheckpointStore: CheckpointStore {
     static func decodeViolations(_ text: String?) throws -> [SchemaViolation] {
         guard let text else { return [] }
         return try JSONDecoder().decode([SchemaViolation].self, from: Data(text.utf8))
+    }
+}
+
+/// Counts a write's attempts: its body tells a retry (which may follow a first COMMIT that reached the server
+/// unseen) from the first run.
+final class Attempts: Sendable {
+    private let count = Locked(0)
+
+    /// Counts one attempt; true from the second on.
+    func next() -> Bool {
+        count.withLock { count in
+            count += 1
+            return count > 1
+        }
     }
 }

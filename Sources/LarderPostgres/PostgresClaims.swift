@@ -35,6 +35,9 @@ final class ClaimState: Sendable {
     /// Document → the fencing token of this worker's claim on it.
     let tokens = Locked<[Int64: Int64]>([:])
     let stopHeartbeat = Locked<Bool>(false)
+    /// Held while a claim runs and its tokens are recorded: one claim at a time per process, so that a retried
+    /// claim's "claims of mine this process does not know" are its own first attempt's, not another thread's.
+    let claiming = Locked(())
 
     init(workerID given: String? = nil) {
         let environment = ProcessInfo.processInfo.environment
@@ -153,12 +156,24 @@ extension PostgresCheckpointStore {
 
     /// Claims up to `limit` documents that need work (pending, or settled by another pipeline version) and that
     /// no live claim holds; stages a dead holder left `running` are given back, or quarantined at max_attempts.
+    /// A retry (after a connection lost mid-claim) also takes back the live claims under this worker's name whose
+    /// tokens this process does not know: those its first attempt took, if that COMMIT reached the server unseen.
     func claimDocuments(pipelineVersion: String, after documentID: Int64, limit: Int, settings: ClaimState.Settings)
         throws -> [DocumentRecord]
     {
+        try claims.claiming.withLock { _ in
+            try claimDocuments(pipelineVersion, after: documentID, count: min(limit, ClaimState.claimBatch), settings)
+        }
+    }
+
+    private func claimDocuments(
+        _ pipelineVersion: String, after documentID: Int64, count: Int, _ settings: ClaimState.Settings
+    ) throws -> [DocumentRecord] {
         let me = claims.workerID
-        let count = min(limit, ClaimState.claimBatch)
+        let known = claims.tokens.withLock { Array($0.values) }
+        let attempts = Attempts()
         let claimed: [ClaimedDocument] = try write { connection, logger in
+            let retry = attempts.next()
             let rows = try await connection.rows(
                 """
                 WITH picked AS (
@@ -167,10 +182,14 @@ extension PostgresCheckpointStore {
                       AND id > \(documentID)
                       AND NOT has_newer_work(id, \(settings.stageNames)::text[], \(settings.stageVersions)::text[])
                       AND (claim_owner IS NULL
-                           OR claim_expires + make_interval(secs => \(ClaimState.backoffSeconds) * lost_claims) < now())
+                           OR claim_expires + make_interval(secs => \(ClaimState.backoffSeconds) * lost_claims) < now()
+                           OR (\(retry) AND claim_owner = \(me) AND claim_expires > now()
+                               AND claim_token <> ALL(\(known)::bigint[])))
                     ORDER BY id LIMIT \(count) FOR UPDATE SKIP LOCKED)
                 UPDATE document d SET
-                    lost_claims = d.lost_claims + CASE WHEN d.claim_owner IS NULL THEN 0 ELSE 1 END,
+                    lost_claims = d.lost_claims
+                        + CASE WHEN d.claim_owner IS NULL OR (d.claim_owner = \(me) AND d.claim_expires > now()) THEN 0
+                          ELSE 1 END,
                     claim_token = nextval('claim_token_sequence'), claim_owner = \(me),
                     claim_expires = now() + make_interval(secs => \(settings.leaseTTL))
                 FROM picked WHERE d.id = picked.id

@@ -75,8 +75,18 @@ public final class NetworkNamespace: @unchecked Sendable {
         _ = try? Self.ip(["addr", "add", hostAddress + "/30", "dev", hostInterface])
     }
 
+    /// Partitions one way: the host's packets to the namespace (a server's replies, its TCP acknowledgements) are
+    /// dropped, while the namespace's packets still reach the host — a blackhole route for the namespace's
+    /// address. (The kernel here has no netem or nftables; with reverse-path filtering off, the default, the
+    /// incoming packets are not dropped with it.)
+    public func dropReplies() throws { try Self.ip(["route", "add", "blackhole", namespaceAddress + "/32"]) }
+
+    /// Ends ``dropReplies()``.
+    public func restoreReplies() throws { try Self.ip(["route", "del", "blackhole", namespaceAddress + "/32"]) }
+
     /// Deletes the pair (both ends) and the namespace; safe to call twice.
     public func remove() {
+        _ = try? Self.ip(["route", "del", "blackhole", namespaceAddress + "/32"])
         _ = try? Self.ip(["link", "del", hostInterface])
         _ = try? Self.ip(["netns", "del", name])
     }
