@@ -257,11 +257,50 @@ extension PostgresCheckpointStore {
     }
 
     public func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int {
-        let fence = try fence(documentID)
+        if let fence = try fence(documentID) {
+            return try commitStage(fence, next: NextStage(stage: stage, version: version, at: time)) ?? 1
+        }
         return try write { connection, logger in
-            try await fence?.check(connection, logger, flush: false)
-            return try await Self.markRunning(
+            try await Self.markRunning(
                 connection, logger, documentID: documentID, stage: stage, version: version, at: time)
+        }
+    }
+
+    struct NextStage: Sendable {
+        var stage: String
+        var version: String
+        var at: Double
+    }
+
+    struct DoneStage: Sendable {
+        var stage: String
+        var version: String
+        var startedAt: Double
+        var finishedAt: Double
+        var output: String
+        var validation: String?
+        var later: [String]
+    }
+
+    /// A worker's stage commit (or a stage marked running) in one statement, `commit_stage`
+    /// (``PostgresSchema/commitStageFunction``): the same writes as ``complete`` in a transaction, in one round trip.
+    /// Returns the next stage's attempt (nil: none).
+    @discardableResult
+    func commitStage(_ fence: Fence, done: DoneStage? = nil, next: NextStage?) throws -> Int? {
+        let query: PostgresQuery = """
+            SELECT commit_stage(\(fence.documentID), \(fence.token), \(fence.owner), \(done?.stage), \(done?.version),
+                \(done?.startedAt), \(done?.finishedAt), \(done?.output), \(done?.validation), \(done?.later ?? [])::text[],
+                \(next?.stage), \(next?.version), \(next?.at))
+            """
+        let outcome: Int = try statement { connection, logger in
+            try await connection.rows(query, logger)[0].decode(Int.self)
+        }
+        switch outcome {
+        case -1: throw LeaseLost(documentID: fence.documentID)
+        case -2:
+            released(fence.documentID)
+            throw LeaseLost(documentID: fence.documentID)
+        default: return next == nil ? nil : outcome
         }
     }
 
@@ -294,6 +333,15 @@ extension PostgresCheckpointStore {
         let prepared = try isResult ? decodedResult.map { try PostgresRecipeIndex.prepare(RecipeIndex.Rows($0)) } : nil
         let fence = try fence(documentID)
         defer { if Self.letsGo(then) { released(documentID) } }
+        // A worker's commit of a stage that is not the result and does not settle: one statement.
+        if let fence, !isResult, Self.keepsGoing(then) {
+            return try commitStage(
+                fence,
+                done: DoneStage(
+                    stage: stage, version: version, startedAt: startedAt, finishedAt: finishedAt, output: output,
+                    validation: violations.isEmpty ? nil : violationsJSON, later: laterStages),
+                next: Self.nextStage(then))
+        }
         let stored: StoredStage = try write { connection, logger in
             try await fence?.check(connection, logger, flush: false)
             let updated = try await connection.run(
@@ -353,6 +401,22 @@ extension PostgresCheckpointStore {
         try await connection.run(
             "UPDATE document SET claim_owner = NULL, claim_token = NULL, claim_expires = NULL WHERE id = \(documentID)",
             logger)
+    }
+
+    /// Whether a completion leaves the document unsettled (at most the next stage marked running).
+    static func keepsGoing(_ then: AfterCompletion) -> Bool {
+        switch then {
+        case .nothing, .markRunning: return true
+        case .settle, .fail: return false
+        }
+    }
+
+    /// The stage a completion marks running.
+    static func nextStage(_ then: AfterCompletion) -> NextStage? {
+        if case .markRunning(let stage, let version, let time) = then {
+            return NextStage(stage: stage, version: version, at: time)
+        }
+        return nil
     }
 
     /// Whether the completion settles the document (its claim is let go with it).

@@ -123,6 +123,17 @@ public final class PostgresCheckpointStore: CheckpointStore {
         }
     }
 
+    /// One statement in a transaction of its own (no BEGIN and COMMIT round trips), retried as ``write`` is.
+    func statement<T: Sendable>(
+        _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) throws -> T {
+        let logger = logger, bridge = bridge
+        let name = "write (\(call.prefix { $0 != "(" }))"
+        do { return try retry.run(name, location: location) { try bridge.read { try await body($0, logger) } } } catch {
+            throw Self.failure(error, doing: name, location: location)
+        }
+    }
+
     func read<T: Sendable>(
         _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {

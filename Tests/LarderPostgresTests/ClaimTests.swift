@@ -92,6 +92,19 @@ import Testing
         let (worker, id) = (stores[0], ids[0])
         let schema = try #require(url.split(separator: "schema=").last.map(String.init))
         #expect(try worker.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        // A stage commit in one statement (commit_stage): its mark-running lost.
+        #expect(try worker.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1) == 1)
+        try cluster.psql("UPDATE \(schema).stage_run SET status = 'pending', attempts = 0 WHERE stage = 'detect'")
+        #expect(throws: LeaseLost.self) {
+            try worker.complete(
+                documentID: id, stage: "detect", version: "d@1", output: "{}", decodedResult: nil, violations: [],
+                isResult: false, startedAt: 1, finishedAt: 2, laterStages: [],
+                then: .markRunning(stage: "result", version: "r@1", at: 2))
+        }
+        #expect(try worker.stages(of: id).map(\.status) == [.pending, .pending])
+        #expect(try worker.fleet(leaseTTL: 30).flatMap(\.claims).isEmpty, "the claim is let go")
+        // The result stage's commit (a transaction): the commit before it lost.
+        #expect(try worker.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
         #expect(try worker.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1) == 1)
         try worker.complete(
             documentID: id, stage: "detect", version: "d@1", output: "{}", decodedResult: nil, violations: [],
