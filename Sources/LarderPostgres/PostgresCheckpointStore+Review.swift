@@ -236,10 +236,14 @@ extension PostgresCheckpointStore: DocumentBytesStore {
     /// stored again by the next ingest).
     public func storeBytes(_ bytes: [UInt8], sha256: String) throws {
         let buffer = ByteBuffer(bytes: bytes)
-        try write { connection, logger in
-            try await Fence.commitWithoutFlush(connection, logger)
+        // One statement, its own transaction (the setting made in it holds to its commit).
+        try statement { connection, logger in
             try await connection.run(
-                "INSERT INTO blob (sha256, bytes) VALUES (\(sha256), \(buffer)) ON CONFLICT (sha256) DO NOTHING", logger)
+                """
+                INSERT INTO blob (sha256, bytes)
+                SELECT \(sha256), \(buffer) FROM (SELECT set_config('synchronous_commit', 'off', true)) AS setting
+                ON CONFLICT (sha256) DO NOTHING
+                """, logger)
         }
     }
 
