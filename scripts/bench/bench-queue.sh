@@ -22,7 +22,9 @@
 #             (pg_total_relation_size, pg_stat_user_tables) after the first and the last re-run.
 #   pdfs      scripts/data/make-corpus.py 500 --seed 1: `larder ingest --workers 2` on SQLite against, on PostgreSQL,
 #             `larder ingest --no-work` then two `larder worker --workers 1 --exit-when-idle` at once; best of RUNS
-#             each, alternating (target PostgreSQL / SQLite <= 1.3).
+#             each, alternating (target PostgreSQL / SQLite <= 1.3). Each PostgreSQL run also logs where its time
+#             went (postgres_split of the best run: registration, work, registration end to the first stage's
+#             start, transactions committed) and its costliest statements (pg_stat_statements, reset per run).
 # Environment: RUNS (default 2), BENCH_QUEUE_PARTS (default "ceiling scaling recovery pickup bloat pdfs"), KEEP=1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
