@@ -27,16 +27,23 @@ extension PostgresCheckpointStore {
     public func recoverInterruptedStages(maxAttempts: Int) throws -> [Int64] {
         let me = claims.workerID
         let settings = claims.settings.withLock { $0 }
+        // Only stages no live worker holds: claimed by this worker's name (a crashed predecessor), under an expired
+        // claim, or (a store that does not claim) unclaimed. A claiming worker finds them through the claim index
+        // (no index covers `stage_run.status`, see ``PostgresSchema/queueStorage``); a running stage on an
+        // unclaimed document is given back when its document is next claimed (``recoverStages``).
+        let holders =
+            settings == nil
+            ? "d.claim_owner IS NULL OR d.claim_owner = $1 OR d.claim_expires < now()"
+            : "d.claim_owner IS NOT NULL AND (d.claim_owner = $1 OR d.claim_expires < now())"
+        let query = try Self.query(
+            """
+            SELECT s.document_id, s.stage, s.attempts FROM stage_run s JOIN document d ON d.id = s.document_id
+            WHERE s.status = 'running' AND (\(holders))
+            ORDER BY s.document_id, s.seq FOR UPDATE OF s, d
+            """
+        ) { try $0.append(me) }
         let suspects: [Recovered] = try write { connection, logger in
-            // Only stages no live worker holds: unclaimed, claimed by this worker's name (a crashed predecessor),
-            // or under an expired claim.
-            let rows = try await connection.rows(
-                """
-                SELECT s.document_id, s.stage, s.attempts FROM stage_run s JOIN document d ON d.id = s.document_id
-                WHERE s.status = 'running'
-                  AND (d.claim_owner IS NULL OR d.claim_owner = \(me) OR d.claim_expires < now())
-                ORDER BY s.document_id, s.seq FOR UPDATE OF s, d
-                """, logger)
+            let rows = try await connection.rows(query, logger)
             var recovered: [Int64] = []
             for row in rows {
                 let (id, stage, attempts) = try row.decode((Int64, String, Int).self)
@@ -250,11 +257,50 @@ extension PostgresCheckpointStore {
     }
 
     public func markRunning(documentID: Int64, stage: String, version: String, at time: Double) throws -> Int {
-        let fence = try fence(documentID)
+        if let fence = try fence(documentID) {
+            return try commitStage(fence, next: NextStage(stage: stage, version: version, at: time)) ?? 1
+        }
         return try write { connection, logger in
-            try await fence?.check(connection, logger)
-            return try await Self.markRunning(
+            try await Self.markRunning(
                 connection, logger, documentID: documentID, stage: stage, version: version, at: time)
+        }
+    }
+
+    struct NextStage: Sendable {
+        var stage: String
+        var version: String
+        var at: Double
+    }
+
+    struct DoneStage: Sendable {
+        var stage: String
+        var version: String
+        var startedAt: Double
+        var finishedAt: Double
+        var output: String
+        var validation: String?
+        var later: [String]
+    }
+
+    /// A worker's stage commit (or a stage marked running) in one statement, `commit_stage`
+    /// (``PostgresSchema/commitStageFunction``): the same writes as ``complete`` in a transaction, in one round trip.
+    /// Returns the next stage's attempt (nil: none).
+    @discardableResult
+    func commitStage(_ fence: Fence, done: DoneStage? = nil, next: NextStage?) throws -> Int? {
+        let query: PostgresQuery = """
+            SELECT commit_stage(\(fence.documentID), \(fence.token), \(fence.owner), \(done?.stage), \(done?.version),
+                \(done?.startedAt), \(done?.finishedAt), \(done?.output), \(done?.validation), \(done?.later ?? [])::text[],
+                \(next?.stage), \(next?.version), \(next?.at))
+            """
+        let outcome: Int = try statement { connection, logger in
+            try await connection.rows(query, logger)[0].decode(Int.self)
+        }
+        switch outcome {
+        case -1: throw LeaseLost(documentID: fence.documentID)
+        case -2:
+            released(fence.documentID)
+            throw LeaseLost(documentID: fence.documentID)
+        default: return next == nil ? nil : outcome
         }
     }
 
@@ -292,16 +338,30 @@ extension PostgresCheckpointStore {
         let prepared = try isResult ? decodedResult.map { try PostgresRecipeIndex.prepare(RecipeIndex.Rows($0)) } : nil
         let fence = try fence(documentID)
         defer { if Self.letsGo(then) { released(documentID) } }
-        return try write { connection, logger -> Int? in
-            try await fence?.check(connection, logger)
-            try await connection.run(
+        // A worker's commit of a stage that is not the result and does not settle: one statement.
+        if let fence, !isResult, Self.keepsGoing(then) {
+            return try commitStage(
+                fence,
+                done: DoneStage(
+                    stage: stage, version: version, startedAt: startedAt, finishedAt: finishedAt, output: output,
+                    validation: violations.isEmpty ? nil : violationsJSON, later: laterStages),
+                next: Self.nextStage(then))
+        }
+        let stored: StoredStage = try write { connection, logger in
+            try await fence?.check(connection, logger, flush: false)
+            let updated = try await connection.run(
                 """
                 UPDATE stage_run SET status = 'done', version = \(version), started_at = \(startedAt),
                     finished_at = \(finishedAt), duration_ms = \((finishedAt - startedAt) * 1000),
                     output = \(isResult ? nil : output), error = NULL,
                     validation = \(violations.isEmpty ? nil : violationsJSON)
-                WHERE document_id = \(documentID) AND stage = \(stage)
+                WHERE document_id = \(documentID) AND stage = \(stage) AND (\(fence == nil) OR status = 'running')
+                RETURNING 1
                 """, logger)
+            if updated == 0, fence != nil {
+                try await Self.letGoOfStale(documentID: documentID, connection, logger)
+                return .stale
+            }
             if isResult {
                 try await Self.keepResultVersion(
                     connection, logger, documentID: documentID, output: output, prepared: prepared,
@@ -314,9 +374,54 @@ extension PostgresCheckpointStore {
                     WHERE document_id = \(documentID) AND status <> 'pending' AND stage = ANY(\(laterStages)::text[])
                     """, logger)
             }
-            return try await Self.after(
-                then, failure: failure, documentID: documentID, stage: stage, connection, logger)
+            return .stored(
+                nextAttempt: try await Self.after(
+                    then, failure: failure, documentID: documentID, stage: stage, connection, logger))
         }
+        switch stored {
+        case .stored(let nextAttempt): return nextAttempt
+        case .stale:
+            released(documentID)
+            throw LeaseLost(documentID: documentID)
+        }
+    }
+
+    /// A fenced stage commit's outcome: stored, or refused because the stage was not `running` (see
+    /// ``Fence/check(_:_:flush:)``).
+    enum StoredStage: Sendable {
+        case stored(nextAttempt: Int?)
+        case stale
+    }
+
+    /// The claim is this worker's but the stage it stores is not the one it marked running: commits made without
+    /// waiting for their flush were lost in a server crash (or a retried COMMIT had reached the server). The
+    /// worker's view of the document is stale: its claim is let go at once and its running stages get their attempt
+    /// back (not the document's fault), so the next claim runs what is missing; what was committed is kept.
+    static func letGoOfStale(documentID: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.run(
+            """
+            UPDATE stage_run SET status = 'pending', attempts = GREATEST(attempts - 1, 0)
+            WHERE document_id = \(documentID) AND status = 'running'
+            """, logger)
+        try await connection.run(
+            "UPDATE document SET claim_owner = NULL, claim_token = NULL, claim_expires = NULL WHERE id = \(documentID)",
+            logger)
+    }
+
+    /// Whether a completion leaves the document unsettled (at most the next stage marked running).
+    static func keepsGoing(_ then: AfterCompletion) -> Bool {
+        switch then {
+        case .nothing, .markRunning: return true
+        case .settle, .fail: return false
+        }
+    }
+
+    /// The stage a completion marks running.
+    static func nextStage(_ then: AfterCompletion) -> NextStage? {
+        if case .markRunning(let stage, let version, let time) = then {
+            return NextStage(stage: stage, version: version, at: time)
+        }
+        return nil
     }
 
     /// Whether the completion settles the document (its claim is let go with it).

@@ -239,12 +239,20 @@ extension PostgresCheckpointStore: DocumentBytesStore {
     // MARK: Document bytes
 
     /// Stores a document's bytes once, by SHA-256 (a second store of the same hash does nothing), so a worker on
-    /// another host reads them from the database instead of a shared filesystem.
+    /// another host reads them from the database instead of a shared filesystem. The commit does not wait for
+    /// its WAL flush: the registration that follows it does, and the WAL is one sequence, so a registered
+    /// document's bytes are always on disk (bytes lost in a server crash before their registration are only
+    /// stored again by the next ingest).
     public func storeBytes(_ bytes: [UInt8], sha256: String) throws {
         let buffer = ByteBuffer(bytes: bytes)
-        try write { connection, logger in
+        // One statement, its own transaction (the setting made in it holds to its commit).
+        try statement { connection, logger in
             try await connection.run(
-                "INSERT INTO blob (sha256, bytes) VALUES (\(sha256), \(buffer)) ON CONFLICT (sha256) DO NOTHING", logger)
+                """
+                INSERT INTO blob (sha256, bytes)
+                SELECT \(sha256), \(buffer) FROM (SELECT set_config('synchronous_commit', 'off', true)) AS setting
+                ON CONFLICT (sha256) DO NOTHING
+                """, logger)
         }
     }
 

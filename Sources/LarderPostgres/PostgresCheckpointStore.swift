@@ -163,6 +163,17 @@ public final class PostgresCheckpointStore: CheckpointStore {
         }
     }
 
+    /// One statement in a transaction of its own (no BEGIN and COMMIT round trips), retried as ``write`` is.
+    func statement<T: Sendable>(
+        _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) throws -> T {
+        let logger = logger, bridge = bridge
+        let name = "write (\(call.prefix { $0 != "(" }))"
+        do { return try retry.run(name, location: location) { try bridge.read { try await body($0, logger) } } } catch {
+            throw Self.failure(error, doing: name, location: location)
+        }
+    }
+
     func read<T: Sendable>(
         _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {
@@ -253,29 +264,28 @@ public final class PostgresCheckpointStore: CheckpointStore {
             try await addPath(file, documentID: id, batchID: batchID, connection, logger)
             return .known(documentID: id)
         }
-        try await addPath(file, documentID: id, batchID: batchID, connection, logger)
-        try await connection.run(
-            """
-            INSERT INTO stage_run (document_id, stage, status)
-            SELECT \(id), stage, 'pending' FROM unnest(\(stages)::text[]) WITH ORDINALITY AS s(stage, n) ORDER BY n
-            """, logger)
+        try await addPath(file, documentID: id, batchID: batchID, stages: stages, connection, logger)
         return .new(documentID: id)
     }
 
+    /// The file's path and the document's place in the batch, and (`stages`, a new document) its pending stages:
+    /// one statement (data-modifying CTEs run whether or not they are read).
     private static func addPath(
-        _ file: RegisteredFile, documentID id: Int64, batchID: Int64, _ connection: PostgresConnection,
-        _ logger: Logger
+        _ file: RegisteredFile, documentID id: Int64, batchID: Int64, stages: [String] = [],
+        _ connection: PostgresConnection, _ logger: Logger
     ) async throws {
         try await connection.run(
             """
-            INSERT INTO document_path (document_id, path, batch_id, byte_count, modified_at)
-            VALUES (\(id), \(file.path), \(batchID), \(file.byteCount), \(file.modifiedAt))
-            ON CONFLICT (document_id, path) DO UPDATE SET batch_id = excluded.batch_id,
-                byte_count = excluded.byte_count, modified_at = excluded.modified_at
+            WITH path AS (
+                INSERT INTO document_path (document_id, path, batch_id, byte_count, modified_at)
+                VALUES (\(id), \(file.path), \(batchID), \(file.byteCount), \(file.modifiedAt))
+                ON CONFLICT (document_id, path) DO UPDATE SET batch_id = excluded.batch_id,
+                    byte_count = excluded.byte_count, modified_at = excluded.modified_at),
+            member AS (
+                INSERT INTO batch_document (batch_id, document_id) VALUES (\(batchID), \(id)) ON CONFLICT DO NOTHING)
+            INSERT INTO stage_run (document_id, stage, status)
+            SELECT \(id), stage, 'pending' FROM unnest(\(stages)::text[]) WITH ORDINALITY AS s(stage, n) ORDER BY n
             """, logger)
-        try await connection.run(
-            "INSERT INTO batch_document (batch_id, document_id) VALUES (\(batchID), \(id)) ON CONFLICT DO NOTHING",
-            logger)
     }
 
     public func knownHashes(of files: [FileIdentity]) throws -> [String: String] {

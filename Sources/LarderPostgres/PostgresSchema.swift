@@ -9,8 +9,9 @@ import PostgresNIO
 /// Larder's: a schema that holds any other table is refused, untouched.
 enum PostgresSchema {
     /// 1: the first tables; 2: `stage_version` (upgrading a fleet host by host); 3: the recipe index
-    /// (``PostgresRecipeIndex``: `larder search` and `larder cook`).
-    static let version = 3
+    /// (``PostgresRecipeIndex``: `larder search` and `larder cook`); 4: no index on `stage_run.status`, and the
+    /// queue tables' fillfactor and autovacuum settings (``queueStorage``).
+    static let version = 4
     /// `pg_advisory_xact_lock` keys: one migration at a time; one stage-event writer at a time per commit.
     static let migrationLock: Int64 = 0x4C72_6472_0001
     static let eventLock: Int64 = 0x4C72_6472_0002
@@ -35,7 +36,6 @@ enum PostgresSchema {
             state text NOT NULL DEFAULT 'pending', pipeline_version text, settled_batch bigint,
             settled_at double precision,
             claim_token bigint, claim_owner text, claim_expires timestamptz, lost_claims integer NOT NULL DEFAULT 0)
-            WITH (fillfactor = 80)
         """,
         "CREATE INDEX document_claim ON document (claim_owner) WHERE claim_owner IS NOT NULL",
         // Fencing tokens: every claim of a document takes a new one, so a worker whose claim expired and was taken
@@ -51,16 +51,14 @@ enum PostgresSchema {
         """,
         "CREATE INDEX document_path_path ON document_path (path)",
         "CREATE INDEX document_path_batch ON document_path (batch_id)",
-        // fillfactor leaves room on each page so status updates stay HOT (no index churn, less bloat).
         """
         CREATE TABLE stage_run (
             seq bigserial, document_id bigint NOT NULL REFERENCES document (id) ON DELETE CASCADE,
             stage text NOT NULL, status text NOT NULL, attempts bigint NOT NULL DEFAULT 0, version text,
             started_at double precision, finished_at double precision, duration_ms double precision,
             output text, error text, validation text,
-            PRIMARY KEY (document_id, stage)) WITH (fillfactor = 80)
+            PRIMARY KEY (document_id, stage))
         """,
-        "CREATE INDEX stage_run_status ON stage_run (status)",
         """
         CREATE TABLE result_version (
             document_id bigint NOT NULL REFERENCES document (id) ON DELETE CASCADE, number bigint NOT NULL,
@@ -91,7 +89,80 @@ enum PostgresSchema {
             id text PRIMARY KEY, started_at timestamptz NOT NULL, seen_at timestamptz NOT NULL,
             pipeline_version text NOT NULL)
         """,
-    ] + PostgresRecipeIndex.statements
+    ] + PostgresRecipeIndex.statements + queueStorage
+
+    /// Finished work must not bloat the queue tables. A stage's row is updated in place about twice per run
+    /// (running, then done) and a document's three or more times (claimed, renewed, settled); each update leaves a
+    /// dead row version. An update is HOT (the new version on the same page, no index entry, the dead one pruned
+    /// by the next reader of the page) only when no indexed column changes and the page has room: so no index
+    /// covers `stage_run.status` (running stages are found through the document's claim, `document_claim`), and
+    /// the tables leave room on each page (`fillfactor`). What is not HOT (a claim, a settle: their columns are
+    /// indexed) autovacuum reclaims: after 2 % of a table changed, not the default 20 %, without throttling, so a
+    /// busy queue is vacuumed during its batch. `stage_event` is insert-only with old rows deleted.
+    static let queueStorage: [String] = [
+        "DROP INDEX IF EXISTS stage_run_status",
+        """
+        ALTER TABLE stage_run SET (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.02,
+            autovacuum_vacuum_threshold = 200, autovacuum_vacuum_insert_scale_factor = 0.05,
+            autovacuum_analyze_scale_factor = 0.05, autovacuum_vacuum_cost_delay = 0)
+        """,
+        """
+        ALTER TABLE document SET (fillfactor = 80, autovacuum_vacuum_scale_factor = 0.02,
+            autovacuum_vacuum_threshold = 200, autovacuum_vacuum_insert_scale_factor = 0.05,
+            autovacuum_analyze_scale_factor = 0.05, autovacuum_vacuum_cost_delay = 0)
+        """,
+        """
+        ALTER TABLE stage_event SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vacuum_threshold = 1000,
+            autovacuum_vacuum_insert_scale_factor = 0.05, autovacuum_vacuum_cost_delay = 0)
+        """,
+        commitStageFunction,
+    ]
+
+    /// A worker's stage commit in one statement (one round trip instead of BEGIN, the fence, the updates and
+    /// COMMIT): checks the claim (``Fence``) under the document's row lock, commits without waiting for the WAL
+    /// flush, stores the stage's output and done mark (only if the stage is `running`: see
+    /// ``Fence/check(_:_:flush:)``), resets the later stages, and marks the next stage running. `stage_name` NULL:
+    /// only marks `next_stage` running. Returns the next stage's attempt (0: none), -1 when the claim is lost, -2
+    /// when the stage was not running (the claim is then let go, the running stages' attempt given back).
+    static let commitStageFunction = """
+        CREATE OR REPLACE FUNCTION commit_stage(
+            doc bigint, token bigint, owner text, stage_name text, stage_version text, started double precision,
+            finished double precision, stage_output text, stage_validation text, later text[], next_stage text,
+            next_version text, next_at double precision) RETURNS integer LANGUAGE plpgsql AS $$
+        DECLARE n integer := 0;
+        BEGIN
+            PERFORM 1 FROM document WHERE id = doc AND claim_token = token AND claim_owner = owner
+                AND claim_expires > clock_timestamp() FOR UPDATE;
+            IF NOT FOUND THEN RETURN -1; END IF;
+            PERFORM set_config('synchronous_commit', 'off', true);
+            IF stage_name IS NOT NULL THEN
+                UPDATE stage_run SET status = 'done', version = stage_version, started_at = started,
+                    finished_at = finished, duration_ms = (finished - started) * 1000, output = stage_output,
+                    error = NULL, validation = stage_validation
+                WHERE document_id = doc AND stage = stage_name AND status = 'running';
+                IF NOT FOUND THEN
+                    UPDATE stage_run SET status = 'pending', attempts = GREATEST(attempts - 1, 0)
+                    WHERE document_id = doc AND status = 'running';
+                    UPDATE document SET claim_owner = NULL, claim_token = NULL, claim_expires = NULL WHERE id = doc;
+                    RETURN -2;
+                END IF;
+                IF cardinality(later) > 0 THEN
+                    UPDATE stage_run SET status = 'pending', attempts = 0, output = NULL, error = NULL
+                    WHERE document_id = doc AND status <> 'pending' AND stage = ANY(later);
+                END IF;
+            END IF;
+            IF next_stage IS NOT NULL THEN
+                INSERT INTO stage_run AS s (document_id, stage, status, attempts, version, started_at)
+                VALUES (doc, next_stage, 'running', 1, next_version, next_at)
+                ON CONFLICT (document_id, stage) DO UPDATE SET
+                    status = 'running',
+                    attempts = CASE WHEN s.version IS NOT DISTINCT FROM excluded.version THEN s.attempts + 1 ELSE 1 END,
+                    version = excluded.version, started_at = excluded.started_at
+                RETURNING attempts INTO n;
+            END IF;
+            RETURN n;
+        END $$
+        """
 
     /// Stage events (what `larder serve`'s event stream reads, `sequence > last`) must come out in the order they
     /// became visible, or a reader would skip an event whose transaction committed after a later-numbered one. The
@@ -210,6 +281,13 @@ enum PostgresSchema {
                 try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
             }
             try await PostgresRecipeIndex.rebuild(connection, logger)
+            upgraded = true
+        }
+        let stored = try await connection.rows(
+            "SELECT value FROM larder_meta WHERE key = 'schema_version'", logger
+        ).first.map { Int(try $0.decode(String.self)) ?? 0 } ?? 0
+        if stored < 4 {  // versions 1 to 3: status index, default storage settings
+            for statement in queueStorage { try await connection.run(PostgresQuery(unsafeSQL: statement), logger) }
             upgraded = true
         }
         if upgraded {

@@ -80,6 +80,59 @@ import Testing
         #expect(try there.document(id: ids[1])?.state == .done)
     }
 
+    /// A stage commit does not wait for its WAL flush, so a server crash can lose it while the worker goes on. The
+    /// lost commit is imitated by putting the rows back as they were before it; the worker's next commit (the next
+    /// stage, which that lost commit marked running) finds its stage not `running`, so it is refused (`LeaseLost`)
+    /// instead of settling a document with a stage missing: the claim is let go at once, the running stage gets its
+    /// attempt back, and the next claim runs the lost stage again, once.
+    @Test func aCommitAfterLostUnflushedCommitsIsRefusedAndTheDocumentRunsAgain() throws {
+        guard let cluster = PostgresCluster.shared else { throw ConformanceError("no cluster") }
+        let (url, stores, ids) = try fleet(documents: 1, workers: 1, ttl: 30)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let (worker, id) = (stores[0], ids[0])
+        let schema = try #require(url.split(separator: "schema=").last.map(String.init))
+        #expect(try worker.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        // A stage commit in one statement (commit_stage): its mark-running lost.
+        #expect(try worker.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1) == 1)
+        try cluster.psql("UPDATE \(schema).stage_run SET status = 'pending', attempts = 0 WHERE stage = 'detect'")
+        #expect(throws: LeaseLost.self) {
+            try worker.complete(
+                documentID: id, stage: "detect", version: "d@1", output: "{}", decodedResult: nil, violations: [],
+                isResult: false, startedAt: 1, finishedAt: 2, laterStages: [],
+                then: .markRunning(stage: "result", version: "r@1", at: 2))
+        }
+        #expect(try worker.stages(of: id).map(\.status) == [.pending, .pending])
+        #expect(try worker.fleet(leaseTTL: 30).flatMap(\.claims).isEmpty, "the claim is let go")
+        // The result stage's commit (a transaction): the commit before it lost.
+        #expect(try worker.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        #expect(try worker.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1) == 1)
+        try worker.complete(
+            documentID: id, stage: "detect", version: "d@1", output: "{}", decodedResult: nil, violations: [],
+            isResult: false, startedAt: 1, finishedAt: 2, laterStages: [],
+            then: .markRunning(stage: "result", version: "r@1", at: 2))
+        // The crash loses that commit: detect is running again, result pending.
+        try cluster.psql(
+            """
+            UPDATE \(schema).stage_run SET status = 'running', output = NULL WHERE stage = 'detect';
+            UPDATE \(schema).stage_run SET status = 'pending', attempts = 0 WHERE stage = 'result'
+            """)
+        #expect(throws: LeaseLost.self) {
+            try worker.complete(
+                documentID: id, stage: "result", version: "r@1", output: "{}", decodedResult: nil, violations: [],
+                isResult: true, startedAt: 2, finishedAt: 3, laterStages: [],
+                then: .settle(state: .done, pipelineVersion: "p1", batchID: nil))
+        }
+        #expect(try worker.document(id: id)?.state == .pending, "not settled with a stage missing")
+        let detect = try #require(try worker.stages(of: id).first)
+        #expect(detect.status == .pending && detect.attempts == 0, "\(detect)")
+        #expect(try worker.fleet(leaseTTL: 30).flatMap(\.claims).isEmpty, "the claim is let go")
+        // Claimed again at once (no ttl to wait), and finished once.
+        #expect(try worker.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        try finish(id, on: worker)
+        #expect(try worker.document(id: id)?.state == .done)
+        #expect(try worker.stages(of: id).map(\.status) == [.done, .done])
+    }
+
     /// `larder status` on PostgreSQL lists every worker with its leases, their age and time to expiry (the issue's
     /// operations requirement), read from the shared state by a process that is not one of the workers.
     @Test func statusShowsWorkersLeasesAndTheirAge() throws {

@@ -159,6 +159,52 @@ import Testing
         #expect(try store.documentPage(state: nil, kind: .receipt, after: 0, limit: 5).isEmpty)
     }
 
+    /// Schema 4: no index on `stage_run.status` (so stage updates can be HOT), fillfactor and autovacuum settings
+    /// on the queue tables; a version-3 schema is upgraded in place on first use, its rows kept.
+    @Test func aVersion3SchemaGetsTheQueueStorageSettings() throws {
+        let cluster = try cluster()
+        let schema = cluster.freshSchema()
+        let url = cluster.url(schema: schema)
+        let store = try open(url)
+        let batch = try store.beginBatch(command: "ingest", inputs: [])
+        _ = try store.register(
+            [RegisteredFile(path: "/s/1", sha256: String(repeating: "5", count: 64), byteCount: 1, modifiedAt: 0)],
+            batchID: batch, stages: ["detect"])
+        func settings() throws -> String {
+            try cluster.psql(
+                """
+                SELECT (SELECT string_agg(relname || ':' || array_to_string(reloptions, ','), ' ' ORDER BY relname)
+                        FROM pg_class
+                        WHERE relnamespace = '\(schema)'::regnamespace AND relname IN ('document', 'stage_run'))
+                    || '|' || (SELECT COUNT(*) FROM pg_indexes
+                               WHERE schemaname = '\(schema)' AND indexname = 'stage_run_status')
+                    || '|' || (SELECT value FROM \(schema).larder_meta WHERE key = 'schema_version')
+                """
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let fresh = try settings()
+        #expect(fresh.contains("stage_run:fillfactor=70"), "\(fresh)")
+        #expect(fresh.contains("autovacuum_vacuum_scale_factor=0.02"), "\(fresh)")
+        #expect(fresh.hasSuffix("|0|4"), "\(fresh)")
+        // As version 3 left it.
+        try cluster.psql(
+            """
+            CREATE INDEX stage_run_status ON \(schema).stage_run (status);
+            ALTER TABLE \(schema).stage_run RESET (fillfactor, autovacuum_vacuum_scale_factor,
+                autovacuum_vacuum_threshold, autovacuum_vacuum_insert_scale_factor, autovacuum_analyze_scale_factor,
+                autovacuum_vacuum_cost_delay);
+            ALTER TABLE \(schema).stage_run SET (fillfactor = 80);
+            ALTER TABLE \(schema).document RESET (autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold,
+                autovacuum_vacuum_insert_scale_factor, autovacuum_analyze_scale_factor, autovacuum_vacuum_cost_delay);
+            UPDATE \(schema).larder_meta SET value = '3' WHERE key = 'schema_version'
+            """)
+        let old = try settings()
+        #expect(old.contains("stage_run:fillfactor=80|1|3"), "\(old)")
+        let upgraded = try open(url)
+        #expect(try settings() == fresh)
+        #expect(try upgraded.stages(of: 1).map(\.stage) == ["detect"])
+    }
+
     @Test func documentBytesAreStoredOnceByHash() throws {
         let store = try open(try cluster().url())
         let bytes: [UInt8] = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }

@@ -22,7 +22,9 @@
 #             (pg_total_relation_size, pg_stat_user_tables) after the first and the last re-run.
 #   pdfs      scripts/data/make-corpus.py 500 --seed 1: `larder ingest --workers 2` on SQLite against, on PostgreSQL,
 #             `larder ingest --no-work` then two `larder worker --workers 1 --exit-when-idle` at once; best of RUNS
-#             each, alternating (target PostgreSQL / SQLite <= 1.3).
+#             each, alternating (target PostgreSQL / SQLite <= 1.3). Each PostgreSQL run also logs where its time
+#             went (postgres_split of the best run: registration, work, registration end to the first stage's
+#             start, transactions committed) and its costliest statements (pg_stat_statements, reset per run).
 # Environment: RUNS (default 2), BENCH_QUEUE_PARTS (default "ceiling scaling recovery pickup bloat pdfs"), KEEP=1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -280,7 +282,7 @@ fi
 if [[ " $PARTS " == *" pdfs "* ]]; then
   N=${PDFS:-500}
   python3 scripts/data/make-corpus.py "$N" "$TMP/corpus" --seed 1 >&2
-  sqlite_best="" pg_best=""
+  sqlite_best="" pg_best="" pg_split="{}"
   for run in $(seq 1 "$RUNS"); do
     rm -f "$TMP/s.sqlite"*
     t0=$(now)
@@ -288,20 +290,35 @@ if [[ " $PARTS " == *" pdfs "* ]]; then
     t=$(sub "$(now)" "$t0"); sqlite_best=$(min "$sqlite_best" "$t")
     log "pdfs run $run: SQLite ${t}s"
     schema=bench_pdfs_$run
+    psql_ -c "SELECT pg_stat_statements_reset()" >/dev/null
+    commits0=$(psql_ -c "SELECT xact_commit FROM pg_stat_database WHERE datname = 'larder'")
     t0=$(now)
     "$LARDER" ingest --db "$(url $schema)" --no-work "$TMP/corpus" > "$TMP/pg-$run.log" 2>&1 || { tail "$TMP/pg-$run.log" >&2; die "PostgreSQL ingest failed"; }
+    t1=$(now)
     pids=()
     for w in 1 2; do
       "$LARDER" worker --db "$(url $schema)" --workers 1 --exit-when-idle > "$TMP/pg-$run-w$w.log" 2>&1 &
       pids+=($!); PIDS+=($!)
     done
     for pid in "${pids[@]}"; do wait "$pid" || { tail "$TMP"/pg-$run-w*.log >&2; die "larder worker failed"; }; done
-    t=$(sub "$(now)" "$t0"); pg_best=$(min "$pg_best" "$t")
+    t2=$(now)
+    t=$(sub "$t2" "$t0")
     left=$(psql_ -c "SELECT COUNT(*) FROM $schema.document WHERE state = 'pending'")
     [ "$left" = 0 ] || die "pdfs: $left documents left pending on PostgreSQL"
-    log "pdfs run $run: PostgreSQL (ingest --no-work + 2 workers) ${t}s"
+    sleep 1  # the statistics counters are flushed within about a second
+    # Where the time went: registration (ingest --no-work) against work (the workers), the first stage's start
+    # after registration (worker start-up and first claim), transactions committed (every process), statements.
+    first=$(psql_ -c "SELECT MIN(started_at) FROM $schema.stage_run")
+    commits=$(( $(psql_ -c "SELECT xact_commit FROM pg_stat_database WHERE datname = 'larder'") - commits0 ))
+    split=$(python3 -c 'import json,sys; a = [float(x) for x in sys.argv[1:6]]; print(json.dumps({"seconds": a[3] - a[0], "registration_seconds": a[1] - a[0], "work_seconds": a[3] - a[1], "first_stage_start_seconds": a[2] - a[1], "commits": int(a[4])}))' "$t0" "$t1" "$first" "$t2" "$commits")
+    log "pdfs run $run: PostgreSQL (ingest --no-work + 2 workers) ${t}s: $split"
+    psql_ -c "SELECT round(total_exec_time::numeric, 1) AS ms, calls, round((total_exec_time / calls)::numeric, 3) AS ms_per_call,
+      left(regexp_replace(query, '\s+', ' ', 'g'), 110) FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15" > "$TMP/pdfs-statements-$run.txt"
+    log "pdfs run $run: the costliest statements (ms, calls, ms/call):"; sed 's/^/  /' "$TMP/pdfs-statements-$run.txt" >&2
+    if [ -z "$pg_best" ] || awk -v a="$t" -v b="$pg_best" 'BEGIN { exit !(a + 0 < b + 0) }'; then pg_split=$split; fi
+    pg_best=$(min "$pg_best" "$t")
   done
-  put pdfs "$(python3 -c 'import json,sys; s, p = float(sys.argv[1]), float(sys.argv[2]); print(json.dumps({"pdfs": int(sys.argv[3]), "sqlite_seconds": s, "postgres_seconds": p, "ratio": p / s}))' "$sqlite_best" "$pg_best" "$N")"
+  put pdfs "$(python3 -c 'import json,sys; s, p = float(sys.argv[1]), float(sys.argv[2]); print(json.dumps({"pdfs": int(sys.argv[3]), "sqlite_seconds": s, "postgres_seconds": p, "ratio": p / s, "postgres_split": json.loads(sys.argv[4])}))' "$sqlite_best" "$pg_best" "$N" "$pg_split")"
 fi
 
 put load "$(python3 -c 'import json,sys; print(json.dumps({"start": float(sys.argv[1]), "end": float(sys.argv[2]), "cores": int(sys.argv[3])}))' "$LOAD_START" "$(cut -d' ' -f1 /proc/loadavg)" "$(nproc)")"
