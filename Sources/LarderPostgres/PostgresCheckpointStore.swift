@@ -169,7 +169,13 @@ public final class PostgresCheckpointStore: CheckpointStore {
     ) throws -> T {
         let logger = logger, bridge = bridge
         let name = "write (\(call.prefix { $0 != "(" }))"
-        do { return try retry.run(name, location: location) { try bridge.read { try await body($0, logger) } } } catch {
+        do {
+            return try retry.run(name, location: location) { deadline in
+                try bridge.read(until: deadline) { try await body($0, logger) }
+            }
+        } catch let lost as LeaseLost {
+            throw lost
+        } catch {
             throw Self.failure(error, doing: name, location: location)
         }
     }
