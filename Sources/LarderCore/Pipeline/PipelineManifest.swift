@@ -44,7 +44,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
         case .ocr: "ocr@26"
         case .route: "route@6"
         case .recipe: "recipe@20"
-        case .receipt: "receipt@21"
+        case .receipt: "receipt@22"
         case .llm: "llm@1"
         case .result: "result@13"
         }
