@@ -22,18 +22,28 @@ public struct ReceiptParserConfiguration: Sendable, Equatable {
     public var totalTolerance: Decimal
     /// Items read from lines with OCR confidence below this (0–100) add a review reason. Default 60.
     public var minimumLineConfidence: Double
+    /// Where the shipped line model (``ReceiptLineModel/shipped``) is evidence inside the rules' parse. Default
+    /// `.none`, the rules alone (what OCR's re-read checks parse with, so OCR output does not depend on the model);
+    /// the pipeline's receipt stage uses ``pipeline``, with ``ReceiptModelFields/measuredBetter``.
+    public var modelFields: ReceiptModelFields
 
     /// Creates a configuration.
     public init(defaultCurrency: String = "USD", dateOrder: DateOrder = .automatic,
-                totalTolerance: Decimal = Decimal(2) / 100, minimumLineConfidence: Double = 60) {
+                totalTolerance: Decimal = Decimal(2) / 100, minimumLineConfidence: Double = 60,
+                modelFields: ReceiptModelFields = .none) {
         self.defaultCurrency = defaultCurrency
         self.dateOrder = dateOrder
         self.totalTolerance = totalTolerance
         self.minimumLineConfidence = minimumLineConfidence
+        self.modelFields = modelFields
     }
 
-    /// The defaults.
+    /// The defaults: the rules alone.
     public static let `default` = ReceiptParserConfiguration()
+
+    /// The receipt stage's defaults (`pipeline.yml` without `receipts:` settings): the rules with the line model as
+    /// evidence where it measured better (``ReceiptModelFields/measuredBetter``).
+    public static let pipeline = ReceiptParserConfiguration(modelFields: .measuredBetter)
 }
 
 /// Turns OCR lines into a ``ParsedReceipt``: store, address, date/time, currency, items (with quantities and
@@ -104,6 +114,7 @@ public struct ReceiptParser: Sendable {
         if state.german { refineGermanStore(&state) }
         applyDomainEvidence(&state)
         applyChainEvidence(&state)
+        applyShippedLineModel(input, &state)  // LineModel/ReceiptModelFields.swift
         return assemble(state)
     }
 
@@ -147,7 +158,7 @@ public struct ReceiptParser: Sendable {
         let amount: Amount?
     }
 
-    private func makeState(_ input: [OCRLine]) -> ParseState {
+    func makeState(_ input: [OCRLine]) -> ParseState {
         var texts = input.map { Self.clean($0.text) }
         var (currency, currencyEvidence) = detectCurrency(texts)
         let german = Self.isGermanReceipt(texts, currency: currency)
