@@ -158,6 +158,8 @@ public struct ReceiptParser: Sendable {
         let amount: Amount?
     }
 
+    /// The parse state before any pass: the lines cleaned, currency, German or not, date-order evidence.
+    /// Internal (not private) so tests can run a single pass on it.
     func makeState(_ input: [OCRLine]) -> ParseState {
         var texts = input.map { Self.clean($0.text) }
         var (currency, currencyEvidence) = detectCurrency(texts)
