@@ -13,7 +13,10 @@ public enum CORDEvaluation {
                 .folderUnreadable, path: folder, message: "no CORD annotation files (*.json) in the folder",
                 hint: "point --cord at shared/data/receipts-cord/json")
         }
-        let parser = ReceiptParser(configuration: ReceiptParserConfiguration(defaultCurrency: "IDR"))
+        // As the receipt stage reads receipts (the line model as evidence), in the set's currency.
+        var configuration = ReceiptParserConfiguration.pipeline
+        configuration.defaultCurrency = "IDR"
+        let parser = ReceiptParser(configuration: configuration)
         var details: [ReceiptEvaluationDetail] = []
         for file in files {
             let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file))

@@ -75,12 +75,13 @@ extension ReceiptParser {
     static let northAmericanAddressPattern = #"\b(?:AL|AK|AZ|AR|CA|CO|CT|DC|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)\.?,?\s\d{5}(?:-\d{4})?(?!\d)|\b(?:BC|AB|SK|MB|ON|QC|NS|NB|NL|PE)\.?,?\s[A-Z]\d[A-Z]\s?\d[A-Z]\d\b"#
 
     /// Till words of countries that write the day first (Dutch, German, Spanish, Italian, French, Portuguese,
-    /// Malay and Indonesian receipt words; tax registration numbers of the Gulf, India and Australia), and VAT or
-    /// GST with a rate or an amount (US tills print neither; "GST: 1" there counts guests).
+    /// Malay and Indonesian receipt words; BHD, Berhad, of a Malaysian company's name; tax registration numbers of
+    /// the Gulf, India and Australia), and VAT or GST with a rate or an amount (US tills print neither; "GST: 1"
+    /// there counts guests).
     static let dayFirstLocaleWords = [
         "DATUM", "TOTAAL", "TAFEL", "KASSA", "BTW", "CONTANT", "BEDANKT", "MWST", "SUMME", "RECHNUNG", "GESAMT",
         "FECHA", "FACTURA", "MESA", "CAMARERO", "EFECTIVO", "IMPORTE", "IVA", "TOTALE", "SCONTRINO", "CONTANTE",
-        "GRAZIE", "TVA", "MERCI", "ESPECES", "TROCO", "OBRIGADO", "TANGGAL", "JUMLAH", "TUNAI", "GSTIN", "TRN", "ABN",
+        "GRAZIE", "TVA", "MERCI", "ESPECES", "TROCO", "OBRIGADO", "TANGGAL", "JUMLAH", "TUNAI", "BHD", "GSTIN", "TRN", "ABN",
     ]
 
     /// The first day-first locale word on a line (upper case), as evidence text.

@@ -22,18 +22,28 @@ public struct ReceiptParserConfiguration: Sendable, Equatable {
     public var totalTolerance: Decimal
     /// Items read from lines with OCR confidence below this (0–100) add a review reason. Default 60.
     public var minimumLineConfidence: Double
+    /// Where the shipped line model (``ReceiptLineModel/shipped``) is evidence inside the rules' parse. Default
+    /// `.none`, the rules alone (what OCR's re-read checks parse with, so OCR output does not depend on the model);
+    /// the pipeline's receipt stage uses ``pipeline``, with ``ReceiptModelFields/measuredBetter``.
+    public var modelFields: ReceiptModelFields
 
     /// Creates a configuration.
     public init(defaultCurrency: String = "USD", dateOrder: DateOrder = .automatic,
-                totalTolerance: Decimal = Decimal(2) / 100, minimumLineConfidence: Double = 60) {
+                totalTolerance: Decimal = Decimal(2) / 100, minimumLineConfidence: Double = 60,
+                modelFields: ReceiptModelFields = .none) {
         self.defaultCurrency = defaultCurrency
         self.dateOrder = dateOrder
         self.totalTolerance = totalTolerance
         self.minimumLineConfidence = minimumLineConfidence
+        self.modelFields = modelFields
     }
 
-    /// The defaults.
+    /// The defaults: the rules alone.
     public static let `default` = ReceiptParserConfiguration()
+
+    /// The receipt stage's defaults (`pipeline.yml` without `receipts:` settings): the rules with the line model as
+    /// evidence where it measured better (``ReceiptModelFields/measuredBetter``).
+    public static let pipeline = ReceiptParserConfiguration(modelFields: .measuredBetter)
 }
 
 /// Turns OCR lines into a ``ParsedReceipt``: store, address, date/time, currency, items (with quantities and
@@ -104,6 +114,7 @@ public struct ReceiptParser: Sendable {
         if state.german { refineGermanStore(&state) }
         applyDomainEvidence(&state)
         applyChainEvidence(&state)
+        applyShippedLineModel(input, &state)  // LineModel/ReceiptModelFields.swift
         return assemble(state)
     }
 
@@ -147,7 +158,9 @@ public struct ReceiptParser: Sendable {
         let amount: Amount?
     }
 
-    private func makeState(_ input: [OCRLine]) -> ParseState {
+    /// The parse state before any pass: the lines cleaned, currency, German or not, date-order evidence.
+    /// Internal (not private) so tests can run a single pass on it.
+    func makeState(_ input: [OCRLine]) -> ParseState {
         var texts = input.map { Self.clean($0.text) }
         var (currency, currencyEvidence) = detectCurrency(texts)
         let german = Self.isGermanReceipt(texts, currency: currency)
@@ -1556,16 +1569,7 @@ public struct ReceiptParser: Sendable {
            let y = year(g[1]), let m = Int(g[2]), let d = Int(g[3]), valid(y, m, d) {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "ISO")
         }
-        // 14 Mar 2026, 05-AUG-2017, 14MAR26
-        if let g = match(#"(?<![\d])(\d{1,2})[\s\-/.]?(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?[\s\-/.,]*(\d{4}|\d{2})(?![\d])"#),
-           let y = year(g[3]), let m = month(g[2]), let d = Int(g[1]), valid(y, m, d) {
-            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
-        }
-        // Mar 14, 2026 / OCT 3, 2016
-        if let g = match(#"\b(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*\.?\s+(\d{1,2})(?:ST|ND|RD|TH)?,?\s+(\d{4})(?![\d])"#),
-           let y = year(g[3]), let m = month(g[1]), let d = Int(g[2]), valid(y, m, d) {
-            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
-        }
+        if let named = Self.monthNameDate(u, match: match, year: year, valid: valid) { return named }
         // 03/14/2026, 14/03/2026, 03-14-26, 14.03.26 (not "15.04. 16:14", a day and a time)
         if let g = match(Self.numericDatePattern), let a = Int(g[1]), let b = Int(g[3]), let y = year(g[4]) {
             let monthFirstOK = valid(y, a, b)
@@ -1610,6 +1614,39 @@ public struct ReceiptParser: Sendable {
         if u.contains("DATE"), let g = match(#"(?<![\d])(20\d{2})(\d{2})(\d{2})(?![\d])"#),
            let y = year(g[1]), let m = Int(g[2]), let d = Int(g[3]), valid(y, m, d) {
             return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "compact ISO")
+        }
+        return nil
+    }
+
+    /// A printed month name: its first three letters, then any letters (`MAR`, `MARCH`, `SEPT`), as few as let the
+    /// rest match (so `JUNO3` is June and a day read with the letter O).
+    static let monthNamePattern = "(JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*?"
+
+    /// A date with a printed month name, in the shapes receipt printers use: `14 Mar 2026`, `05-AUG-2017`,
+    /// `14MAR26`, `22Nov'12`; `Mar 14, 2026`, `JULY 20,2011`, `Aug262017`; and the restaurant printers'
+    /// `May08'14` / `Jul03' 12` (a two-digit year after an apostrophe, which OCR also reads as `’` or `°`). A day
+    /// read with the letter O for a zero (`JUNO3'14`, `O4NOV'17`) is read as the digit.
+    static func monthNameDate(
+        _ u: String, match: (String) -> [String]?, year: (String) -> Int?, valid: (Int, Int, Int) -> Bool
+    ) -> ReceiptDate? {
+        func month(_ name: String) -> Int? { monthNames.firstIndex(of: String(name.prefix(3))).map { $0 + 1 } }
+        func day(_ s: String) -> Int? { Int(s.replacingOccurrences(of: "O", with: "0")) }
+        let name = monthNamePattern, apostrophe = "['’‘`°]"
+        let dayDigits = "((?<![\\dA-Z])O\\d|(?<!\\d)\\d{1,2})"
+        // Day first: 14 Mar 2026, 05-AUG-2017, 14MAR26, 22NOV'12.
+        if let g = match("\(dayDigits)[\\s\\-/.]?\(name)\\.?[\\s\\-/.,]*\(apostrophe)?\\s?(\\d{4}|\\d{2})(?![\\d])"),
+           let y = year(g[3]), let m = month(g[2]), let d = day(g[1]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
+        }
+        // Month first, four-digit year: Mar 14, 2026 / OCT 3, 2016 / JULY 20,2011 / AUG262017.
+        if let g = match("(?<![A-Z])\(name)\\.?\\s*\(dayDigits)(?:ST|ND|RD|TH)?\\s*[,.]?\\s*(\\d{4})(?![\\d])"),
+           let y = year(g[3]), let m = month(g[1]), let d = day(g[2]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
+        }
+        // Month first, two-digit year after an apostrophe: MAY08'14, JUL03' 12, OCT30°18, OCT.10'15.
+        if let g = match("(?<![A-Z])\(name)\\.?\\s?\(dayDigits)\\s?\(apostrophe)\\s?(\\d{2})(?![\\d])"),
+           let y = year(g[3]), let m = month(g[1]), let d = day(g[2]), valid(y, m, d) {
+            return ReceiptDate(year: y, month: m, day: d, printed: g[0], resolution: "month name")
         }
         return nil
     }

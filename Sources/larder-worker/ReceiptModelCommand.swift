@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LarderCore
 import LarderEvaluation
 import LarderOCR
 import LarderReceipts
@@ -24,8 +25,11 @@ struct ReceiptModelCommand: ParsableCommand {
     @Option(help: "Folds within the photos.")
     var folds: Int = 5
 
-    @Option(help: "OCR line caches (as `larder eval receipts --ocr-cache` writes them): photos, sroie and de subfolders.")
+    @Option(help: "OCR caches (as `larder eval receipts --ocr-cache` writes them): photos, sroie and de subfolders.")
     var ocrCache: String?
+
+    @Option(help: "The photos' box labels to train and score on (default: receipts-photos/boxes, the annotators' boxes; scripts/data/align-receipt-lines.py writes the tesseract lines labelled from them).")
+    var photoBoxes: String?
 
     @Flag(help: "With --evaluate: skip the leave-one-dataset-out line-role figures (three trainings).")
     var skipLineRoles = false
@@ -38,7 +42,7 @@ struct ReceiptModelCommand: ParsableCommand {
         let train = data + "/receipts-train"
         let cord = try ReceiptLineData.cord(folder: train + "/cord/json")
         let sroie = try ReceiptLineData.sroie(folder: train + "/sroie")
-        let photos = try ReceiptLineData.photos(boxesFolder: data + "/receipts-photos/boxes")
+        let photos = try ReceiptLineData.photos(boxesFolder: photoBoxes ?? data + "/receipts-photos/boxes")
         log("read \(cord.count) CORD, \(sroie.count) SROIE, \(photos.count) photo receipts")
         if let out {
             let model = ReceiptLineTraining.train(cord + sroie + photos, settings: settings)
@@ -93,7 +97,7 @@ struct ReceiptModelCommand: ParsableCommand {
     func fields(set: String, cache: String, model: (String) -> ReceiptLineModel) throws -> [String: Any] {
         let folder = data + "/" + set
         let sroie = set == "receipts-sroie"
-        var parserConfig = ReceiptParserConfiguration.default
+        var parserConfig = ReceiptParserConfiguration(modelFields: .none)  // the rules alone; each variant adds a use
         if sroie { parserConfig.defaultCurrency = "MYR"; parserConfig.dateOrder = .dayFirst }
         let parser = ReceiptParser(configuration: parserConfig)
         let incomplete = incompleteItems(folder)
@@ -105,15 +109,16 @@ struct ReceiptModelCommand: ParsableCommand {
             ("evidence_all", [.storeWhenMissing, .dateWhenMissing, .totalWhenUnsure, .itemVeto]),
         ]
         var tallies: [String: Tally] = [:]
-        let names = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasSuffix(".json") }.sorted()
+        let cached = try cachedLines(cache)
+        let labelFolder = sroie ? folder + "/key" : folder
+        let names = try FileManager.default.contentsOfDirectory(atPath: labelFolder).filter { $0.hasSuffix(".json") }.sorted()
         for name in names {
             let id = (name as NSString).deletingPathExtension
-            let labelPath = sroie ? folder + "/key/" + name : folder + "/" + name
-            guard FileManager.default.fileExists(atPath: labelPath) else { continue }
-            var label = sroie ? try ReceiptEvaluation.sroieLabel(at: labelPath) : try ReceiptEvaluation.projectLabel(at: labelPath)
+            guard let ocrLines = try cached(sroie ? folder + "/img" : folder, id) else { continue }
+            var label = sroie ? try ReceiptEvaluation.sroieLabel(at: labelFolder + "/" + name)
+                : try ReceiptEvaluation.projectLabel(at: labelFolder + "/" + name)
             label.completeItems = !incomplete.contains(id)
-            guard let data = FileManager.default.contents(atPath: cache + "/" + name) else { continue }
-            let lines = WordRows.chooseRows(try JSONDecoder().decode([OCRLine].self, from: data), always: false)
+            let lines = WordRows.chooseRows(ocrLines, always: false)
             let rules = parser.parse(lines: lines)
             let m = model(id)
             for (variant, fields) in variants {
@@ -123,6 +128,27 @@ struct ReceiptModelCommand: ParsableCommand {
             }
         }
         return tallies.mapValues { $0.report }
+    }
+
+    /// A reader of a receipt's cached OCR lines by its image (folder, id): the cache `larder eval receipts
+    /// --ocr-cache` writes (`<sha256 of the image>-<ocr version>.json`, the OCR stage's output), or `<id>.json`
+    /// holding the lines alone. Nil when the image or its lines are not there.
+    func cachedLines(_ cache: String) throws -> (String, String) throws -> [OCRLine]? {
+        struct Output: Decodable { let lines: [OCRLine] }
+        var bySHA: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: cache) where name.hasSuffix(".json") {
+            bySHA[String(name.prefix { $0 != "-" })] = cache + "/" + name
+        }
+        return { folder, id in
+            if let data = FileManager.default.contents(atPath: cache + "/" + id + ".json") {
+                return try JSONDecoder().decode([OCRLine].self, from: data)
+            }
+            guard let image = ["jpg", "jpeg", "png", "JPG", "PNG"].lazy.map({ folder + "/" + id + "." + $0 })
+                .first(where: { FileManager.default.fileExists(atPath: $0) }),
+                let path = bySHA[try SHA256.hex(fileAt: image)], let data = FileManager.default.contents(atPath: path)
+            else { return nil }
+            return try JSONDecoder().decode(Output.self, from: data).lines
+        }
     }
 
     func incompleteItems(_ folder: String) -> Set<String> {

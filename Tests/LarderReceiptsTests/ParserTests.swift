@@ -388,6 +388,33 @@ extension ParserTests {
         #expect(dayFirst.parseDate("ROOM 10", currency: "MYR") == nil)
         #expect(ReceiptParser.repairDateDigits("DOOR 12/05") == "DOOR 12/05")
     }
+
+    /// Month-name dates as restaurant and shop printers print them (the photos' date failures of 2026-12-08:
+    /// nine receipts whose date OCR read right in one of these shapes had no date).
+    @Test func monthNameDateShapes() {
+        let p = ReceiptParser()
+        #expect(p.parseDate("MAY08'14 12:42PM", currency: "USD")?.iso == "2014-05-08")
+        #expect(p.parseDate("JUL03’ 12 OA AIE GST |", currency: "USD")?.iso == "2012-07-03")
+        #expect(p.parseDate("| JUNO3'14 2:40PM", currency: "USD")?.iso == "2014-06-03")
+        #expect(p.parseDate("OCT30°18 09:54PH", currency: "USD")?.iso == "2018-10-30")
+        #expect(p.parseDate("OCT.10'15(SAT)", currency: "USD")?.iso == "2015-10-10")
+        #expect(p.parseDate("22NOV'12 20:11", currency: "SGD")?.iso == "2012-11-22")
+        #expect(p.parseDate("O4NOV'17 9:32AM", currency: "USD")?.iso == "2017-11-04")
+        #expect(p.parseDate("WED JULY 20,2011", currency: "USD")?.iso == "2011-07-20")
+        #expect(p.parseDate("AUG262017", currency: "USD")?.iso == "2017-08-26")
+        #expect(p.parseDate("MARCH 14, 2026", currency: "USD")?.iso == "2026-03-14")
+        #expect(p.parseDate("14 MARS 2026", currency: "EUR")?.iso == "2026-03-14")
+        #expect(p.parseDate("05-AUG-2017", currency: "MYR")?.iso == "2017-08-05")
+        // No year, or a two-digit number without the apostrophe: not a date.
+        #expect(p.parseDate("BASE JUN 18", currency: "USD") == nil)
+        #expect(p.parseDate("JUNE 18 12", currency: "USD") == nil)
+        #expect(p.parseDate("MAYO 2 ON SALE", currency: "USD") == nil)
+        // A Malaysian company (Sdn Bhd) writes the day first, whatever its currency sign.
+        let evidence = ReceiptParser.dateOrderEvidence(["Golden Arches Restaurants Sdn Bhd", "10/03/2013 13:57:55"],
+                                                       currency: "USD", currencyEvidence: "default")
+        #expect(evidence?.order == .dayFirst)
+        #expect(p.parseDate("10/03/2013 13:57:55", currency: "USD", receiptOrder: evidence)?.iso == "2013-03-10")
+    }
 }
 
 extension ParserTests {

@@ -102,6 +102,30 @@ struct ReceiptLineModelTests {
         #expect(roles.contains(.total) && roles.contains(.item))
     }
 
+    /// The receipt stage's parser uses the shipped model where it measured better; the rules-only parser (what
+    /// OCR's re-read checks use) never does, so OCR output does not depend on the weights; German till receipts
+    /// are read by the rules alone.
+    @Test func theStageUsesTheModelAsEvidenceAndOCRChecksDoNot() throws {
+        #expect(ReceiptParserConfiguration.pipeline.modelFields == ReceiptModelFields.measuredBetter)
+        #expect(ReceiptParserConfiguration.default.modelFields.isEmpty)
+        #expect(ReceiptParser().configuration.modelFields.isEmpty)
+        _ = try #require(ReceiptLineModel.shipped)
+        // A rules item read from the TOTAL line (as a garbled summary label would be) is vetoed by the stage's parser.
+        let lines = Self.receipt(3).lines
+        let stage = ReceiptParser(configuration: .pipeline), rules = ReceiptParser()
+        var state = stage.makeState(lines)
+        state.receipt.items.append(ReceiptItem(lineNumbers: [10], description: "TOTAL", total: 10.3, confidence: 0.9))
+        var rulesState = state
+        stage.applyShippedLineModel(lines, &state)
+        rules.applyShippedLineModel(lines, &rulesState)
+        #expect(!state.receipt.items.contains { $0.lineNumbers == [10] }, "\(state.receipt.items)")
+        #expect(rulesState.receipt.items.contains { $0.lineNumbers == [10] })
+        // The same receipt in German: the stage's parser leaves the rules' items alone.
+        let german = ["EDEKA MARKT", "MILCH 1,49 A", "BROT 2,99 A", "SUMME EUR 4,48", "MWST 19% 0,72", "EC-CASH 4,48"]
+            .enumerated().map { OCRLine(text: $1, box: OCRBox(x: 20, y: 30 * $0 + 10, width: 300, height: 20)) }
+        #expect(stage.parse(lines: german).items == rules.parse(lines: german).items)
+    }
+
     @Test(.sharedData("receipts-train"))
     func theTrainingSetsAreRead() throws {
         let root = try #require(SharedData.path("receipts-train"))

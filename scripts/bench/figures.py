@@ -20,6 +20,9 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 
 # name -> (corpus label, split, [(metric label, path into the JSON, kind)])   kind: accuracy | performance
 DEV = "development (looked at while the rules were written)"
+# The shipped receipt line model (Sources/LarderReceipts/Resources/RECEIPT-MODEL-CARD.md) trained on the photos' labels:
+# its cross-validated figures are in the model card and docs/design/receipt-model.md.
+PHOTOS = "development (looked at while the rules were written; the shipped line model trained on these labels)"
 # The families of scripts/data/make-layouts.py; `larder eval pdfs --leave-one-source-out` names each fold by its truth
 # source, "larder-layouts/<family>".
 LAYOUT_FAMILIES = ["list-one-column", "list-side-by-side", "table-qty-unit", "table-step-beside", "table-amount-box",
@@ -69,10 +72,19 @@ SPECS = {
         ("seconds per image", "seconds_per_image", "performance")]),
     "receipts-cord": ("receipts-cord: CORD annotations (parser only, no OCR)", DEV, [
         ("total", "total", "accuracy"), ("item F1", "item_f1", "accuracy")]),
-    "receipts-photos": ("receipts-photos: 150 phone photos", DEV, [
+    "receipts-photos": ("receipts-photos: 150 phone photos", PHOTOS, [
         ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
         ("item F1", "item_f1", "accuracy"), ("date, either day/month order", "date_either_order", "accuracy"),
         ("seconds per image", "seconds_per_image", "performance")]),
+    # The same sets read with `ocr.profile: fast` (eval/<set>-fast.yml): what the fast profile costs in accuracy.
+    "receipts-photos-fast": ("receipts-photos: 150 phone photos, ocr.profile fast", PHOTOS, [
+        ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
+        ("item F1", "item_f1", "accuracy")]),
+    "receipts-de-fast": ("receipts-de: 26 German receipts, ocr.profile fast", DEV, [
+        ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy"),
+        ("item count right", "item_count", "accuracy")]),
+    "receipts-sroie-fast": ("receipts-sroie: 55 SROIE scans (strict names), ocr.profile fast", DEV, [
+        ("store", "store", "accuracy"), ("date", "date", "accuracy"), ("total", "total", "accuracy")]),
     # scripts/bench/measure-speed.sh (`make measure-speed`): Larder against reference tools, same pages, same run.
     "speed-pages": ("recipes-scraped: 302 saved pages, `larder ingest --workers 2` against recipe-scrapers' generic reader", DEV, [
         ("Larder: pages per core-second (pages / (wall s × 2 workers))", "larder_pages_per_core_second", "performance"),

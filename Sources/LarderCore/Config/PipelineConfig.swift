@@ -24,7 +24,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var blocklist = IngredientBlocklist.default
     /// How receipts are read (`receipts.default_currency`, `receipts.date_order`): the currency of a receipt that
     /// shows none, and the day/month order of its numeric dates.
-    public var receiptParser = ReceiptParserConfiguration.default
+    public var receiptParser = ReceiptParserConfiguration.pipeline
     /// How photos and scans are read (`ocr:`): tesseract's models, the phone-photo pass, an OCR cache folder.
     public var ocr = OCRSettings()
     /// What `larder cook` assumes (`pantry:`): staples on hand and how long food keeps.

@@ -41,10 +41,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
         switch self {
         case .detect: "detect@6"
         case .extract: "extract@14"
-        case .ocr: "ocr@26"
+        case .ocr: "ocr@27"
         case .route: "route@6"
         case .recipe: "recipe@20"
-        case .receipt: "receipt@21"
+        case .receipt: "receipt@22"
         case .llm: "llm@1"
         case .result: "result@13"
         }
@@ -64,7 +64,7 @@ public enum StandardStage: String, CaseIterable, Sendable {
                 version: (config.blocklist == .default
                     ? codeVersion
                     : codeVersion + "+blocklist-" + SHA256.hex(Self.canonical(config.blocklist)).prefix(12))
-                    + (config.receiptParser == .default
+                    + (config.receiptParser == .pipeline
                         ? "" : "+\(config.receiptParser.defaultCurrency)-\(config.receiptParser.dateOrder.rawValue)"))
         case .ocr:
             StageDeclaration(name: name, version: codeVersion + (config.ocr.fingerprint.map { "+" + $0 } ?? ""))
