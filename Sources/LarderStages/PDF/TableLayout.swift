@@ -268,7 +268,15 @@ extension TableLayout {
                 method = steps(prose, groupStarts: starts)
             }
         }
-        let rebuilt = groups.flatMap { records(rows, kinds: kinds, column: column, columns: $0) }
+        // A name cell's room ends a cell padding (1.2 line heights) before the next column, when there is one: a
+        // line that could have held the next line's first word there did not wrap (even when it is the column's
+        // longest: "12 to 15 Double Stuff Oreo Cookies" / "powdered sugar" beside the method).
+        let rebuilt = groups.flatMap { group in
+            let next = group.upperBound + 1 < cells.count ? cells[group.upperBound + 1] : []
+            let height = cells[group.upperBound].map(\.height).max() ?? 0
+            let room = next.map(\.x).min().map { $0 - 1.2 * height }
+            return records(rows, kinds: kinds, column: column, columns: group, room: room)
+        }
         return Found(top: top, bottom: bottom, records: rebuilt, method: method, box: box, taken: rows.flatMap { $0 })
     }
 
@@ -405,9 +413,11 @@ extension TableLayout {
     /// Ingredient records from the rows' step, quantity, amount, unit and name cells: a row with a quantity,
     /// amount or unit opens a record; a row holding only a name cell continues the record above when it is a
     /// wrapped line (see ``isWrap(_:after:columnEnd:)``), else opens one.
-    static func records(_ rows: [[PDFLine]], kinds: [ColumnKind], column: (PDFLine) -> Int, columns: ClosedRange<Int>) -> [PDFLine] {
+    static func records(_ rows: [[PDFLine]], kinds: [ColumnKind], column: (PDFLine) -> Int, columns: ClosedRange<Int>,
+                        room: Double? = nil) -> [PDFLine] {
         let nameColumn = columns.upperBound
-        let columnEnd = rows.flatMap { $0.filter { column($0) == nameColumn } }.map { $0.x + $0.width }.max() ?? 0
+        let longest = rows.flatMap { $0.filter { column($0) == nameColumn } }.map { $0.x + $0.width }.max() ?? 0
+        let columnEnd = max(longest, room ?? 0)
         var records: [PDFLine] = []
         var lastName: PDFLine? = nil
         for row in rows {
