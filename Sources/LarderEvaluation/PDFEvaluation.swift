@@ -355,13 +355,22 @@ public enum PDFEvaluation {
         if !wrong.isEmpty { result.fieldMistakes.append("field: \(got.text) → " + wrong.joined(separator: "; ")) }
     }
 
-    /// Larder's name as the line writes it: the name with its size, preparation, comment and purpose, in the order they
-    /// stand in the line ("white onion" or "onion, white").
+    /// Larder's name as the line writes it: the words of its name, size, preparation, comment and purpose, each at
+    /// its place in the line ("white onion", "onion, white", "cooked ham, chopped").
     static func nameAsWritten(_ got: RecipeIngredient) -> String {
-        let line = got.text.lowercased()
-        let parts = [got.size, got.name, got.preparation, got.comment, got.purpose].compactMap { $0 }.filter { !$0.isEmpty }
-        let placed = parts.map { ($0, line.range(of: $0.lowercased())?.lowerBound ?? line.endIndex) }
-        return placed.sorted { $0.1 < $1.1 }.map(\.0).joined(separator: " ")
+        func words(_ s: String) -> [String] {
+            s.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        }
+        let line = words(got.text)
+        var used = Set<Int>()
+        let parts = [got.size, got.name, got.preparation, got.comment, got.purpose].compactMap { $0 }
+        let placed = parts.flatMap(words).map { word -> (String, Int) in
+            let k = line.indices.first { line[$0] == word && !used.contains($0) }
+            if let k { used.insert(k) }
+            return (word, k ?? Int.max)
+        }
+        return placed.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element.0)
+            .joined(separator: " ")
     }
 
     /// Whether the parser's unit is the unit `truthUnit` names ("Tbs" and "tablespoon").
