@@ -78,6 +78,9 @@ public enum PDFEvaluation {
         public var quantity = (right: 0, checked: 0)
         public var unit = (right: 0, checked: 0)
         public var name = (right: 0, checked: 0)
+        /// The name compared as the truth writes it: Larder's name with its size, preparation and comment in the
+        /// line's order ("onion, white": name "onion", preparation "white").
+        public var nameAsWritten = (right: 0, checked: 0)
 
         mutating func add(_ o: DocumentResult) {
             documents += 1
@@ -88,6 +91,7 @@ public enum PDFEvaluation {
             quantity.right += o.quantity.right; quantity.checked += o.quantity.checked
             unit.right += o.unit.right; unit.checked += o.unit.checked
             name.right += o.name.right; name.checked += o.name.checked
+            nameAsWritten.right += o.nameAsWritten.right; nameAsWritten.checked += o.nameAsWritten.checked
         }
 
         public var title: Double { recipes == 0 ? 0 : Double(titlesRight) / Double(recipes) }
@@ -107,8 +111,11 @@ public enum PDFEvaluation {
         public var quantity = (right: 0, checked: 0)
         public var unit = (right: 0, checked: 0)
         public var name = (right: 0, checked: 0)
+        public var nameAsWritten = (right: 0, checked: 0)
         /// Human-readable mistakes: wrong titles, missed and extra lines.
         public var mistakes: [String] = []
+        /// Matched lines with a checked field wrong (or right only as written), for `--errors`.
+        public var fieldMistakes: [String] = []
     }
 
     /// The report.
@@ -309,6 +316,7 @@ public enum PDFEvaluation {
     }
 
     static func checkFields(_ got: RecipeIngredient, _ truth: TruthIngredient, into result: inout DocumentResult) {
+        var wrong: [String] = []
         if let q = truth.quantity {
             result.quantity.checked += 1
             let expected = RecipeParser.number(q.replacingOccurrences(of: ",", with: "."))
@@ -316,6 +324,8 @@ public enum PDFEvaluation {
                 result.quantity.right += 1
             } else if expected == nil && got.quantity == nil {
                 result.quantity.right += 1
+            } else {
+                wrong.append("quantity \(got.quantity.map { String($0.value) } ?? "-") (truth \"\(q)\")")
             }
         }
         if let u = truth.unit {
@@ -324,12 +334,43 @@ public enum PDFEvaluation {
             let texts = [got.unitText, got.unit].compactMap { $0 }.map(fold)
             if e.isEmpty ? texts.allSatisfy(\.isEmpty) : texts.contains(e) || sameUnit(u, got) {
                 result.unit.right += 1
+            } else {
+                wrong.append("unit \"\(got.unitText ?? "-")\" (truth \"\(u)\")")
             }
         }
         if let n = truth.name {
             result.name.checked += 1
+            result.nameAsWritten.checked += 1
             if fold(n) == fold(got.name) { result.name.right += 1 }
+            let written = nameAsWritten(got)
+            if fold(n) == fold(written) {
+                result.nameAsWritten.right += 1
+            } else {
+                wrong.append("name \"\(written)\" (truth \"\(n)\")")
+            }
+            if fold(n) != fold(got.name) && fold(n) == fold(written) {
+                wrong.append("name \"\(got.name)\" right as written (truth \"\(n)\")")
+            }
         }
+        if !wrong.isEmpty { result.fieldMistakes.append("field: \(got.text) → " + wrong.joined(separator: "; ")) }
+    }
+
+    /// Larder's name as the line writes it: the words of its name, size, preparation, comment and purpose, each at
+    /// its place in the line ("white onion", "onion, white", "cooked ham, chopped").
+    static func nameAsWritten(_ got: RecipeIngredient) -> String {
+        func words(_ s: String) -> [String] {
+            s.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        }
+        let line = words(got.text)
+        var used = Set<Int>()
+        let parts = [got.size, got.name, got.preparation, got.comment, got.purpose].compactMap { $0 }
+        let placed = parts.flatMap(words).map { word -> (String, Int) in
+            let k = line.indices.first { line[$0] == word && !used.contains($0) }
+            if let k { used.insert(k) }
+            return (word, k ?? Int.max)
+        }
+        return placed.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element.0)
+            .joined(separator: " ")
     }
 
     /// Whether the parser's unit is the unit `truthUnit` names ("Tbs" and "tablespoon").
@@ -370,7 +411,7 @@ public enum PDFEvaluation {
             "ingredients_recall": r4(t.ingredients.recall), "steps_f1": r4(t.steps.f1),
             "steps_precision": r4(t.steps.precision), "steps_recall": r4(t.steps.recall),
             "quantity": r4(fraction(t.quantity)), "unit": r4(fraction(t.unit)), "name": r4(fraction(t.name)),
-            "fields_checked": t.quantity.checked,
+            "name_as_written": r4(fraction(t.nameAsWritten)), "fields_checked": t.quantity.checked,
         ]
     }
 
@@ -404,8 +445,9 @@ public enum PDFEvaluation {
 
     /// Each document's mistakes.
     public static func errorReport(_ r: Report) -> String {
-        r.documents.filter { !$0.mistakes.isEmpty }.map { d in
-            (["== \(d.document) (\(d.parsedRecipes) recipes parsed, \(d.truthRecipes) expected)"] + d.mistakes.map { "  " + $0 })
+        r.documents.filter { !$0.mistakes.isEmpty || !$0.fieldMistakes.isEmpty }.map { d in
+            (["== \(d.document) (\(d.parsedRecipes) recipes parsed, \(d.truthRecipes) expected)"]
+                + (d.mistakes + d.fieldMistakes).map { "  " + $0 })
                 .joined(separator: "\n")
         }.joined(separator: "\n")
     }

@@ -45,6 +45,7 @@ enum Lexicon {
         add("can", ["dose", "dosen", "boîte", "lattina", "lata", "latas", "blik", "blikken"])
         add("packet", ["päckchen", "packung", "bustina", "sobre"])
         add("piece", ["stück", "pezzo", "pezzi", "trozo", "stuk", "stuks"])
+        add("stem", ["stiel", "stiele", "stängel"])
         return m
     }()
 

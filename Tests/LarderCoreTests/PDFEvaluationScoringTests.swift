@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LarderEvaluation
+import LarderRecipes
 
 @Suite("PDF evaluation scoring")
 struct PDFEvaluationScoringTests {
@@ -14,6 +15,34 @@ struct PDFEvaluationScoringTests {
         let pairs = PDFEvaluation.match(got: ["1 tsp salt", "1 tsp salt", "2 eggs"], truth: ["1 tsp salt", "3 eggs"])
         #expect(pairs.count == 1)
         #expect(pairs[0].truth == 0)
+    }
+
+    /// The truth writes a name with its preparation ("onion, white"): `name` compares Larder's name alone,
+    /// `name_as_written` its name, size, preparation, comment and purpose in the line's order; a miss is listed.
+    @Test func namesAreComparedAloneAndAsWritten() {
+        func ingredient(
+            _ text: String, name: String, preparation: String? = nil, size: String? = nil
+        ) -> RecipeIngredient {
+            RecipeIngredient(
+                text: text, name: name, size: size, preparation: preparation,
+                provenance: .init(page: 1, lineStart: 1, lineEnd: 1))
+        }
+        var result = PDFEvaluation.DocumentResult(
+            document: "t", source: "s", language: "en", routedAsRecipe: true, truthRecipes: 1, parsedRecipes: 1)
+        let truth = PDFEvaluation.TruthIngredient(
+            text: "1/2 onion, white", quantity: nil, unit: nil, name: "onion, white")
+        PDFEvaluation.checkFields(
+            ingredient("1/2 onion, white", name: "onion", preparation: "white"), truth, into: &result)
+        #expect(result.name == (0, 1) && result.nameAsWritten == (1, 1))
+        let before = PDFEvaluation.TruthIngredient(
+            text: "1 large white onion", quantity: nil, unit: nil, name: "large white onion")
+        PDFEvaluation.checkFields(
+            ingredient("1 large white onion", name: "white onion", size: "large"), before, into: &result)
+        #expect(result.nameAsWritten == (2, 2))
+        let wrong = PDFEvaluation.TruthIngredient(text: "2 Stiele Sellerie", quantity: nil, unit: nil, name: "Sellerie")
+        PDFEvaluation.checkFields(ingredient("2 Stiele Sellerie", name: "Stiele Sellerie"), wrong, into: &result)
+        #expect(result.nameAsWritten == (2, 3))
+        #expect(result.fieldMistakes.contains { $0.contains("Stiele Sellerie") } && result.mistakes.isEmpty)
     }
 
     @Test func leaveOneSourceOutHoldsEachSourceOutAndMarksDevSets() {

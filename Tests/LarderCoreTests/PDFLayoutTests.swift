@@ -153,6 +153,23 @@ struct PDFLayoutTests {
         ])
     }
 
+    /// A stacked fraction whose numerator poppler gives as a line of its own (before the line of its
+    /// denominator) reads as one fraction; a whole number before a raised fraction stays apart from it.
+    @Test func stackedAndRaisedFractionsReadAsFractions() {
+        // "1" (small, raised) over the "16" of "Baking soda, 16 teaspoon", in a poppler line of its own.
+        var page = Self.glyphs("1", x: 171, y: 96, size: 6, width: 4)
+        page += Array(Self.glyphs("Baking soda, ", x: 100, y: 100).dropLast()) + Array(Self.glyphs("16", x: 168, y: 104, size: 6, width: 4).dropLast())
+            + Self.glyphs(" teaspoon", x: 176, y: 100)
+        #expect(ReadingOrder.lines(page).map(\.text) == ["Baking soda, 1/16 teaspoon"])
+        // \sfrac: "1" then a smaller raised "1", "/", a smaller lowered "2".
+        var raised = Array(Self.glyphs("1", x: 100, y: 100).dropLast())
+        raised += Array(Self.glyphs("1", x: 106, y: 99, size: 6, width: 4).dropLast())
+        raised += Array(Self.glyphs("/", x: 110, y: 99, size: 10, width: 4).dropLast())
+        raised += Array(Self.glyphs("2", x: 114, y: 103, size: 6, width: 4).dropLast())
+        raised += Self.glyphs(" cup milk", x: 118, y: 100)
+        #expect(ReadingOrder.lines(raised).map(\.text) == ["1 1/2 cup milk"])
+    }
+
     @Test func marginNotesSetFlushRightAreAColumnOfTheirOwn() {
         // Steps on the left; short notes ending at x = 380 (ragged on the left) beside them, on baselines of their own.
         var page: [ReadingOrder.Glyph] = []

@@ -203,6 +203,45 @@ struct PDFTableTests {
         #expect(ReadingOrder.lines(dropped).map(\.text) == ["2", "1/8"])
     }
 
+    /// Quantities set right-aligned with their units a word space after them ("3 pounds" under "1/4 cup": the
+    /// digit ends where the fraction ends) are one column, and so is a wider quantity sticking out left of it.
+    @Test func rightAlignedQuantitiesWithTheirUnitsAreOneColumn() {
+        var page: [ReadingOrder.Glyph] = []
+        let rows = [("3 pounds", "hanger steaks"), ("1/4 cup", "olive oil"), ("1/4 cup", "soy sauce"), ("2 cloves", "garlic"),
+                    ("120 g", "fresh salmon"), ("1/2 teaspoon", "salt")]
+        for (k, (amount, name)) in rows.enumerated() {
+            let y = 100 + Double(k) * 13
+            let quantity = String(amount.prefix { $0 != " " })
+            let x = 120 - Double(quantity.count) * 6  // every quantity ends at x = 120
+            page += Self.glyphs(amount, x: x, y: y) + Self.glyphs(name, x: 220, y: y)
+        }
+        #expect(ReadingOrder.lines(page).map(\.text) == rows.map { "\($0) \($1)" })
+    }
+
+    /// Beside a method column, a name cell's room ends a cell padding before the method: a name-only row after
+    /// the column's longest line is a new ingredient when its first word would have fitted on that line.
+    @Test func aNameOnlyRowAfterTheLongestLineIsANewRecordWhenItsWordWouldHaveFitted() {
+        var page: [ReadingOrder.Glyph] = []
+        let rows: [(String, String, String)] = [
+            ("2", "Oreo Cookies", "Heat the oil in a deep pan until it"), ("", "powdered sugar", "shimmers, then fry the"),
+            ("1", "cup pancake mix", "cookies until golden, turning them"), ("1", "egg", "once; dust them with the sugar."),
+        ]
+        for (k, (quantity, name, method)) in rows.enumerated() {
+            let y = 100 + Double(k) * 13
+            if !quantity.isEmpty { page += Self.glyphs(quantity, x: 90, y: y) }
+            page += Self.glyphs(name, x: 120, y: y) + Self.glyphs(method, x: 300, y: y)
+        }
+        let lines = ReadingOrder.lines(page).map(\.text)
+        #expect(lines.prefix(4) == ["2 Oreo Cookies", "powdered sugar", "1 cup pancake mix", "1 egg"], "\(lines)")
+        // Set so that the method starts right after the room the longest line needed, the same line is a wrap.
+        let tight = page.map { glyph -> ReadingOrder.Glyph in
+            var g = glyph
+            if g.x1 >= 300 { g.x1 -= 80; g.x2 -= 80 }
+            return g
+        }
+        #expect(ReadingOrder.lines(tight).first?.text == "2 Oreo Cookies powdered sugar")
+    }
+
     /// The recipe parser keeps a table's records as ingredients: a name-only record after others ("Lemon wedges")
     /// is not the method's first step.
     @Test func tableRecordsStayIngredients() {

@@ -40,10 +40,10 @@ public enum StandardStage: String, CaseIterable, Sendable {
     public var codeVersion: String {
         switch self {
         case .detect: "detect@6"
-        case .extract: "extract@14"
+        case .extract: "extract@15"
         case .ocr: "ocr@27"
         case .route: "route@6"
-        case .recipe: "recipe@20"
+        case .recipe: "recipe@21"
         case .receipt: "receipt@22"
         case .llm: "llm@1"
         case .result: "result@13"

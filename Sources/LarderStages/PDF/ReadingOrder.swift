@@ -65,6 +65,7 @@ enum ReadingOrder {
 
     /// Lines in reading order and the blocks they form (see ``PDFBlock``).
     static func layout(_ glyphs: [Glyph], pageHeight: Double) -> (lines: [PDFLine], blocks: [PDFBlock]) {
+        let glyphs = joinStackedNumerators(glyphs)
         // poppler's lines, as ranges of `glyphs` (no copies).
         var raw: [Range<Int>] = []
         var start = 0
@@ -632,9 +633,11 @@ enum ReadingOrder {
         var pieceStart = glyphs.startIndex
         var previous: Glyph? = nil
         var words = 0  // the spaces in the last piece
+        var sawBlank = false  // a blank since the previous visible glyph
         for k in glyphs.indices {
             let glyph = glyphs[k]
             let blank = isBlank(glyph.scalar)
+            defer { if blank { sawBlank = true } else { sawBlank = false } }
             // poppler may give a row's cells out of order ("wild rice, uncooked" then the "1" left of it), or a
             // cell of the row below in the line ("2" then "1/8" a line lower): a jump back of two line heights, or
             // down or up by a line height, parts them.
@@ -649,8 +652,14 @@ enum ReadingOrder {
                 // (A gap half again as wide as the line's word spaces before a column edge parts table cells set
                 // close: "tablespoons" | "extra virgin olive oil".)
                 let edge = gap > 0.3 * height && edges.contains(Int(glyph.x1.rounded()))
+                // (A gap of 0.8 line heights with no space in it is no gap inside a word: poppler missed a cell's
+                // edge, "tablespoon" | "olive oil" read as "tablespoonolive".)
+                // (A unit alone on one column edge before a word on the next: a unit cell set a word space from
+                // its name cell, "tablespoons" | "ketchup".)
                 if gap > wideGap || (edge && gap > 0.6 * height && (words >= 3 || gap > 0.8 * height))
                     || (edge && gap > 1.5 * wordSpace(glyphs, height: height) && !isListLabel(glyphs[pieceStart..<k]))
+                    || (!sawBlank && gap > 0.8 * height && isLetter(previous.scalar) && isLetter(glyph.scalar))
+                    || (edge && sawBlank && words == 1 && unitCell(glyphs[pieceStart..<k], edges: edges))
                 {
                     if let piece = line(glyphs[pieceStart..<k]) { pieces.append(piece) }
                     pieceStart = k
@@ -661,6 +670,17 @@ enum ReadingOrder {
             if !blank { previous = glyph }
         }
         if let piece = line(glyphs[pieceStart..<glyphs.endIndex]) { pieces.append(piece) }
+    }
+
+    /// Whether glyphs are one word standing on a column edge that reads as a unit alone ("tablespoons").
+    static func unitCell(_ glyphs: ArraySlice<Glyph>, edges: Set<Int>) -> Bool {
+        guard let first = glyphs.first(where: { !isBlank($0.scalar) }), edges.contains(Int(first.x1.rounded())) else { return false }
+        var text = ""
+        for glyph in glyphs where !isBlank(glyph.scalar) {
+            guard isLetter(glyph.scalar) || glyph.scalar == "." else { return false }
+            text.unicodeScalars.append(glyph.scalar)
+        }
+        return TableLayout.isUnit(text)
     }
 
     /// Whether glyphs are a list item's label ("1.", "2)"): digits and a closing mark, nothing else visible.
@@ -784,6 +804,66 @@ enum ReadingOrder {
         return result
     }
 
+    /// A stacked fraction's numerator that poppler gives as a line of its own ("1" over the "16" of "Baking soda,
+    /// 16 teaspoon") is moved into the line of its denominator, just before it, so the fraction reads "1/16". A
+    /// numerator is a line of at most three digits, set smaller than the line below it, standing over a run of
+    /// digits of that line's size or smaller (their boxes overlap in x by half the narrower; the denominator's top
+    /// lower than the numerator's middle, at most a line height down).
+    static func joinStackedNumerators(_ glyphs: [Glyph]) -> [Glyph] {
+        func numerator<C: Collection<Glyph>>(_ line: C) -> [Glyph]? {
+            var visible: [Glyph] = []
+            for glyph in line where !isBlank(glyph.scalar) {
+                guard visible.count < 3, isNumber(glyph.scalar), glyph.scalar.value < 0x80 else { return nil }
+                visible.append(glyph)
+            }
+            return visible.isEmpty ? nil : visible
+        }
+        // Most pages have no such line: looked for on poppler's lines in place first.
+        var start = 0, any = false
+        for k in glyphs.indices where glyphs[k].scalar == "\n" {
+            if k - start <= 6, numerator(glyphs[start..<k]) != nil { any = true; break }
+            start = k + 1
+        }
+        guard any || (glyphs.count - start <= 6 && numerator(glyphs[start...]) != nil) else { return glyphs }
+        var lines: [[Glyph]] = [[]]
+        for glyph in glyphs {
+            if glyph.scalar == "\n" { lines.append([]) } else { lines[lines.count - 1].append(glyph) }
+        }
+        var moved = false
+        for k in lines.indices {
+            guard let top = numerator(lines[k]) else { continue }
+            let (x1, x2, y1, y2) = (top.first!.x1, top.last!.x2, top.map(\.y1).min()!, top.map(\.y2).max()!)
+            let height = y2 - y1
+            for m in lines.indices where m != k && !lines[m].isEmpty && numerator(lines[m]) == nil {
+                let line = lines[m]
+                let bodySize = line.map(\.size).max()!
+                guard top.allSatisfy({ $0.size < 0.85 * bodySize }) else { continue }
+                // The denominator: the first digit of a run under the numerator.
+                guard let d = line.indices.first(where: { i in
+                    let g = line[i]
+                    let overlap = min(g.x2, x2) - max(g.x1, x1), narrower = min(g.x2 - g.x1, x2 - x1)
+                    return isNumber(g.scalar) && g.size < 0.85 * bodySize && narrower > 0 && overlap >= 0.5 * narrower
+                        && g.y1 > y1 + 0.5 * height && g.y1 < y2 + height
+                }) else { continue }
+                let start = line[..<d].lastIndex { !isNumber($0.scalar) }.map { $0 + 1 } ?? line.startIndex
+                guard line[start...d].allSatisfy({ $0.size < 0.85 * bodySize }) else { continue }
+                lines[m].insert(contentsOf: top, at: start)
+                lines[k] = []
+                moved = true
+                break
+            }
+        }
+        guard moved else { return glyphs }
+        var result: [Glyph] = []
+        result.reserveCapacity(glyphs.count)
+        let newline = Glyph(scalar: "\n", x1: 0, y1: 0, x2: 0, y2: 0, size: 0, bold: false)
+        for (k, line) in lines.enumerated() {
+            if k > 0 { result.append(newline) }
+            result += line
+        }
+        return result
+    }
+
     /// The glyphs' text, with stacked fractions read as "1/8": a small digit set over another (their boxes overlap
     /// in x, the second lower) gets a slash between them. Built as UTF-8 bytes, one glyph's scalar after another.
     private static func fractionText(_ glyphs: [Glyph]) -> String {
@@ -799,10 +879,18 @@ enum ReadingOrder {
                 let narrower = min(above.x2 - above.x1, glyph.x2 - glyph.x1)
                 // (TeX's \frac gives the numerator a zero-width box at the denominator's x.)
                 let zeroWidth = above.x2 - above.x1 < 0.3 && abs(glyph.x1 - above.x1) < 0.5 && above.size < largest
+                // (Or the second wholly below the first, their boxes overlapping in x: a numerator moved over its
+                // denominator by ``joinStackedNumerators(_:)``.)
+                let below = overlap > 0 && glyph.y1 > above.y2 - 0.5 && glyph.size < largest
                 if isNumber(above.scalar), isNumber(glyph.scalar),
-                   (narrower > 0 && overlap >= 0.5 * narrower) || zeroWidth
+                   (narrower > 0 && overlap >= 0.5 * narrower) || zeroWidth || below
                 {
                     text.append(UInt8(ascii: "/"))
+                } else if isNumber(above.scalar), isNumber(glyph.scalar), glyph.size < 0.8 * above.size,
+                          glyph.y2 < above.y2 - 1, glyphs[(k + 1)...].prefix(3).contains(where: { $0.scalar == "/" || $0.scalar == "\u{2044}" })
+                {
+                    // A whole number before a raised fraction ("1" then a small "1/2", \sfrac): "1 1/2", not "11/2".
+                    text.append(UInt8(ascii: " "))
                 }
             }
             appendUTF8(glyph.scalar, to: &text)

@@ -39,25 +39,60 @@ enum TableLayout {
 
     /// The tables among `pieces`, top to bottom (empty when geometry suggests none).
     static func find(_ pieces: [PDFLine]) -> [Found] {
-        let rows = rows(of: pieces)
+        var rows = rows(of: pieces)
         guard rows.filter({ $0.count >= 2 }).count >= 3 else { return [] }
         let anchors = anchors(of: rows)
         guard anchors.count >= 2 else { return [] }
         var found: [Found] = []
         var k = 0
         while k < rows.count {
-            guard let run = region(rows, from: k, anchors: anchors) else {
+            guard let run = region(&rows, from: k, anchors: anchors) else {
                 k += 1
                 continue
             }
             // A run right below a row of cells it could not place (its first row, set otherwise) is not the whole
             // table: it is left to the rest of the layout.
-            if !continuesRowAbove(rows, run.lowerBound), let table = table(Array(rows[run]), anchors: anchors) {
+            if !continuesRowAbove(rows, run.lowerBound), var table = table(Array(rows[run]), anchors: anchors) {
+                // A cut piece's parts were taken as the piece itself.
+                table.taken = table.taken.map { part in
+                    pieces.first { $0.y == part.y && $0.height == part.height && $0.x <= part.x && part.x < $0.x + $0.width } ?? part
+                }
                 found.append(table)
             }
             k = run.upperBound
         }
         return found
+    }
+
+    /// A piece that opens with a quantity on one anchor and runs over the next ("3 tablespoons butter", the unit
+    /// cell set a word space from its name cell) is cut at the word that starts nearest that anchor (positions
+    /// estimated at the piece's mean character width; within one and a half characters of it) when what stands
+    /// before it is an amount ("3 tablespoons") and two rows of the table above hold a cell on each of the two
+    /// anchors (columns, not a list's wrap indent).
+    static func cut(_ piece: PDFLine, at anchors: [Double], run: ArraySlice<[PDFLine]>) -> [PDFLine] {
+        guard ReadingOrder.startsWithQuantity(piece.text), let a = anchors.firstIndex(where: { abs($0 - piece.x) <= 3 }),
+              a + 1 < anchors.count, piece.x + piece.width > anchors[a + 1] + 3,
+              // The two are columns of the run above: two rows or more hold a cell on each.
+              run.filter({ row in [a, a + 1].allSatisfy { k in row.contains { anchor(of: $0, in: anchors) == k } } }).count >= 2
+        else { return [piece] }
+        let characters = Array(piece.text)
+        let perCharacter = piece.width / Double(max(characters.count, 1))
+        let target = anchors[a + 1]
+        var best: (k: Int, distance: Double)? = nil
+        for k in characters.indices.dropFirst() where characters[k - 1] == " " && characters[k] != " " {
+            let distance = abs(piece.x + Double(k) * perCharacter - target)
+            if distance < (best?.distance ?? .infinity) { best = (k, distance) }
+        }
+        guard let best, best.distance < 1.5 * perCharacter,
+              case let head = String(characters[..<best.k]).trimmingCharacters(in: .whitespaces), isAmount(head)
+        else { return [piece] }
+        var left = piece, right = piece
+        left.text = head
+        left.width = Double(left.text.count) * perCharacter
+        right.text = String(characters[best.k...])
+        right.x = target
+        right.width = piece.x + piece.width - target
+        return [left, right]
     }
 
     /// Whether the row above `k` holds two pieces or more within a line height of row `k`.
@@ -114,6 +149,13 @@ enum TableLayout {
     /// The anchor a piece starts on (within 3 pt), or for a right-aligned quantity the anchor left of it.
     static func anchor(of piece: PDFLine, in anchors: [Double]) -> Int? {
         if let k = anchors.firstIndex(where: { abs($0 - piece.x) <= 3 }) { return k }
+        // A wider right-aligned quantity sticks out left of its column ("120 g" over "1/2"): the anchor less than
+        // 0.6 line heights right of its start.
+        if ReadingOrder.startsWithQuantity(piece.text),
+           let k = anchors.firstIndex(where: { $0 > piece.x && $0 - piece.x < 0.6 * piece.height })
+        {
+            return k
+        }
         guard isQuantity(piece.text) else { return nil }
         // A right-aligned quantity: its anchor is the nearest one left of it whose next anchor lies beyond its end.
         return anchors.indices.last { anchors[$0] < piece.x && ($0 + 1 == anchors.count || anchors[$0 + 1] > piece.x + piece.width) }
@@ -121,7 +163,7 @@ enum TableLayout {
 
     /// The run of rows from `start` that forms a table, if any: rows whose pieces all start on anchors without
     /// crossing the next anchor, at most two line heights apart, with three or more rows of two pieces or more.
-    static func region(_ rows: [[PDFLine]], from start: Int, anchors: [Double]) -> Range<Int>? {
+    static func region(_ rows: inout [[PDFLine]], from start: Int, anchors: [Double]) -> Range<Int>? {
         // Every piece starts on an anchor; a piece alone on its row crosses no anchor (a line of text across the
         // columns), while a cell may run into an empty neighbour ("12 to 15" into the unit column).
         func fits(_ row: [PDFLine]) -> Bool {
@@ -132,9 +174,16 @@ enum TableLayout {
         }
         guard rows[start].count >= 2, fits(rows[start]) else { return nil }
         var end = start + 1, firstColumn = rows[start][0].x
-        while end < rows.count, fits(rows[end]) {
+        // (A row of one piece that runs over a column is cut there when its parts fit: see ``cut(_:at:)``.)
+        while end < rows.count {
             let above = rows[end - 1].map { $0.y + $0.height }.max()!, height = rows[end - 1].map(\.height).max()!
             guard rows[end].map(\.y).min()! - above <= 2 * height else { break }
+            if rows[end].count == 1, !fits(rows[end]), case let parts = cut(rows[end][0], at: anchors, run: rows[start..<end]),
+               parts.count == 2, fits(parts)
+            {
+                rows[end] = parts
+            }
+            guard fits(rows[end]) else { break }
             // A lone piece on the table's first column is a heading or text below it, unless it is a cell of
             // that column (a quantity or step number).
             // (The first column is the leftmost piece so far: the first row's may stand in a later column when its
@@ -166,10 +215,15 @@ extension TableLayout {
     /// The table of a run of rows: its columns typed, its records and method rebuilt; nil when it is no
     /// ingredient table (no quantity, amount or unit column beside a name column).
     static func table(_ rows: [[PDFLine]], anchors: [Double]) -> Found? {
-        let used = Set(rows.flatMap { $0.compactMap { anchor(of: $0, in: anchors) } }).sorted()
+        var used = Set(rows.flatMap { $0.compactMap { anchor(of: $0, in: anchors) } }).sorted()
+        let alias = rightAlignedQuantities(rows, used: used, anchors: anchors)
+        used.removeAll { alias[$0] != nil }
         guard used.count >= 2 else { return nil }
         // Cells by column: column index of each piece.
-        func column(_ piece: PDFLine) -> Int { used.firstIndex(of: anchor(of: piece, in: anchors)!)! }
+        func column(_ piece: PDFLine) -> Int {
+            let a = anchor(of: piece, in: anchors)!
+            return used.firstIndex(of: alias[a] ?? a)!
+        }
         var cells = [[PDFLine]](repeating: [], count: used.count)
         for row in rows { for piece in row { cells[column(piece)].append(piece) } }
         let kinds = cells.enumerated().map { k, c in kind(of: c, first: k == 0, last: k == cells.count - 1) }
@@ -214,8 +268,38 @@ extension TableLayout {
                 method = steps(prose, groupStarts: starts)
             }
         }
-        let rebuilt = groups.flatMap { records(rows, kinds: kinds, column: column, columns: $0) }
+        // A name cell's room ends a cell padding (1.2 line heights) before the next column, when there is one: a
+        // line that could have held the next line's first word there did not wrap (even when it is the column's
+        // longest: "12 to 15 Double Stuff Oreo Cookies" / "powdered sugar" beside the method).
+        let rebuilt = groups.flatMap { group in
+            let next = group.upperBound + 1 < cells.count ? cells[group.upperBound + 1] : []
+            let height = cells[group.upperBound].map(\.height).max() ?? 0
+            let room = next.map(\.x).min().map { $0 - 1.2 * height }
+            return records(rows, kinds: kinds, column: column, columns: group, room: room)
+        }
         return Found(top: top, bottom: bottom, records: rebuilt, method: method, box: box, taken: rows.flatMap { $0 })
+    }
+
+    /// Anchors that are one column of right-aligned quantities set with their units ("3 pounds" under "1/4 cup",
+    /// its digit ending where the fraction ends): an anchor less than 1.5 line heights right of the one before,
+    /// no row holding a piece on both, every piece on both opening with a quantity. Each such anchor maps to the
+    /// column's first anchor.
+    static func rightAlignedQuantities(_ rows: [[PDFLine]], used: [Int], anchors: [Double]) -> [Int: Int] {
+        var alias: [Int: Int] = [:]
+        for (a, b) in zip(used, used.dropFirst()) {
+            var onA = 0, onB = 0, both = false, quantities = true, height = 0.0
+            for row in rows {
+                let here = row.compactMap { anchor(of: $0, in: anchors) }
+                if here.contains(a) && here.contains(b) { both = true }
+                for piece in row where [a, b].contains(anchor(of: piece, in: anchors)) {
+                    if anchor(of: piece, in: anchors) == a { onA += 1 } else { onB += 1 }
+                    if !ReadingOrder.startsWithQuantity(piece.text) { quantities = false }
+                    height = max(height, piece.height)
+                }
+            }
+            if !both, quantities, onA > 0, onB > 0, anchors[b] - anchors[a] < 1.5 * height { alias[b] = alias[a] ?? a }
+        }
+        return alias
     }
 
     /// A column's kind from its cells' text: step numbers (the first column, short integers), quantities,
@@ -329,9 +413,11 @@ extension TableLayout {
     /// Ingredient records from the rows' step, quantity, amount, unit and name cells: a row with a quantity,
     /// amount or unit opens a record; a row holding only a name cell continues the record above when it is a
     /// wrapped line (see ``isWrap(_:after:columnEnd:)``), else opens one.
-    static func records(_ rows: [[PDFLine]], kinds: [ColumnKind], column: (PDFLine) -> Int, columns: ClosedRange<Int>) -> [PDFLine] {
+    static func records(_ rows: [[PDFLine]], kinds: [ColumnKind], column: (PDFLine) -> Int, columns: ClosedRange<Int>,
+                        room: Double? = nil) -> [PDFLine] {
         let nameColumn = columns.upperBound
-        let columnEnd = rows.flatMap { $0.filter { column($0) == nameColumn } }.map { $0.x + $0.width }.max() ?? 0
+        let longest = rows.flatMap { $0.filter { column($0) == nameColumn } }.map { $0.x + $0.width }.max() ?? 0
+        let columnEnd = max(longest, room ?? 0)
         var records: [PDFLine] = []
         var lastName: PDFLine? = nil
         for row in rows {
