@@ -125,7 +125,7 @@ public struct ReceiptParser: Sendable {
         let input: [OCRLine]
         let texts: [String]
         let currency: String
-        let german: Bool  // a German till receipt (see GermanReceipt.swift): its passes run
+        var german: Bool  // a German till receipt (see GermanReceipt.swift): its passes run
         let wholeUnits: Bool
         let sawChangeWord: Bool  // a change line was printed (see makeState)
         let dateOrder: DateOrderEvidence?  // what the receipt says about day/month order (DateEvidence.swift)

@@ -35,9 +35,13 @@ public struct ReceiptModelFields: OptionSet, Sendable, Hashable {
 extension ReceiptParser {
     /// The shipped model as evidence inside the parse (``ReceiptParserConfiguration/modelFields``), before the
     /// receipt is assembled (its arithmetic checks see the vetoed items). Not on German till receipts: no German
-    /// receipt has line labels, and there the veto dropped true items (receipts-de item count 0.808 → 0.538).
+    /// receipt has line labels, and there the veto dropped true items (receipts-de item count 0.808 → 0.538). Not on
+    /// lines without geometry (a text receipt): the model learned lines with their boxes (position, price column,
+    /// height), and without them it vetoed a plain item ("CANDLE 2.00" above the total, `BlocklistConfigTests`).
     func applyShippedLineModel(_ lines: [OCRLine], _ s: inout ParseState) {
-        guard !configuration.modelFields.isEmpty, !s.german, let model = ReceiptLineModel.shipped else { return }
+        guard !configuration.modelFields.isEmpty, !s.german, let model = ReceiptLineModel.shipped,
+            lines.contains(where: { $0.box.width > 0 && $0.box.height > 0 })
+        else { return }
         applyLineModel(model, fields: configuration.modelFields, lines: lines, to: &s.receipt)
     }
 }
