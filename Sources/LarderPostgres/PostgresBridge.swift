@@ -82,10 +82,14 @@ final class PostgresBridge: Sendable {
             // The body took its connection meanwhile: it has until the call's deadline.
             let given = call.abandon(onlyWhileWaiting: waitingForConnection && Date() < deadline)
             guard let given else { continue }
-            // It ended just now: its outcome stands.
-            if let result = outcome.withLock({ $0 }), case .success = result { return try result.get() }
+            // It ended just now: its outcome stands, success or failure.
+            if let result = outcome.withLock({ $0 }) { return try result.get() }
             task.cancel()  // a request still queued in the pool is withdrawn
             switch given {
+            case .finished:
+                // Done with its connection (not closed: the pool may lend it again); its outcome comes next.
+                done.wait()
+                return try outcome.withLock { $0! }.get()
             case .waitingForConnection:
                 throw NoConnection(seconds: Date().timeIntervalSince(started))
             case .running(let connection), .committing(let connection):
@@ -109,20 +113,55 @@ final class PostgresBridge: Sendable {
         let call = CallState()
         return try wait(call, until: deadline) {
             try await client.withConnection { connection in
-                guard call.start(on: connection) else { throw CallTimedOut.abandoned }
-                try await connection.run("BEGIN", logger)
-                do {
-                    let value = try await body(connection)
-                    // The caller gave up meanwhile: roll back rather than commit behind its back.
-                    guard call.commit() else { throw CallTimedOut.abandoned }
-                    try await connection.run("COMMIT", logger)
-                    return value
-                } catch {
-                    // A closed connection has nothing to roll back (the server did).
-                    if !connection.isClosed { _ = try? await connection.run("ROLLBACK", logger) }
-                    throw error
+                try await Self.holding(connection, for: call) {
+                    try await connection.run("BEGIN", logger)
+                    do {
+                        let value = try await body(connection)
+                        // The caller gave up meanwhile: roll back rather than commit behind its back.
+                        guard call.commit() else { throw CallTimedOut.abandoned }
+                        try await connection.run("COMMIT", logger)
+                        return value
+                    } catch {
+                        // A closed connection has nothing to roll back (the server did).
+                        if !connection.isClosed { _ = try? await connection.run("ROLLBACK", logger) }
+                        throw error
+                    }
                 }
             }
+        }
+    }
+
+    /// One statement that commits by itself (no BEGIN and COMMIT), ended by `deadline`: its statement counts as
+    /// the COMMIT, so a call given up on while it runs may have committed (``CallTimedOut/mayHaveCommitted``).
+    func statement<T: Sendable>(
+        until deadline: Date, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) throws -> T {
+        let client = client
+        let call = CallState()
+        return try wait(call, until: deadline) {
+            try await client.withConnection { connection in
+                try await Self.holding(connection, for: call) {
+                    guard call.commit() else { throw CallTimedOut.abandoned }
+                    return try await body(connection)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on `connection` for `call` and then says the call is finished with it. When the caller gave up
+    /// first, it is closing the connection; it is closed here too before it goes back to the pool, so the pool never
+    /// lends a connection that is being closed under its next user.
+    private static func holding<T: Sendable>(
+        _ connection: PostgresConnection, for call: CallState, _ body: () async throws -> T
+    ) async throws -> T {
+        guard call.start(on: connection) else { throw CallTimedOut.abandoned }
+        do {
+            let value = try await body()
+            if !call.finish() { try? await connection.close() }
+            return value
+        } catch {
+            if !call.finish() { try? await connection.close() }
+            throw error
         }
     }
 
@@ -134,8 +173,7 @@ final class PostgresBridge: Sendable {
         let call = CallState()
         return try wait(call, until: deadline) {
             try await client.withConnection { connection in
-                guard call.start(on: connection) else { throw CallTimedOut.abandoned }
-                return try await body(connection)
+                try await Self.holding(connection, for: call) { try await body(connection) }
             }
         }
     }
@@ -149,6 +187,8 @@ final class CallState: Sendable {
         case waitingForConnection
         case running(PostgresConnection)
         case committing(PostgresConnection)
+        /// The body is done with its connection (it goes back to the pool).
+        case finished
         case abandoned
 
         var isCommitting: Bool {
@@ -181,6 +221,18 @@ final class CallState: Sendable {
             guard case .running(let connection) = phase else { return false }
             phase = .committing(connection)
             return true
+        }
+    }
+
+    /// The body is done with its connection: false when the caller gave up first (it is closing the connection).
+    func finish() -> Bool {
+        phase.withLock { phase in
+            switch phase {
+            case .running, .committing:
+                phase = .finished
+                return true
+            case .waitingForConnection, .finished, .abandoned: return false
+            }
         }
     }
 

@@ -304,9 +304,9 @@ extension PostgresCheckpointStore {
         }
     }
 
-    /// Counts an attempt, once per run: `time` (the caller's clock, new for each run) tells a retry of the same
-    /// call, whose first COMMIT reached the server unseen, from a new run; the retry finds the stage running since
-    /// `time` and counts nothing.
+    /// Counts an attempt, once per run (``PostgresSchema/rerunAttempts``, as `commit_stage` does): `time` (the
+    /// caller's clock, new for each run) tells a retry of the same call, whose first COMMIT reached the server
+    /// unseen, from a new run; the retry finds the stage running since `time` and counts nothing.
     static func markRunning(
         _ connection: PostgresConnection, _ logger: Logger, documentID: Int64, stage: String, version: String,
         at time: Double
@@ -317,9 +317,7 @@ extension PostgresCheckpointStore {
             VALUES (\(documentID), \(stage), 'running', 1, \(version), \(time))
             ON CONFLICT (document_id, stage) DO UPDATE SET
                 status = 'running',
-                attempts = CASE WHEN s.version IS DISTINCT FROM excluded.version THEN 1
-                    WHEN s.status = 'running' AND s.started_at = excluded.started_at THEN s.attempts
-                    ELSE s.attempts + 1 END,
+                attempts = \(unescaped: PostgresSchema.rerunAttempts),
                 version = excluded.version, started_at = excluded.started_at
             RETURNING attempts
             """, logger)[0].decode(Int.self)

@@ -92,9 +92,13 @@ public final class PostgresCheckpointStore: CheckpointStore {
     /// off is closed by the server about a minute after it went quiet (30 s, then 3 probes 10 s apart), not after
     /// the system default (two hours), so it does not keep a connection slot. (A pooled connection the server
     /// closed so fails on its next statement, which is retried on a new one. Not on the wake-up listener's: it
-    /// only reads, and would not notice that the server had closed it after a cut healed.)
+    /// only reads, and would not notice that the server had closed it after a cut healed.) Keepalive probes only
+    /// go out on a quiet connection: an answer the server sent after the cut (a statement that ended on its lock
+    /// timeout) is retransmitted instead, for up to about 15 minutes, so `tcp_user_timeout` closes a session whose
+    /// sent data stays unacknowledged for 60 s.
     static let serverKeepalive = [
         ("tcp_keepalives_idle", "30"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "3"),
+        ("tcp_user_timeout", "60000"),
     ]
 
     private static func tlsConfiguration(_ mode: PostgresLocation.SSLMode) -> TLSConfiguration {
@@ -171,7 +175,7 @@ public final class PostgresCheckpointStore: CheckpointStore {
         let name = "write (\(call.prefix { $0 != "(" }))"
         do {
             return try retry.run(name, location: location) { deadline in
-                try bridge.read(until: deadline) { try await body($0, logger) }
+                try bridge.statement(until: deadline) { try await body($0, logger) }
             }
         } catch let lost as LeaseLost {
             throw lost

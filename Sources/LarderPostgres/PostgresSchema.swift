@@ -118,12 +118,22 @@ enum PostgresSchema {
         commitStageFunction,
     ]
 
+    /// A stage marked running again (`INSERT … ON CONFLICT DO UPDATE` over `stage_run AS s`): its attempts counted
+    /// once per run. A new version starts at 1; the same run again (a retry whose first COMMIT reached the server
+    /// unseen: the stage is running since the same `started_at`) counts nothing; any other run counts one more.
+    static let rerunAttempts = """
+        CASE WHEN s.version IS DISTINCT FROM excluded.version THEN 1
+            WHEN s.status = 'running' AND s.started_at = excluded.started_at THEN s.attempts
+            ELSE s.attempts + 1 END
+        """
+
     /// A worker's stage commit in one statement (one round trip instead of BEGIN, the fence, the updates and
     /// COMMIT): checks the claim (``Fence``) under the document's row lock, commits without waiting for the WAL
     /// flush, stores the stage's output and done mark (only if the stage is `running`: see
     /// ``Fence/check(_:_:flush:)``), resets the later stages, and marks the next stage running. `stage_name` NULL:
     /// only marks `next_stage` running. Returns the next stage's attempt (0: none), -1 when the claim is lost, -2
-    /// when the stage was not running (the claim is then let go, the running stages' attempt given back).
+    /// when the stage was not running (the claim is then let go, the running stages' attempt given back). The same
+    /// call run twice (a retry after an unseen COMMIT) finds its own done mark and answers as the first run did.
     static let commitStageFunction = """
         CREATE OR REPLACE FUNCTION commit_stage(
             doc bigint, token bigint, owner text, stage_name text, stage_version text, started double precision,
@@ -141,6 +151,15 @@ enum PostgresSchema {
                     error = NULL, validation = stage_validation
                 WHERE document_id = doc AND stage = stage_name AND status = 'running';
                 IF NOT FOUND THEN
+                    -- This very commit again (a retry whose first COMMIT reached the server unseen): the same answer.
+                    PERFORM 1 FROM stage_run WHERE document_id = doc AND stage = stage_name AND status = 'done'
+                        AND version = stage_version AND started_at = started AND finished_at = finished;
+                    IF FOUND THEN
+                        IF next_stage IS NULL THEN RETURN 0; END IF;
+                        SELECT attempts INTO n FROM stage_run WHERE document_id = doc AND stage = next_stage
+                            AND status = 'running' AND started_at = next_at;
+                        IF FOUND THEN RETURN n; END IF;
+                    END IF;
                     UPDATE stage_run SET status = 'pending', attempts = GREATEST(attempts - 1, 0)
                     WHERE document_id = doc AND status = 'running';
                     UPDATE document SET claim_owner = NULL, claim_token = NULL, claim_expires = NULL WHERE id = doc;
@@ -156,7 +175,7 @@ enum PostgresSchema {
                 VALUES (doc, next_stage, 'running', 1, next_version, next_at)
                 ON CONFLICT (document_id, stage) DO UPDATE SET
                     status = 'running',
-                    attempts = CASE WHEN s.version IS NOT DISTINCT FROM excluded.version THEN s.attempts + 1 ELSE 1 END,
+                    attempts = \(rerunAttempts),
                     version = excluded.version, started_at = excluded.started_at
                 RETURNING attempts INTO n;
             END IF;

@@ -85,6 +85,27 @@ import Testing
     /// stage, which that lost commit marked running) finds its stage not `running`, so it is refused (`LeaseLost`)
     /// instead of settling a document with a stage missing: the claim is let go at once, the running stage gets its
     /// attempt back, and the next claim runs the lost stage again, once.
+    /// A worker's stage commit and mark-running run twice for one run (a retry after the first COMMIT reached the
+    /// server unseen) answer as their first run did: the attempt counted once, the claim kept, nothing refused.
+    @Test func aRetriedStageCommitAnswersAsItsFirstRun() throws {
+        let (_, stores, ids) = try fleet(documents: 1, workers: 1, ttl: 30)
+        defer { stores.forEach { $0.stopClaiming() } }
+        let (worker, id) = (stores[0], ids[0])
+        #expect(try worker.documentsNeedingWork(pipelineVersion: "p1", after: 0, limit: 1).map(\.id) == [id])
+        #expect(try worker.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1) == 1)
+        #expect(try worker.markRunning(documentID: id, stage: "detect", version: "d@1", at: 1) == 1, "one run")
+        for run in 1...2 {
+            let next = try worker.complete(
+                documentID: id, stage: "detect", version: "d@1", output: "{}", decodedResult: nil, violations: [],
+                isResult: false, startedAt: 1, finishedAt: 2, laterStages: [],
+                then: .markRunning(stage: "result", version: "r@1", at: 2))
+            #expect(next == 1, "run \(run)")
+        }
+        #expect(try worker.stages(of: id).map(\.status) == [.done, .running])
+        #expect(try worker.fleet(leaseTTL: 30).flatMap(\.claims).count == 1, "the claim is kept")
+        #expect(try worker.markRunning(documentID: id, stage: "detect", version: "d@1", at: 3) == 2, "a new run")
+    }
+
     @Test func aCommitAfterLostUnflushedCommitsIsRefusedAndTheDocumentRunsAgain() throws {
         guard let cluster = PostgresCluster.shared else { throw ConformanceError("no cluster") }
         let (url, stores, ids) = try fleet(documents: 1, workers: 1, ttl: 30)
