@@ -55,7 +55,8 @@ build_module LarderSupport yes Sources/LarderSupport/*.swift
 build_module LarderJSON yes Sources/LarderJSON/*.swift
 build_module LarderIngredients yes Sources/LarderIngredients/*.swift "$OUT/Bundle-LarderIngredients.swift"
 build_module LarderRecipes yes Sources/LarderRecipes/*.swift Sources/LarderRecipes/Contracts/*.swift
-build_module LarderReceipts yes Sources/LarderReceipts/*.swift Sources/LarderReceipts/Contracts/*.swift "$OUT/Bundle-LarderReceipts.swift"
+build_module LarderReceipts yes Sources/LarderReceipts/*.swift Sources/LarderReceipts/Contracts/*.swift \
+  Sources/LarderReceipts/LineModel/*.swift "$OUT/Bundle-LarderReceipts.swift"
 build_module LarderFormats yes -Xcc -fmodule-map-file="$YAMS/CYaml/include/module.modulemap" Sources/LarderFormats/*.swift
 build_module LarderPages yes -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2 Sources/LarderPages/*.swift
 build_module LarderArchives yes -I Sources/CZip -I Sources/CZlib Sources/LarderArchives/*.swift
