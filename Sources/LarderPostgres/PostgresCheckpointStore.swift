@@ -154,45 +154,46 @@ public final class PostgresCheckpointStore: CheckpointStore {
         _ call: String = #function, seconds: Double? = nil,
         _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {
-        let logger = logger, bridge = bridge
-        let name = "write (\(call.prefix { $0 != "(" }))"
-        do {
-            return try retry.run(name, location: location, seconds: seconds) { deadline in
-                try bridge.transaction(until: deadline) { try await body($0, logger) }
-            }
-        } catch let lost as LeaseLost {
-            throw lost
-        } catch {
-            throw Self.failure(error, doing: name, location: location)
-        }
+        try run(.transaction, call, seconds: seconds, body)
     }
 
-    /// One statement in a transaction of its own (no BEGIN and COMMIT round trips), retried as ``write`` is.
+    /// One statement that is its own transaction (no BEGIN and COMMIT round trips), retried as ``write`` is.
     func statement<T: Sendable>(
         _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {
-        let logger = logger, bridge = bridge
-        let name = "write (\(call.prefix { $0 != "(" }))"
-        do {
-            return try retry.run(name, location: location) { deadline in
-                try bridge.statement(until: deadline) { try await body($0, logger) }
-            }
-        } catch let lost as LeaseLost {
-            throw lost
-        } catch {
-            throw Self.failure(error, doing: name, location: location)
-        }
+        try run(.statement, call, seconds: nil, body)
     }
 
     func read<T: Sendable>(
         _ call: String = #function, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) throws -> T {
+        try run(.read, call, seconds: nil, body)
+    }
+
+    /// How a store call reaches the server (``PostgresBridge``).
+    enum CallKind {
+        case transaction, statement, read
+    }
+
+    /// A store call: retried while the server is away (``ConnectionRetry``), ended by its deadline; a lost lease
+    /// passes through, any other failure in Larder's words naming the call.
+    private func run<T: Sendable>(
+        _ kind: CallKind, _ call: String, seconds: Double?,
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) throws -> T {
         let logger = logger, bridge = bridge
-        let name = "read (\(call.prefix { $0 != "(" }))"
+        let name = "\(kind == .read ? "read" : "write") (\(call.prefix { $0 != "(" }))"
         do {
-            return try retry.run(name, location: location) { deadline in
-                try bridge.read(until: deadline) { try await body($0, logger) }
+            return try retry.run(name, location: location, seconds: seconds) { deadline in
+                let work: @Sendable (PostgresConnection) async throws -> T = { try await body($0, logger) }
+                switch kind {
+                case .transaction: return try bridge.transaction(until: deadline, work)
+                case .statement: return try bridge.statement(until: deadline, work)
+                case .read: return try bridge.read(until: deadline, work)
+                }
             }
+        } catch let lost as LeaseLost {
+            throw lost
         } catch {
             throw Self.failure(error, doing: name, location: location)
         }
