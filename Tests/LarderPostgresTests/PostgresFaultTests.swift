@@ -250,23 +250,9 @@ import Testing
     /// the namespace (a one-way partition: A's statements reach the server, the answers never reach A).
     @Test(.slow, .networkNamespaces, arguments: [Cut.link, .replies])
     func aWorkerCutOffPastItsTTLIsFencedAndCarriesOnAfterHealing(cut: Cut) throws {
-        guard PostgresCluster.shared != nil else {
-            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
-        }
-        let namespace = try NetworkNamespace()
-        defer { namespace.remove() }
-        let cluster: PostgresCluster
-        do {
-            cluster = try PostgresCluster.makePrivate(listen: [namespace.hostAddress], allow: [namespace.subnet])
-        } catch { throw ConformanceError("\(error)") }
-        defer { cluster.destroy() }
-        let folder = NSTemporaryDirectory() + "larder-pg-netns-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/slow-banana.txt")
-        let schema = cluster.freshSchema()
-        let url = cluster.url(schema: schema)
+        let host = try CutHost("larder-pg-netns")
+        defer { host.end() }
+        let (namespace, cluster, folder, schema, url) = (host.namespace, host.cluster, host.folder, host.schema, host.url)
         #expect(try PostgresCommandTests.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
 
         // Host A, in the namespace: stalls 15 s in detect on the slow document, its lease 3 s.
@@ -334,23 +320,9 @@ import Testing
     /// then commits the document once. Without those settings the session stays "idle in transaction", the
     /// document's row locked, after the test's lock is gone.
     @Test(.slow, .networkNamespaces) func aHostCutMidTransactionDoesNotHoldItsLocks() throws {
-        guard PostgresCluster.shared != nil else {
-            throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
-        }
-        let namespace = try NetworkNamespace()
-        defer { namespace.remove() }
-        let cluster: PostgresCluster
-        do {
-            cluster = try PostgresCluster.makePrivate(listen: [namespace.hostAddress], allow: [namespace.subnet])
-        } catch { throw ConformanceError("\(error)") }
-        defer { cluster.destroy() }
-        let folder = NSTemporaryDirectory() + "larder-pg-cut-tx-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/slow-banana.txt")
-        let schema = cluster.freshSchema()
-        let url = cluster.url(schema: schema)
+        let host = try CutHost("larder-pg-cut-tx")
+        defer { host.end() }
+        let (namespace, cluster, folder, schema, url) = (host.namespace, host.cluster, host.folder, host.schema, host.url)
         #expect(try PostgresCommandTests.larder(["ingest", "--no-work", "--db", url, "in"], in: folder).status == 0)
 
         let a = try Background(
@@ -410,6 +382,48 @@ import Testing
         #expect(run.output.contains("PostgreSQL"), "A says what failed: \(run.output)")
         #expect(!run.output.contains(PostgresCluster.password))
         try Self.expectOneResultEachAndTheSQLiteExport(cluster, url: url, documents: 1, in: folder)
+    }
+
+    /// What a cut-host test starts from: a network namespace host, a private cluster listening on the namespace's
+    /// host-side address, and a folder holding one slow document (`in/slow-banana.txt`) with a fresh schema.
+    /// `end()` removes all three.
+    struct CutHost {
+        let namespace: NetworkNamespace
+        let cluster: PostgresCluster
+        let folder: String
+        let schema: String
+        var url: String { cluster.url(schema: schema) }
+
+        init(_ label: String) throws {
+            guard PostgresCluster.shared != nil else {
+                throw ConformanceError(PostgresCluster.unavailableReason ?? "no cluster")
+            }
+            let namespace = try NetworkNamespace()
+            let cluster: PostgresCluster
+            do {
+                cluster = try PostgresCluster.makePrivate(listen: [namespace.hostAddress], allow: [namespace.subnet])
+            } catch {
+                namespace.remove()
+                throw ConformanceError("\(error)")
+            }
+            (self.namespace, self.cluster) = (namespace, cluster)
+            folder = NSTemporaryDirectory() + "\(label)-\(UUID().uuidString.prefix(8))"
+            schema = cluster.freshSchema()
+            do {
+                try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+                try FileManager.default.copyItem(
+                    atPath: Repository.path("samples/recipes/banana-bread.txt"), toPath: folder + "/in/slow-banana.txt")
+            } catch {
+                end()
+                throw error
+            }
+        }
+
+        func end() {
+            try? FileManager.default.removeItem(atPath: folder)
+            cluster.destroy()
+            namespace.remove()
+        }
     }
 
     /// How a test cuts a namespace host off.
